@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the system programs the bot and its tests use, when missing:
+# ffmpeg (audio), espeak-ng (real speech in the emulator), redis-server
+# (Redis store tests) and openssl (TLS for the fake voice server).
+# Idempotent and quiet when everything is present.
+set -euo pipefail
+missing=()
+for tool in ffmpeg:ffmpeg espeak-ng:espeak-ng redis-server:redis-server openssl:openssl; do
+  command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool#*:}")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  echo "system-deps: missing ${missing[*]}; install them with your package manager" >&2
+  exit 1
+fi
+echo "system-deps: installing ${missing[*]}" >&2
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
