@@ -1,0 +1,208 @@
+import type { IncomingMessage } from 'node:http';
+import type { RawData, WebSocket, WebSocketServer } from 'ws';
+import { ENCRYPTION_MODE, newSecretKey } from './crypto.ts';
+import type { VoiceSession } from './session.ts';
+
+/** Voice gateway v8 opcodes the fake speaks. */
+const Op = {
+  Identify: 0,
+  SelectProtocol: 1,
+  Ready: 2,
+  Heartbeat: 3,
+  SessionDescription: 4,
+  Speaking: 5,
+  HeartbeatAck: 6,
+  Resume: 7,
+  Hello: 8,
+  Resumed: 9,
+} as const;
+
+/** Close codes Discord's voice gateway uses, as @discordjs/voice interprets them. */
+export const VoiceCloseCode = {
+  DecodeError: 4002,
+  NotAuthenticated: 4003,
+  AuthenticationFailed: 4004,
+  SessionNoLongerValid: 4006,
+  /** Kicked, moved or left: the library goes to Disconnected instead of resuming. */
+  Disconnected: 4014,
+  /** Voice server crashed: the library resumes. */
+  ServerCrashed: 4015,
+  UnknownEncryptionMode: 4016,
+} as const;
+
+/** A Speaking (op 5) payload the bot sent, with the time it arrived. */
+export interface SpeakingEvent {
+  speaking: number;
+  ssrc: number;
+  delay: number;
+  at: number;
+}
+
+/** One open voice websocket, as `connections()` reports it. */
+export interface VoiceSocketInfo {
+  /** Undefined until Identify or Resume named a valid session. */
+  session: VoiceSession | undefined;
+  query: string;
+  heartbeats: number;
+  lastSeqAck: number | undefined;
+  resumed: boolean;
+}
+
+/** What a voice websocket needs from the server around it. */
+export interface VoiceGatewayHost {
+  readonly heartbeatIntervalMs: number;
+  udpPort(): number;
+  sessionByToken(token: string): VoiceSession | undefined;
+  speaking(session: VoiceSession, event: SpeakingEvent): void;
+  /** Every open socket, kept up to date by the gateway. */
+  readonly sockets: Map<WebSocket, VoiceSocketInfo>;
+}
+
+interface Packet {
+  op: number;
+  d: Record<string, unknown> | null;
+}
+
+/** Serves the voice gateway v8 on every websocket the server accepts. */
+export function serveVoiceGateway(wss: WebSocketServer, host: VoiceGatewayHost): void {
+  wss.on('connection', (ws: WebSocket, request: IncomingMessage) => {
+    const info: VoiceSocketInfo = {
+      session: undefined,
+      query: new URL(request.url ?? '/', 'wss://127.0.0.1').search,
+      heartbeats: 0,
+      lastSeqAck: undefined,
+      resumed: false,
+    };
+    host.sockets.set(ws, info);
+    ws.on('close', () => {
+      host.sockets.delete(ws);
+      info.session?.sockets.delete(ws);
+    });
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      // Binary frames are DAVE (MLS) messages; with protocol version 0 there are none to answer.
+      if (!isBinary) onText(ws, info, host, data.toString());
+    });
+    // Discord greets every voice websocket with Hello, before Identify or Resume.
+    send(ws, { op: Op.Hello, d: { heartbeat_interval: host.heartbeatIntervalMs } });
+  });
+}
+
+function onText(ws: WebSocket, info: VoiceSocketInfo, host: VoiceGatewayHost, text: string): void {
+  let packet: Packet;
+  try {
+    packet = JSON.parse(text) as Packet;
+  } catch {
+    ws.close(VoiceCloseCode.DecodeError, 'Failed to decode payload');
+    return;
+  }
+  const d = packet.d ?? {};
+  switch (packet.op) {
+    case Op.Heartbeat:
+      info.heartbeats += 1;
+      if (typeof d.seq_ack === 'number') info.lastSeqAck = d.seq_ack;
+      send(ws, { op: Op.HeartbeatAck, d: { t: d.t } });
+      return;
+    case Op.Identify:
+      identify(ws, info, host, d);
+      return;
+    case Op.Resume:
+      resume(ws, info, host, d);
+      return;
+  }
+  const session = info.session;
+  if (!session) {
+    ws.close(VoiceCloseCode.NotAuthenticated, 'Not authenticated');
+    return;
+  }
+  if (packet.op === Op.SelectProtocol) {
+    const data = (d.data ?? {}) as Record<string, unknown>;
+    if (data.mode !== ENCRYPTION_MODE) {
+      ws.close(VoiceCloseCode.UnknownEncryptionMode, 'Unknown encryption mode');
+      return;
+    }
+    session.secretKey = newSecretKey();
+    sendSeq(ws, session, Op.SessionDescription, {
+      mode: ENCRYPTION_MODE,
+      secret_key: [...session.secretKey],
+      audio_codec: 'opus',
+      dave_protocol_version: 0,
+    });
+  } else if (packet.op === Op.Speaking) {
+    host.speaking(session, {
+      speaking: Number(d.speaking),
+      ssrc: Number(d.ssrc),
+      delay: Number(d.delay),
+      at: Date.now(),
+    });
+  }
+}
+
+function identify(
+  ws: WebSocket,
+  info: VoiceSocketInfo,
+  host: VoiceGatewayHost,
+  d: Record<string, unknown>,
+): void {
+  const session = authenticate(ws, host, d);
+  if (!session) return;
+  if (d.user_id !== session.userId) {
+    ws.close(VoiceCloseCode.AuthenticationFailed, 'Authentication failed');
+    return;
+  }
+  attach(ws, info, session);
+  sendSeq(ws, session, Op.Ready, {
+    ssrc: session.ssrc,
+    ip: '127.0.0.1',
+    port: host.udpPort(),
+    modes: [ENCRYPTION_MODE],
+    experiments: [],
+  });
+}
+
+function resume(
+  ws: WebSocket,
+  info: VoiceSocketInfo,
+  host: VoiceGatewayHost,
+  d: Record<string, unknown>,
+): void {
+  const session = authenticate(ws, host, d);
+  if (!session) return;
+  if (!session.secretKey) {
+    ws.close(VoiceCloseCode.SessionNoLongerValid, 'Session is no longer valid');
+    return;
+  }
+  if (typeof d.seq_ack === 'number') info.lastSeqAck = d.seq_ack;
+  info.resumed = true;
+  attach(ws, info, session);
+  sendSeq(ws, session, Op.Resumed, null);
+}
+
+/** Finds the session of an Identify or Resume, or closes the socket with 4004. */
+function authenticate(
+  ws: WebSocket,
+  host: VoiceGatewayHost,
+  d: Record<string, unknown>,
+): VoiceSession | undefined {
+  const session = typeof d.token === 'string' ? host.sessionByToken(d.token) : undefined;
+  if (!session || d.server_id !== session.guildId || d.session_id !== session.sessionId) {
+    ws.close(VoiceCloseCode.AuthenticationFailed, 'Authentication failed');
+    return undefined;
+  }
+  return session;
+}
+
+function attach(ws: WebSocket, info: VoiceSocketInfo, session: VoiceSession): void {
+  info.session?.sockets.delete(ws);
+  info.session = session;
+  session.sockets.add(ws);
+}
+
+/** Sends a message carrying the session's next `seq`, which the library acks in heartbeats. */
+function sendSeq(ws: WebSocket, session: VoiceSession, op: number, d: unknown): void {
+  session.seq += 1;
+  send(ws, { op, d, seq: session.seq });
+}
+
+function send(ws: WebSocket, message: { op: number; d: unknown; seq?: number }): void {
+  if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+}

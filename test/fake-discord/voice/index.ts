@@ -1,0 +1,266 @@
+import { randomInt } from 'node:crypto';
+import type { RemoteInfo } from 'node:dgram';
+import { createServer, type Server } from 'node:https';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { decryptRtp } from './crypto.ts';
+import {
+  type SpeakingEvent,
+  serveVoiceGateway,
+  VoiceCloseCode,
+  type VoiceSocketInfo,
+} from './gateway.ts';
+import { isSilenceFrame } from './opus.ts';
+import { AudioRecords, type ReceivedAudio, type WaitForAudioOptions } from './records.ts';
+import { newVoiceSession, type VoiceSession, type VoiceSessionInfo } from './session.ts';
+import { fakeVoiceCertificate } from './tls.ts';
+import { FakeVoiceUdp } from './udp.ts';
+
+export {
+  type FakeVoiceCertificate,
+  fakeVoiceCertificate,
+  trustFakeVoiceCertificate,
+} from './tls.ts';
+export type { ReceivedAudio, SpeakingEvent, WaitForAudioOptions };
+export { VoiceCloseCode };
+
+/**
+ * What the fake gateway calls on op 4. Declared here structurally; the fake gateway's
+ * `test/fake-discord/types.ts` declares the same shape.
+ */
+export interface VoiceBackend {
+  /** Called when the bot joins or moves: returns where its voice websocket should connect. */
+  open(session: VoiceSessionInfo): { endpoint: string; token: string };
+  /** Called when the bot leaves (op 4 with channel_id null) or is disconnected. */
+  close(session: { guildId: string; sessionId: string }): void;
+}
+
+/** One open voice websocket. */
+export interface VoiceConnectionInfo {
+  guildId: string | undefined;
+  channelId: string | undefined;
+  userId: string | undefined;
+  sessionId: string | undefined;
+  ssrc: number | undefined;
+  /** The `?v=8` query the socket was opened with. */
+  query: string;
+  heartbeats: number;
+  resumed: boolean;
+}
+
+/** Options of `startFakeVoiceServer`. */
+export interface FakeVoiceServerOptions {
+  /** Sent in Hello; default 5000 ms (Discord's is ~13.75 s). */
+  heartbeatIntervalMs?: number;
+}
+
+/** A fake Discord voice server on 127.0.0.1: voice gateway v8 over wss, UDP with RTP. */
+export class FakeVoiceServer implements VoiceBackend {
+  readonly #https: Server;
+  readonly #wss: WebSocketServer;
+  readonly #udp: FakeVoiceUdp;
+  readonly #records = new AudioRecords();
+  readonly #byToken = new Map<string, VoiceSession>();
+  readonly #bySsrc = new Map<number, VoiceSession>();
+  readonly #sockets = new Map<WebSocket, VoiceSocketInfo>();
+  /** UDP `address:port` → session, learnt from IP discovery, to attribute keep-alives. */
+  readonly #byAddress = new Map<string, VoiceSession>();
+
+  private constructor(https: Server, wss: WebSocketServer, udp: FakeVoiceUdp, heartbeatMs: number) {
+    this.#https = https;
+    this.#wss = wss;
+    this.#udp = udp;
+    udp.serve({
+      discovery: (ssrc, from) => this.#onDiscovery(ssrc, from),
+      keepAlive: (from) => this.#onKeepAlive(from),
+      rtp: (ssrc, packet) => this.#onRtp(ssrc, packet),
+      unknown: () => undefined,
+    });
+    serveVoiceGateway(wss, {
+      heartbeatIntervalMs: heartbeatMs,
+      udpPort: () => udp.port,
+      sessionByToken: (token) => this.#byToken.get(token),
+      speaking: (session, event) => this.#records.record(session.guildId).speaking.push(event),
+      sockets: this.#sockets,
+    });
+  }
+
+  /** Use `startFakeVoiceServer()`. */
+  static async start(options: FakeVoiceServerOptions = {}): Promise<FakeVoiceServer> {
+    const { cert, key } = await fakeVoiceCertificate();
+    const https = createServer({ cert, key });
+    const wss = new WebSocketServer({ server: https });
+    await new Promise<void>((resolve, reject) => {
+      https.once('error', reject);
+      https.listen(0, '127.0.0.1', () => resolve());
+    });
+    const udp = await FakeVoiceUdp.start();
+    return new FakeVoiceServer(https, wss, udp, options.heartbeatIntervalMs ?? 5000);
+  }
+
+  /** `host:port` of the voice websocket, as VOICE_SERVER_UPDATE's `endpoint`. */
+  get endpoint(): string {
+    const address = this.#https.address();
+    if (address === null || typeof address === 'string')
+      throw new Error('voice server not listening');
+    return `127.0.0.1:${address.port}`;
+  }
+
+  open(info: VoiceSessionInfo): { endpoint: string; token: string } {
+    let ssrc = randomInt(1, 2 ** 31);
+    while (this.#bySsrc.has(ssrc)) ssrc = randomInt(1, 2 ** 31);
+    const { guildId, channelId, userId, sessionId } = info;
+    const session = newVoiceSession({ guildId, channelId, userId, sessionId }, ssrc);
+    this.#byToken.set(session.token, session);
+    this.#bySsrc.set(ssrc, session);
+    return { endpoint: this.endpoint, token: session.token };
+  }
+
+  /**
+   * Without an argument: shuts the whole server down (see `shutdown`). With one: the backend call
+   * for a leave. It ends the sessions opened so far for this guild and gateway session: their
+   * tokens stop working and their voice websockets close with 4014, as Discord's do. Sessions
+   * opened later (a quick rejoin) are untouched; pass `token` (from `open`) to end exactly one
+   * session when the call may come after a rejoin's `open`.
+   */
+  close(): Promise<void>;
+  close(target: { guildId: string; sessionId: string; token?: string }): void;
+  close(target?: {
+    guildId: string;
+    sessionId: string;
+    token?: string;
+  }): Promise<void> | undefined {
+    if (target === undefined) return this.shutdown();
+    for (const session of [...this.#byToken.values()]) {
+      const matches = session.guildId === target.guildId && session.sessionId === target.sessionId;
+      if (matches && (target.token === undefined || target.token === session.token)) {
+        this.#endSession(session, VoiceCloseCode.Disconnected, 'Disconnected');
+      }
+    }
+    return undefined;
+  }
+
+  /** What a guild's sessions sent so far. */
+  received(guildId: string): ReceivedAudio {
+    return this.#records.snapshot(guildId);
+  }
+
+  /** Resolves once a guild received audio and then nothing for `quietMs` (default 300 ms). */
+  waitForAudio(guildId: string, options: WaitForAudioOptions): Promise<ReceivedAudio> {
+    return this.#records.waitForAudio(guildId, options);
+  }
+
+  /** Forgets what a guild received. */
+  reset(guildId: string): void {
+    this.#records.reset(guildId);
+  }
+
+  /** The voice websockets open right now. */
+  connections(): VoiceConnectionInfo[] {
+    return [...this.#sockets.values()].map(({ session, query, heartbeats, resumed }) => ({
+      guildId: session?.guildId,
+      channelId: session?.channelId,
+      userId: session?.userId,
+      sessionId: session?.sessionId,
+      ssrc: session?.ssrc,
+      query,
+      heartbeats,
+      resumed,
+    }));
+  }
+
+  /**
+   * Closes a guild's voice websockets without ending their sessions, as a crashed voice server
+   * would: with the default 4015 the library resumes; with 4014 it goes to Disconnected.
+   */
+  dropConnections(guildId: string, code: number = VoiceCloseCode.ServerCrashed): void {
+    for (const [ws, { session }] of this.#sockets) {
+      if (session?.guildId === guildId) ws.close(code, 'Dropped by the fake voice server');
+    }
+  }
+
+  /**
+   * Ends every session (sockets closed with 4014, so the library does not try to resume), waits up
+   * to `graceMs` for the sockets to close, terminates the rest, and closes the servers. Leaves no
+   * timers behind; pending `waitForAudio` calls reject.
+   */
+  async shutdown(graceMs = 1000): Promise<void> {
+    this.#records.cancelWaits('fake voice server closed');
+    for (const session of [...this.#byToken.values()]) {
+      this.#endSession(session, VoiceCloseCode.Disconnected, 'Voice server shutting down');
+    }
+    const open = [...this.#sockets.keys()];
+    for (const ws of open) ws.close(VoiceCloseCode.Disconnected, 'Voice server shutting down');
+    let grace: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(open.map((ws) => new Promise((resolve) => ws.once('close', resolve)))),
+      new Promise((resolve) => {
+        grace = setTimeout(resolve, graceMs);
+      }),
+    ]);
+    clearTimeout(grace);
+    for (const ws of this.#sockets.keys()) ws.terminate();
+    await new Promise<void>((resolve) => this.#wss.close(() => resolve()));
+    this.#https.closeAllConnections();
+    await new Promise<void>((resolve) => this.#https.close(() => resolve()));
+    await this.#udp.close();
+  }
+
+  #endSession(session: VoiceSession, code: number, reason: string): void {
+    session.closed = true;
+    this.#byToken.delete(session.token);
+    this.#bySsrc.delete(session.ssrc);
+    for (const [address, owner] of this.#byAddress) {
+      if (owner === session) this.#byAddress.delete(address);
+    }
+    for (const ws of session.sockets) ws.close(code, reason);
+    session.decoder.release();
+  }
+
+  #onDiscovery(ssrc: number, from: RemoteInfo): boolean {
+    const session = this.#bySsrc.get(ssrc);
+    if (session) this.#byAddress.set(`${from.address}:${from.port}`, session);
+    return session !== undefined;
+  }
+
+  #onKeepAlive(from: RemoteInfo): void {
+    const session = this.#byAddress.get(`${from.address}:${from.port}`);
+    if (session) this.#records.record(session.guildId).keepAlives += 1;
+  }
+
+  #onRtp(ssrc: number, packet: Buffer): void {
+    const session = this.#bySsrc.get(ssrc);
+    if (!session) return;
+    const record = this.#records.record(session.guildId);
+    if (!session.secretKey) {
+      record.rejectedPackets += 1;
+      return;
+    }
+    let opus: Buffer;
+    try {
+      opus = decryptRtp(packet, session.secretKey).opus;
+    } catch {
+      record.rejectedPackets += 1;
+      return;
+    }
+    record.packets += 1;
+    record.lastPacketAt = Date.now();
+    if (isSilenceFrame(opus)) {
+      record.silenceFrames += 1;
+      return;
+    }
+    try {
+      record.pcmSamples += session.decoder.decode(opus);
+      record.opusFrames.push(opus);
+    } catch {
+      record.rejectedPackets += 1;
+    }
+  }
+}
+
+/**
+ * Starts a fake voice server on 127.0.0.1 (random ports). Clients must trust its certificate:
+ * call `trustFakeVoiceCertificate()` in-process, or give a child process `NODE_EXTRA_CA_CERTS`.
+ */
+export function startFakeVoiceServer(options?: FakeVoiceServerOptions): Promise<FakeVoiceServer> {
+  return FakeVoiceServer.start(options);
+}
