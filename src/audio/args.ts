@@ -1,0 +1,53 @@
+/** Loudness target for `loudnorm`: EBU R128 at a level that suits speech on Discord. */
+export const LOUDNORM_FILTER = 'loudnorm=I=-16:TP=-1.5:LRA=11';
+
+/** Choices for one transcode; everything but `loudnorm` has a sensible default. */
+export interface TranscodeArgsOptions {
+  /**
+   * Even out loudness between voices. Single-pass `loudnorm` looks about 3 s ahead, so the
+   * first output waits for ~3 s of input audio (quick when the download outruns playback).
+   */
+  loudnorm: boolean;
+  /** Opus bitrate; default 64 (Discord's default voice bitrate). */
+  bitrateKbps?: number | undefined;
+  /** Stop after this much audio; omitted means the whole input. */
+  maxDurationMs?: number | undefined;
+  /** Bytes ffmpeg may read before choosing the format; default 32 KiB so playback starts soon. */
+  probeSizeBytes?: number | undefined;
+  /** Microseconds of input ffmpeg may analyse for stream parameters; default 250 000. */
+  analyzeDurationUs?: number | undefined;
+  /** Force the input demuxer (e.g. "mp3") when the caller already sniffed the format. */
+  inputFormat?: string | undefined;
+  /** Ogg page length in microseconds: shorter pages reach the player sooner; default 100 000. */
+  pageDurationUs?: number | undefined;
+}
+
+/** Builds ffmpeg arguments that read any audio on stdin and write Ogg/Opus 48 kHz stereo to stdout. */
+export function buildTranscodeArgs(options: TranscodeArgsOptions): string[] {
+  const bitrate = positive(options.bitrateKbps ?? 64, 'bitrateKbps');
+  const probeSize = positive(options.probeSizeBytes ?? 32_768, 'probeSizeBytes');
+  const analyzeDuration = positive(options.analyzeDurationUs ?? 250_000, 'analyzeDurationUs');
+  const pageDuration = positive(options.pageDurationUs ?? 100_000, 'pageDurationUs');
+  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error'];
+  args.push('-probesize', String(Math.max(32, Math.round(probeSize))));
+  args.push('-analyzeduration', String(Math.round(analyzeDuration)));
+  if (options.inputFormat !== undefined) args.push('-f', options.inputFormat);
+  args.push('-i', 'pipe:0');
+  // Audio only: cover art in MP3/FLAC tags would otherwise become a video stream.
+  args.push('-map', '0:a:0', '-vn', '-sn', '-dn');
+  if (options.loudnorm) args.push('-af', LOUDNORM_FILTER);
+  args.push('-ac', '2', '-ar', '48000', '-c:a', 'libopus', '-b:a', `${Math.round(bitrate)}k`);
+  if (options.maxDurationMs !== undefined) {
+    args.push('-t', (positive(options.maxDurationMs, 'maxDurationMs') / 1000).toFixed(3));
+  }
+  args.push('-page_duration', String(Math.round(pageDuration)), '-flush_packets', '1');
+  args.push('-f', 'ogg', 'pipe:1');
+  return args;
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new RangeError(`${name} must be a positive number, got ${value}`);
+  }
+  return value;
+}

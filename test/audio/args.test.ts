@@ -1,0 +1,74 @@
+import { describe, expect, test } from 'vitest';
+import type { TranscodeArgsOptions } from '../../src/audio/args.ts';
+import { buildTranscodeArgs, LOUDNORM_FILTER } from '../../src/audio/args.ts';
+
+/** Value following `flag`, or undefined when the flag is absent. */
+function valueOf(args: string[], flag: string): string | undefined {
+  const index = args.indexOf(flag);
+  return index === -1 ? undefined : args[index + 1];
+}
+
+describe('buildTranscodeArgs', () => {
+  test.each<[string, TranscodeArgsOptions, Record<string, string | undefined>]>([
+    [
+      'defaults, no loudnorm',
+      { loudnorm: false },
+      { '-af': undefined, '-b:a': '64k', '-t': undefined },
+    ],
+    ['loudnorm on', { loudnorm: true }, { '-af': LOUDNORM_FILTER }],
+    ['custom bitrate', { loudnorm: false, bitrateKbps: 96 }, { '-b:a': '96k' }],
+    ['bitrate rounded', { loudnorm: false, bitrateKbps: 47.6 }, { '-b:a': '48k' }],
+    ['max duration in seconds', { loudnorm: false, maxDurationMs: 12_500 }, { '-t': '12.500' }],
+    [
+      'small probe by default',
+      { loudnorm: false },
+      { '-probesize': '32768', '-analyzeduration': '250000' },
+    ],
+    [
+      'custom probe',
+      { loudnorm: false, probeSizeBytes: 4096, analyzeDurationUs: 1000 },
+      { '-probesize': '4096', '-analyzeduration': '1000' },
+    ],
+    ['probe size floor', { loudnorm: false, probeSizeBytes: 1 }, { '-probesize': '32' }],
+    ['short ogg pages', { loudnorm: false }, { '-page_duration': '100000', '-flush_packets': '1' }],
+    ['quiet', { loudnorm: false }, { '-loglevel': 'error' }],
+  ])('%s', (_name, options, expected) => {
+    const args = buildTranscodeArgs(options);
+    for (const [flag, value] of Object.entries(expected)) expect(valueOf(args, flag)).toBe(value);
+  });
+
+  test.each<[string, TranscodeArgsOptions]>([
+    ['loudnorm off', { loudnorm: false }],
+    ['loudnorm on', { loudnorm: true }],
+    ['everything', { loudnorm: true, bitrateKbps: 32, maxDurationMs: 1000, inputFormat: 'mp3' }],
+  ])('fixed shape: %s', (_name, options) => {
+    const args = buildTranscodeArgs(options);
+    expect(args.slice(0, 4)).toEqual(['-hide_banner', '-nostdin', '-loglevel', 'error']);
+    expect(args.slice(-3)).toEqual(['-f', 'ogg', 'pipe:1']);
+    expect(valueOf(args, '-i')).toBe('pipe:0');
+    expect(valueOf(args, '-ac')).toBe('2');
+    expect(valueOf(args, '-ar')).toBe('48000');
+    expect(valueOf(args, '-c:a')).toBe('libopus');
+    expect(valueOf(args, '-map')).toBe('0:a:0');
+    // Input options must come before -i to apply to the input.
+    const input = args.indexOf('-i');
+    expect(args.indexOf('-probesize')).toBeLessThan(input);
+    expect(args.indexOf('-analyzeduration')).toBeLessThan(input);
+    expect(args.indexOf('-c:a')).toBeGreaterThan(input);
+  });
+
+  test('forced input format goes before -i', () => {
+    const args = buildTranscodeArgs({ loudnorm: false, inputFormat: 'mp3' });
+    expect(args.indexOf('mp3')).toBe(args.indexOf('-i') - 1);
+    expect(args[args.indexOf('mp3') - 1]).toBe('-f');
+  });
+
+  test.each<[string, TranscodeArgsOptions]>([
+    ['zero bitrate', { loudnorm: false, bitrateKbps: 0 }],
+    ['negative duration', { loudnorm: false, maxDurationMs: -5 }],
+    ['NaN probe size', { loudnorm: false, probeSizeBytes: Number.NaN }],
+    ['infinite analyse', { loudnorm: false, analyzeDurationUs: Number.POSITIVE_INFINITY }],
+  ])('rejects %s', (_name, options) => {
+    expect(() => buildTranscodeArgs(options)).toThrow(RangeError);
+  });
+});
