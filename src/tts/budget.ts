@@ -1,0 +1,123 @@
+import type { Limit, Limits } from './limits.ts';
+import type { Operation } from './types.ts';
+
+/**
+ * Safety margin added to every window: the server counts a request when it
+ * arrives, which can be later than when it was sent, so our windows must be
+ * a little longer than its windows.
+ */
+export function windowWithMargin(limit: Limit): number {
+  return limit.windowMs + Math.max(50, Math.ceil(limit.windowMs * 0.02));
+}
+
+/** How long to wait (ms) before one more request fits every limit, given sorted past request times. */
+export function waitTime(limits: readonly Limit[], times: readonly number[], now: number): number {
+  let wait = 0;
+  for (const limit of limits) {
+    if (times.length < limit.count) continue;
+    // The request that must leave the window before another may enter.
+    const oldest = times[times.length - limit.count];
+    if (oldest === undefined) continue;
+    wait = Math.max(wait, oldest + windowWithMargin(limit) - now);
+  }
+  return Math.max(0, wait);
+}
+
+/** Drops times that no window can see any more. */
+export function prune(limits: readonly Limit[], times: number[], now: number): void {
+  const horizon = Math.max(0, ...limits.map(windowWithMargin));
+  let drop = 0;
+  while (drop < times.length && (times[drop] ?? now) <= now - horizon) drop++;
+  if (drop > 0) times.splice(0, drop);
+}
+
+/** Result of asking for one unit of budget. */
+export type Take =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly waitMs: number; readonly limit: Limit };
+
+/** Usage of one limit, for display. */
+export interface LimitUsage {
+  readonly limit: Limit;
+  readonly used: number;
+  /** When the oldest counted request leaves the window (epoch ms), or null when none is counted. */
+  readonly resetAt: number | null;
+}
+
+/**
+ * Where per-key rate budgets live. This is the seam for sharing budgets
+ * between shards (Redis); `take` must be atomic per key and operation.
+ */
+export interface BudgetStore {
+  /** Takes one unit of `op` for the key if every limit allows it at `now`; otherwise says how long to wait. */
+  take(keyId: string, op: Operation, now: number): Promise<Take>;
+  /** How much of each limit of `op` the key has used at `now`. */
+  usage(keyId: string, op: Operation, now: number): Promise<LimitUsage[]>;
+}
+
+/** Persistence for request logs whose windows outlive a restart (the daily limit). */
+export interface BudgetJournal {
+  load(name: string): Promise<number[] | undefined>;
+  save(name: string, times: readonly number[]): Promise<void>;
+}
+
+/** Windows at least this long are written to the journal, so a restart does not forget them. */
+const PERSIST_FROM_MS = 3_600_000;
+
+/** Sliding-window logs in memory, with long windows written through to a journal. */
+export class MemoryBudgetStore implements BudgetStore {
+  readonly #limits: Limits;
+  readonly #journal: BudgetJournal | undefined;
+  readonly #logs = new Map<string, Promise<number[]>>();
+
+  constructor(limits: Limits, journal?: BudgetJournal) {
+    this.#limits = limits;
+    this.#journal = journal;
+  }
+
+  async take(keyId: string, op: Operation, now: number): Promise<Take> {
+    const limits = this.#limits[op];
+    const times = await this.#log(keyId, op);
+    prune(limits, times, now);
+    let binding: Limit | undefined;
+    let waitMs = 0;
+    for (const limit of limits) {
+      const wait = waitTime([limit], times, now);
+      if (wait > waitMs) [waitMs, binding] = [wait, limit];
+    }
+    if (binding !== undefined) return { ok: false, waitMs, limit: binding };
+    times.push(now);
+    if (this.#persisted(op)) await this.#journal?.save(`${keyId}:${op}`, times);
+    return { ok: true };
+  }
+
+  async usage(keyId: string, op: Operation, now: number): Promise<LimitUsage[]> {
+    const times = await this.#log(keyId, op);
+    return this.#limits[op].map((limit) => {
+      const inWindow = times.filter((time) => time > now - windowWithMargin(limit));
+      const first = inWindow[0];
+      return {
+        limit,
+        used: inWindow.length,
+        resetAt: first === undefined ? null : first + windowWithMargin(limit),
+      };
+    });
+  }
+
+  #persisted(op: Operation): boolean {
+    return this.#limits[op].some((limit) => limit.windowMs >= PERSIST_FROM_MS);
+  }
+
+  #log(keyId: string, op: Operation): Promise<number[]> {
+    const name = `${keyId}:${op}`;
+    let log = this.#logs.get(name);
+    if (log === undefined) {
+      const journal = this.#persisted(op) ? this.#journal : undefined;
+      log = (journal?.load(name) ?? Promise.resolve(undefined)).then((saved) =>
+        [...(saved ?? [])].sort((a, b) => a - b),
+      );
+      this.#logs.set(name, log);
+    }
+    return log;
+  }
+}

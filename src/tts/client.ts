@@ -1,0 +1,172 @@
+import { TtsApi } from './api.ts';
+import { type Audio, downloadAudio, type MediaPolicy, openAudio } from './audio.ts';
+import type { BudgetStore, LimitUsage } from './budget.ts';
+import type { Clock } from './clock.ts';
+import { GenerationEstimator } from './estimator.ts';
+import { RateGate } from './gate.ts';
+import { keyId } from './key.ts';
+import { PollScheduler } from './poller.ts';
+import type { Model, Operation, SpeechRequest, Voice } from './types.ts';
+import { VoiceCache } from './voice-cache.ts';
+
+/** Settings shared by the clients of every key. */
+export interface TtsClientOptions {
+  readonly baseUrl: string;
+  readonly media: Omit<MediaPolicy, 'fetch'>;
+  readonly budgets: BudgetStore;
+  readonly clock: Clock;
+  readonly fetch?: typeof fetch;
+  readonly requestTimeoutMs: number;
+  readonly maxRetries: number;
+  /** Longest wait for rate budget before failing with `quota_exhausted`. */
+  readonly maxBudgetWaitMs: number;
+  readonly pollDeadlineMs: number;
+  readonly pollIntervalMs: { readonly min: number; readonly max: number };
+  readonly voicesTtlMs: number;
+  /** Failures in the background (voice refreshes, transient poll errors); never contains the key. */
+  readonly onBackgroundError: (error: unknown) => void;
+}
+
+/** A generation that finished, with the address of its audio. */
+export interface FinishedGeneration {
+  readonly generationId: string;
+  readonly audioUrl: string;
+}
+
+/** Progress of one generation, for status displays. */
+export type GenerationProgress =
+  | { readonly stage: 'waiting-for-budget' }
+  | { readonly stage: 'generating'; readonly generationId: string };
+
+/**
+ * The TTS API as seen by one key: rate-limited calls, a shared status
+ * poller, and a cached voice list. Obtain it from {@link TtsClients}; it is
+ * the only way the bot reaches the API.
+ */
+export class TtsClient {
+  readonly keyId: string;
+  readonly #api: TtsApi;
+  readonly #poller: PollScheduler;
+  readonly #voices: VoiceCache;
+  readonly #options: TtsClientOptions;
+  readonly #media: MediaPolicy;
+
+  constructor(apiKey: string, options: TtsClientOptions, estimator: GenerationEstimator) {
+    this.keyId = keyId(apiKey);
+    this.#options = options;
+    const fetcher = options.fetch ?? globalThis.fetch;
+    this.#media = { ...options.media, fetch: fetcher };
+    const gate = new RateGate({
+      store: options.budgets,
+      clock: options.clock,
+      maxWaitMs: options.maxBudgetWaitMs,
+    });
+    this.#api = new TtsApi({
+      baseUrl: options.baseUrl,
+      apiKey,
+      keyId: this.keyId,
+      gate,
+      clock: options.clock,
+      fetch: fetcher,
+      timeoutMs: options.requestTimeoutMs,
+      maxRetries: options.maxRetries,
+    });
+    this.#poller = new PollScheduler({
+      poll: (id) => this.#api.status(id),
+      clock: options.clock,
+      estimator,
+      deadlineMs: options.pollDeadlineMs,
+      minIntervalMs: options.pollIntervalMs.min,
+      maxIntervalMs: options.pollIntervalMs.max,
+      onTransientError: options.onBackgroundError,
+    });
+    this.#voices = new VoiceCache({
+      load: (model) => this.#api.voices(model),
+      clock: options.clock,
+      ttlMs: options.voicesTtlMs,
+      onRefreshError: options.onBackgroundError,
+    });
+  }
+
+  /** The voices for `model`, from the cache when fresh. */
+  voices(model: Model): Promise<Voice[]> {
+    return this.#voices.get(model);
+  }
+
+  /** Checks the key with a real GET /voices call (and refreshes the cache). */
+  verify(model: Model = 'base'): Promise<Voice[]> {
+    return this.#voices.refresh(model);
+  }
+
+  /** Submits a generation and returns its id as soon as the API accepted it. */
+  submit(request: SpeechRequest, signal?: AbortSignal): Promise<string> {
+    return this.#api.submit(request, signal);
+  }
+
+  /** Waits for a submitted generation to complete (polling shares the key's status budget). */
+  waitFor(
+    generation: { generationId: string; model: Model; textLength: number; submittedAt: number },
+    signal?: AbortSignal,
+  ): Promise<string> {
+    return this.#poller.track(generation, signal);
+  }
+
+  /** Submits and waits: the whole generation, reporting its stages. */
+  async generate(
+    request: SpeechRequest,
+    options: { signal?: AbortSignal; onProgress?: (progress: GenerationProgress) => void } = {},
+  ): Promise<FinishedGeneration> {
+    const { signal, onProgress } = options;
+    onProgress?.({ stage: 'waiting-for-budget' });
+    const generationId = await this.submit(request, signal);
+    const submittedAt = this.#options.clock.now();
+    onProgress?.({ stage: 'generating', generationId });
+    const audioUrl = await this.waitFor(
+      { generationId, model: request.model, textLength: request.text.length, submittedAt },
+      signal,
+    );
+    return { generationId, audioUrl };
+  }
+
+  /** Downloads finished audio (only from the configured media origins). */
+  download(audioUrl: string, signal?: AbortSignal): Promise<Audio> {
+    return downloadAudio(audioUrl, this.#media, signal);
+  }
+
+  /** Opens finished audio as a stream, for playback that starts before the download ends. */
+  stream(audioUrl: string, signal?: AbortSignal): ReturnType<typeof openAudio> {
+    return openAudio(audioUrl, this.#media, signal);
+  }
+
+  /** Health check of the service. */
+  health(signal?: AbortSignal): Promise<boolean> {
+    return this.#api.health(signal);
+  }
+
+  /** How much of each limit of `op` this key has used. */
+  usage(op: Operation): Promise<LimitUsage[]> {
+    return this.#options.budgets.usage(this.keyId, op, this.#options.clock.now());
+  }
+}
+
+/** Hands out one {@link TtsClient} per API key, so budgets, polling and caches are shared per key. */
+export class TtsClients {
+  readonly #options: TtsClientOptions;
+  readonly #clients = new Map<string, TtsClient>();
+  readonly #estimator = new GenerationEstimator();
+
+  constructor(options: TtsClientOptions) {
+    this.#options = options;
+  }
+
+  /** The client for `apiKey`. */
+  forKey(apiKey: string): TtsClient {
+    const id = keyId(apiKey);
+    let client = this.#clients.get(id);
+    if (client === undefined) {
+      client = new TtsClient(apiKey, this.#options, this.#estimator);
+      this.#clients.set(id, client);
+    }
+    return client;
+  }
+}

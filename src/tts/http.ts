@@ -1,0 +1,149 @@
+import type { Clock } from './clock.ts';
+import { describeDetail, errorForStatus, TtsError } from './errors.ts';
+import type { RateGate } from './gate.ts';
+import type { Operation } from './types.ts';
+
+/** Everything a request needs besides its own method and path. */
+export interface HttpContext {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly keyId: string;
+  readonly gate: RateGate;
+  readonly clock: Clock;
+  readonly fetch: typeof fetch;
+  readonly timeoutMs: number;
+  /** Attempts after the first, for 429 (any method) and for transient failures of GETs. */
+  readonly maxRetries: number;
+}
+
+/** One API call. */
+export interface ApiRequest {
+  readonly op: Operation;
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string>>;
+  readonly body?: unknown;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Network failures that happen before a request leaves: retrying cannot duplicate it. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+]);
+
+/**
+ * Sends one API call through the rate gate and returns its parsed JSON body.
+ * 429 is retried with exponential backoff (honouring Retry-After); GETs also
+ * retry 5xx and network failures; a POST is never repeated once it may have
+ * reached the server.
+ */
+export async function callApi(context: HttpContext, request: ApiRequest): Promise<unknown> {
+  const idempotent = request.method === 'GET';
+  for (let attempt = 0; ; attempt++) {
+    await context.gate.acquire(context.keyId, request.op, request.signal);
+    let outcome: Outcome;
+    try {
+      outcome = await send(context, request);
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      throw error;
+    }
+    if (outcome.ok) return outcome.body;
+    const { error, retryAfterMs, sent } = outcome;
+    const retryable =
+      error.kind === 'rate_limited' ||
+      (!sent && error.kind === 'network') ||
+      (idempotent && ['server_error', 'network', 'timeout'].includes(error.kind));
+    if (!retryable || attempt >= context.maxRetries) throw error;
+    await context.clock.sleep(retryAfterMs ?? 1000 * 2 ** attempt, request.signal);
+  }
+}
+
+type Outcome =
+  | { readonly ok: true; readonly body: unknown }
+  | {
+      readonly ok: false;
+      readonly error: TtsError;
+      readonly sent: boolean;
+      readonly retryAfterMs?: number | undefined;
+    };
+
+async function send(context: HttpContext, request: ApiRequest): Promise<Outcome> {
+  const url = new URL(`${context.baseUrl.replace(/\/+$/, '')}${request.path}`);
+  for (const [name, value] of Object.entries(request.query ?? {})) {
+    url.searchParams.set(name, value);
+  }
+  const timeout = AbortSignal.timeout(context.timeoutMs);
+  const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+  const headers: Record<string, string> = {
+    'x-api-key': context.apiKey,
+    accept: 'application/json',
+  };
+  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  const where = `${request.method} ${url.pathname}`;
+  let response: Response;
+  let text: string;
+  try {
+    response = await context.fetch(url, {
+      method: request.method,
+      headers,
+      body: request.body === undefined ? null : JSON.stringify(request.body),
+      signal,
+      redirect: 'error',
+    });
+    text = await response.text();
+  } catch (error) {
+    if (request.signal?.aborted) throw request.signal.reason;
+    if (timeout.aborted) {
+      const message = `${where} got no answer within ${context.timeoutMs} ms`;
+      return { ok: false, sent: true, error: new TtsError('timeout', message, { cause: error }) };
+    }
+    const code = networkCode(error);
+    const message = `${where} failed: ${code ?? 'network error'}`;
+    const sent = code === undefined || !NOT_SENT_CODES.has(code);
+    return { ok: false, sent, error: new TtsError('network', message, { cause: error }) };
+  }
+  const body = parseJson(text);
+  if (response.ok) {
+    if (body === undefined) {
+      const error = new TtsError('malformed_response', `${where} answered with invalid JSON`, {
+        status: response.status,
+      });
+      return { ok: false, sent: true, error };
+    }
+    return { ok: true, body };
+  }
+  const error = errorForStatus(response.status, describeDetail(body));
+  return { ok: false, sent: true, error, retryAfterMs: retryAfter(response.headers) };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function networkCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/** `Retry-After` in seconds or as an HTTP date, capped to a minute. */
+function retryAfter(headers: Headers): number | undefined {
+  const value = headers.get('retry-after');
+  if (value === null) return undefined;
+  const seconds = Number(value);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), 60_000) : undefined;
+}

@@ -1,0 +1,27 @@
+export { type Audio, checkMediaUrl, type MediaPolicy } from './audio.ts';
+export {
+  type BudgetJournal,
+  type BudgetStore,
+  type LimitUsage,
+  MemoryBudgetStore,
+} from './budget.ts';
+export {
+  type FinishedGeneration,
+  type GenerationProgress,
+  TtsClient,
+  type TtsClientOptions,
+  TtsClients,
+} from './client.ts';
+export { type Clock, systemClock } from './clock.ts';
+export { describeDetail, isTransient, TtsError, type TtsErrorKind } from './errors.ts';
+export { formatWindow } from './gate.ts';
+export { keyId, maskKey } from './key.ts';
+export { DEFAULT_LIMITS, type Limit, type Limits, parseLimits } from './limits.ts';
+export {
+  EMOTIONS,
+  type Emotion,
+  MODELS,
+  type Model,
+  type SpeechRequest,
+  type Voice,
+} from './types.ts';

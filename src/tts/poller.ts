@@ -1,0 +1,188 @@
+import type { Clock } from './clock.ts';
+import type { GenerationEstimator } from './estimator.ts';
+import { isTransient, TtsError } from './errors.ts';
+import type { GenerationRecord, PendingGeneration } from './types.ts';
+
+/** Options of a {@link PollScheduler}. */
+export interface PollSchedulerOptions {
+  /** One GET /status call (already rate limited). */
+  readonly poll: (generationId: string) => Promise<GenerationRecord>;
+  readonly clock: Clock;
+  readonly estimator: GenerationEstimator;
+  /** A generation still running this long after submission is reported as timed out. */
+  readonly deadlineMs: number;
+  /** The spec's cadence: poll each task about every 1 to 2 seconds. */
+  readonly minIntervalMs: number;
+  readonly maxIntervalMs: number;
+  /** Told about failures that do not end a generation (e.g. a transient poll error). */
+  readonly onTransientError?: (error: unknown, generationId: string) => void;
+}
+
+interface Entry {
+  readonly generation: PendingGeneration;
+  readonly signal: AbortSignal | undefined;
+  readonly resolve: (audioUrl: string) => void;
+  readonly reject: (error: unknown) => void;
+  nextPollAt: number;
+  lastGeneratingAt: number | undefined;
+  failures: number;
+}
+
+/**
+ * Polls every in-flight generation of one API key, one request at a time,
+ * earliest-due first, so that all of them share the key's status budget.
+ */
+export class PollScheduler {
+  readonly #options: PollSchedulerOptions;
+  readonly #entries = new Set<Entry>();
+  #running = false;
+  #wake: AbortController | undefined;
+
+  constructor(options: PollSchedulerOptions) {
+    this.#options = options;
+  }
+
+  /** Generations currently being polled. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Resolves with the audio address once the generation completes; rejects with a TtsError or the abort reason. */
+  track(generation: PendingGeneration, signal?: AbortSignal): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const { estimator, minIntervalMs } = this.#options;
+      const expected = estimator.estimate(generation.model, generation.textLength);
+      const entry: Entry = {
+        generation,
+        signal,
+        resolve,
+        reject,
+        nextPollAt: generation.submittedAt + Math.max(minIntervalMs, expected),
+        lastGeneratingAt: undefined,
+        failures: 0,
+      };
+      signal?.addEventListener(
+        'abort',
+        () => {
+          if (this.#entries.delete(entry)) reject(signal.reason);
+        },
+        { once: true },
+      );
+      this.#entries.add(entry);
+      this.#wake?.abort();
+      if (!this.#running) void this.#run();
+    });
+  }
+
+  async #run(): Promise<void> {
+    this.#running = true;
+    try {
+      while (this.#entries.size > 0) {
+        const entry = this.#due();
+        const wait = entry.nextPollAt - this.#options.clock.now();
+        if (wait > 0) {
+          this.#wake = new AbortController();
+          const woken = await this.#options.clock.sleep(wait, this.#wake.signal).then(
+            () => false,
+            () => true,
+          );
+          this.#wake = undefined;
+          if (woken) continue;
+        }
+        if (this.#entries.has(entry)) await this.#pollOnce(entry);
+      }
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  #due(): Entry {
+    let due: Entry | undefined;
+    for (const entry of this.#entries) {
+      if (due === undefined || entry.nextPollAt < due.nextPollAt) due = entry;
+    }
+    if (due === undefined) throw new Error('no generation to poll');
+    return due;
+  }
+
+  async #pollOnce(entry: Entry): Promise<void> {
+    const { clock, deadlineMs } = this.#options;
+    const { generationId, submittedAt } = entry.generation;
+    if (clock.now() - submittedAt > deadlineMs) {
+      const seconds = Math.round(deadlineMs / 1000);
+      this.#settle(
+        entry,
+        new TtsError(
+          'generation_timeout',
+          `generation ${generationId} was still running after ${seconds} s`,
+          { generationId },
+        ),
+      );
+      return;
+    }
+    let record: GenerationRecord;
+    try {
+      record = await this.#options.poll(generationId);
+    } catch (error) {
+      if (!isTransient(error)) {
+        this.#settle(entry, error);
+        return;
+      }
+      this.#options.onTransientError?.(error, generationId);
+      entry.failures++;
+      entry.nextPollAt = clock.now() + Math.min(30_000, 1000 * 2 ** entry.failures);
+      return;
+    }
+    this.#advance(entry, record);
+  }
+
+  #advance(entry: Entry, record: GenerationRecord): void {
+    const { clock, estimator, minIntervalMs, maxIntervalMs } = this.#options;
+    const { generationId, model, textLength, submittedAt } = entry.generation;
+    const now = clock.now();
+    entry.failures = 0;
+    if (record.status === 'Completed' && record.audioUrl !== null) {
+      // The task finished between the last "Generating" answer and this one.
+      const finishedAt =
+        entry.lastGeneratingAt === undefined
+          ? submittedAt + (now - submittedAt) * 0.75
+          : (entry.lastGeneratingAt + now) / 2;
+      estimator.observe(model, textLength, finishedAt - submittedAt);
+      this.#settle(entry, record.audioUrl);
+    } else if (record.status === 'Completed') {
+      this.#settle(
+        entry,
+        new TtsError(
+          'malformed_response',
+          `generation ${generationId} completed without an audio address`,
+          { generationId },
+        ),
+      );
+    } else if (record.status === 'Generating') {
+      entry.lastGeneratingAt = now;
+      const remaining = submittedAt + estimator.estimate(model, textLength) - now;
+      entry.nextPollAt = now + Math.min(maxIntervalMs, Math.max(minIntervalMs, remaining));
+    } else {
+      const reason =
+        record.status === 'Failed'
+          ? (record.error ?? 'no reason given')
+          : `unknown status "${record.status}"`;
+      this.#settle(
+        entry,
+        new TtsError('generation_failed', `generation ${generationId} failed: ${reason}`, {
+          generationId,
+        }),
+      );
+    }
+  }
+
+  #settle(entry: Entry, outcome: string | unknown): void {
+    if (!this.#entries.delete(entry)) return;
+    if (typeof outcome === 'string') entry.resolve(outcome);
+    else entry.reject(outcome);
+  }
+}

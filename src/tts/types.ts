@@ -1,0 +1,52 @@
+/** The two models the API offers. */
+export const MODELS = ['base', 'advance'] as const;
+export type Model = (typeof MODELS)[number];
+
+/** Emotions accepted by the `advance` model only. */
+export const EMOTIONS = ['neutral', 'happy', 'sad', 'angry', 'surprised'] as const;
+export type Emotion = (typeof EMOTIONS)[number];
+
+/** A voice as listed by GET /voices. */
+export interface Voice {
+  readonly voiceId: string;
+  readonly name: string;
+  readonly gender: string;
+  readonly accent: string;
+  readonly free: boolean;
+  readonly description: string;
+}
+
+/** What POST /tts is asked to generate. */
+export interface SpeechRequest {
+  readonly text: string;
+  readonly voiceId: string;
+  readonly model: Model;
+  readonly speed?: number;
+  readonly emotion?: Emotion;
+  readonly temperature?: number;
+  readonly topP?: number;
+}
+
+/** Status of a generation; anything the client does not know is kept as text and treated as failure. */
+export type GenerationStatus = 'Generating' | 'Completed' | 'Failed';
+
+/** A generation record from GET /status, normalised (`url` or `audio_url`). */
+export interface GenerationRecord {
+  readonly generationId: string;
+  readonly status: GenerationStatus | (string & {});
+  readonly audioUrl: string | null;
+  readonly model: string;
+  readonly error: string | null;
+}
+
+/** A generation submitted and not yet finished: what the poller needs to schedule it. */
+export interface PendingGeneration {
+  readonly generationId: string;
+  readonly model: Model;
+  readonly textLength: number;
+  readonly submittedAt: number;
+}
+
+/** The rate-limited operations of the API. */
+export const OPERATIONS = ['generate', 'status', 'voices', 'health'] as const;
+export type Operation = (typeof OPERATIONS)[number];

@@ -1,0 +1,141 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { type BudgetJournal, MemoryBudgetStore } from '../../src/tts/budget.ts';
+import { RateGate } from '../../src/tts/gate.ts';
+import { DEFAULT_LIMITS, type Limit, parseLimits } from '../../src/tts/limits.ts';
+import { OPERATIONS, type Operation } from '../../src/tts/types.ts';
+import { FakeClock, settle } from '../support/fake-clock.ts';
+
+/** The most requests any window of `limit.windowMs` (as the server sees it) holds. */
+function busiestWindow(times: readonly number[], limit: Limit): number {
+  let most = 0;
+  for (let i = 0; i < times.length; i++) {
+    const start = times[i] ?? 0;
+    const inWindow = times.filter((t) => t >= start && t < start + limit.windowMs).length;
+    most = Math.max(most, inWindow);
+  }
+  return most;
+}
+
+class MapJournal implements BudgetJournal {
+  readonly saved = new Map<string, number[]>();
+  async load(name: string) {
+    return this.saved.get(name);
+  }
+  async save(name: string, times: readonly number[]) {
+    this.saved.set(name, [...times]);
+  }
+}
+
+describe('MemoryBudgetStore', () => {
+  test('no sequence of requests ever exceeds a limit in any window', async () => {
+    const limits = parseLimits('generate=5/1s+12/10s,status=3/500ms,voices=2/1s,health=4/1s');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            op: fc.constantFrom(...OPERATIONS),
+            key: fc.constantFrom('k1', 'k2'),
+            gapMs: fc.integer({ min: 0, max: 700 }),
+          }),
+          { maxLength: 200 },
+        ),
+        async (requests) => {
+          const store = new MemoryBudgetStore(limits);
+          const sent = new Map<string, number[]>();
+          let now = 0;
+          for (const { op, key, gapMs } of requests) {
+            now += gapMs;
+            const take = await store.take(key, op, now);
+            if (take.ok) sent.set(`${key}:${op}`, [...(sent.get(`${key}:${op}`) ?? []), now]);
+            else expect(take.waitMs).toBeGreaterThan(0);
+          }
+          for (const [name, times] of sent) {
+            const op = name.split(':')[1] as Operation;
+            for (const limit of limits[op]) {
+              expect(busiestWindow(times, limit)).toBeLessThanOrEqual(limit.count);
+            }
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  test('the daily window survives a restart through the journal', async () => {
+    const journal = new MapJournal();
+    const limits = parseLimits('generate=100/1m+3/1d');
+    const before = new MemoryBudgetStore(limits, journal);
+    for (let i = 0; i < 3; i++)
+      expect((await before.take('k', 'generate', 1000 * i)).ok).toBe(true);
+    const after = new MemoryBudgetStore(limits, journal);
+    const take = await after.take('k', 'generate', 10 * 60_000);
+    expect(take.ok).toBe(false);
+    expect(take.ok === false && take.limit.windowMs).toBe(86_400_000);
+    const usage = await after.usage('k', 'generate', 10 * 60_000);
+    expect(usage.map((u) => u.used)).toEqual([0, 3]);
+    expect(usage[1]?.resetAt).toBeGreaterThan(86_400_000);
+  });
+
+  test('minute windows are not written to the journal', async () => {
+    const journal = new MapJournal();
+    const store = new MemoryBudgetStore(DEFAULT_LIMITS, journal);
+    await store.take('k', 'status', 0);
+    await store.take('k', 'generate', 0);
+    expect([...journal.saved.keys()]).toEqual(['k:generate']);
+  });
+});
+
+describe('RateGate', () => {
+  test('30 requests at once: 20 go now, the rest after the minute, in order', async () => {
+    const clock = new FakeClock(0);
+    const gate = new RateGate({
+      store: new MemoryBudgetStore(DEFAULT_LIMITS),
+      clock,
+      maxWaitMs: 120_000,
+    });
+    const grantedAt: number[] = [];
+    const order: number[] = [];
+    const all = Array.from({ length: 30 }, (_, i) =>
+      gate.acquire('k', 'generate').then(() => {
+        grantedAt.push(clock.now());
+        order.push(i);
+      }),
+    );
+    await clock.advance(0);
+    expect(grantedAt).toHaveLength(20);
+    await clock.advance(65_000);
+    await Promise.all(all);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(grantedAt.slice(0, 20).every((t) => t === 0)).toBe(true);
+    expect(grantedAt.slice(20).every((t) => t >= 60_000 && t < 65_000)).toBe(true);
+  });
+
+  test('a wait beyond maxWaitMs fails at once with quota_exhausted and when it resets', async () => {
+    const clock = new FakeClock(0);
+    const limits = parseLimits('generate=10/1m+2/1d');
+    const gate = new RateGate({ store: new MemoryBudgetStore(limits), clock, maxWaitMs: 120_000 });
+    await gate.acquire('k', 'generate');
+    await gate.acquire('k', 'generate');
+    await expect(gate.acquire('k', 'generate')).rejects.toMatchObject({
+      kind: 'quota_exhausted',
+      retryAt: expect.any(Number),
+      message: 'the generate limit of 2 per 1 day is used up',
+    });
+  });
+
+  test('an aborted waiter leaves the queue and does not block the next', async () => {
+    const clock = new FakeClock(0);
+    const limits = parseLimits('status=1/1s');
+    const gate = new RateGate({ store: new MemoryBudgetStore(limits), clock, maxWaitMs: 10_000 });
+    await gate.acquire('k', 'status');
+    const controller = new AbortController();
+    const aborted = gate.acquire('k', 'status', controller.signal);
+    const next = gate.acquire('k', 'status');
+    controller.abort(new Error('skipped'));
+    await expect(aborted).rejects.toThrow('skipped');
+    await settle();
+    await clock.advance(1100);
+    await expect(next).resolves.toBeUndefined();
+  });
+});

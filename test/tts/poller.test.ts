@@ -1,0 +1,231 @@
+import { describe, expect, test } from 'vitest';
+import { TtsError } from '../../src/tts/errors.ts';
+import { GenerationEstimator } from '../../src/tts/estimator.ts';
+import { PollScheduler } from '../../src/tts/poller.ts';
+import type { GenerationRecord } from '../../src/tts/types.ts';
+import { FakeClock } from '../support/fake-clock.ts';
+
+/** A fake API: each generation completes `durationMs` after the test says it was submitted. */
+function fakeApi(clock: FakeClock) {
+  const finishAt = new Map<string, number>();
+  const special = new Map<string, Partial<GenerationRecord> | Error>();
+  const polls: { id: string; at: number }[] = [];
+  const poll = async (id: string): Promise<GenerationRecord> => {
+    polls.push({ id, at: clock.now() });
+    const override = special.get(id);
+    if (override instanceof Error) throw override;
+    const done = clock.now() >= (finishAt.get(id) ?? Number.POSITIVE_INFINITY);
+    return {
+      generationId: id,
+      status: done ? 'Completed' : 'Generating',
+      audioUrl: done ? `http://media/${id}.wav` : null,
+      model: 'base',
+      error: null,
+      ...override,
+    };
+  };
+  return { finishAt, special, polls, poll };
+}
+
+function scheduler(
+  clock: FakeClock,
+  poll: (id: string) => Promise<GenerationRecord>,
+  estimator = new GenerationEstimator(),
+) {
+  return new PollScheduler({
+    poll,
+    clock,
+    estimator,
+    deadlineMs: 300_000,
+    minIntervalMs: 1000,
+    maxIntervalMs: 2000,
+  });
+}
+
+describe('PollScheduler', () => {
+  test('polls at the 1–2 s cadence until Completed', async () => {
+    const clock = new FakeClock(0);
+    const api = fakeApi(clock);
+    api.finishAt.set('base_a', 4500);
+    const done = scheduler(clock, api.poll).track({
+      generationId: 'base_a',
+      model: 'base',
+      textLength: 40,
+      submittedAt: 0,
+    });
+    await clock.advance(10_000);
+    await expect(done).resolves.toBe('http://media/base_a.wav');
+    const gaps = api.polls.map((p, i) => p.at - (api.polls[i - 1]?.at ?? 0));
+    expect(gaps.every((gap) => gap >= 1000 && gap <= 2000)).toBe(true);
+    expect(api.polls.at(-1)?.at).toBeLessThanOrEqual(6500);
+  });
+
+  test('does not spend polls before the learned generation time', async () => {
+    const clock = new FakeClock(0);
+    const api = fakeApi(clock);
+    const estimator = new GenerationEstimator();
+    for (const length of [100, 200, 300]) estimator.observe('base', length, 1000 + length * 40);
+    const polls = scheduler(clock, api.poll, estimator);
+    api.finishAt.set('base_b', 9000);
+    const done = polls.track({
+      generationId: 'base_b',
+      model: 'base',
+      textLength: 200,
+      submittedAt: 0,
+    });
+    await clock.advance(12_000);
+    await expect(done).resolves.toContain('base_b');
+    expect(api.polls[0]?.at).toBe(9000);
+    expect(api.polls).toHaveLength(1);
+  });
+
+  test('shares one request at a time between generations, earliest due first', async () => {
+    const clock = new FakeClock(0);
+    const api = fakeApi(clock);
+    const polls = scheduler(clock, api.poll);
+    const ids = ['base_1', 'base_2', 'base_3'];
+    for (const id of ids) api.finishAt.set(id, 3000);
+    const all = ids.map((generationId) =>
+      polls.track({ generationId, model: 'base', textLength: 30, submittedAt: 0 }),
+    );
+    await clock.advance(10_000);
+    await Promise.all(all);
+    expect(new Set(api.polls.map((p) => p.id))).toEqual(new Set(ids));
+    expect(polls.size).toBe(0);
+  });
+
+  test.each([
+    [
+      'Failed',
+      { status: 'Failed', error: 'voice unavailable' },
+      'generation_failed',
+      /failed: voice unavailable/,
+    ],
+    ['unknown status', { status: 'Exploded' }, 'generation_failed', /unknown status "Exploded"/],
+    [
+      'Completed without url',
+      { status: 'Completed', audioUrl: null },
+      'malformed_response',
+      /without an audio address/,
+    ],
+  ])('%s is a reported failure, not polled forever', async (_name, override, kind, message) => {
+    const clock = new FakeClock(0);
+    const api = fakeApi(clock);
+    api.special.set('base_x', override);
+    const done = scheduler(clock, api.poll).track({
+      generationId: 'base_x',
+      model: 'base',
+      textLength: 30,
+      submittedAt: 0,
+    });
+    const settled = expect(done).rejects.toMatchObject({
+      kind,
+      generationId: 'base_x',
+      message: expect.stringMatching(message),
+    });
+    await clock.advance(5000);
+    await settled;
+    expect(api.polls).toHaveLength(1);
+  });
+
+  test('a task still generating after the deadline times out with its id', async () => {
+    const clock = new FakeClock(0);
+    const api = fakeApi(clock);
+    const polls = new PollScheduler({
+      poll: api.poll,
+      clock,
+      estimator: new GenerationEstimator(),
+      deadlineMs: 20_000,
+      minIntervalMs: 1000,
+      maxIntervalMs: 2000,
+    });
+    const done = polls.track({
+      generationId: 'base_slow',
+      model: 'base',
+      textLength: 30,
+      submittedAt: 0,
+    });
+    const settled = expect(done).rejects.toMatchObject({
+      kind: 'generation_timeout',
+      generationId: 'base_slow',
+    });
+    await clock.advance(30_000);
+    await settled;
+    expect(api.polls.length).toBeGreaterThanOrEqual(10);
+    expect(api.polls.length).toBeLessThanOrEqual(20);
+  });
+
+  test('transient poll errors are retried; permanent ones end the generation', async () => {
+    const clock = new FakeClock(0);
+    const api = fakeApi(clock);
+    const transient: unknown[] = [];
+    const polls = new PollScheduler({
+      poll: api.poll,
+      clock,
+      estimator: new GenerationEstimator(),
+      deadlineMs: 300_000,
+      minIntervalMs: 1000,
+      maxIntervalMs: 2000,
+      onTransientError: (e) => transient.push(e),
+    });
+    api.special.set('base_t', new TtsError('server_error', 'boom'));
+    api.special.set('base_p', new TtsError('access_denied', 'Access denied for this generation'));
+    api.finishAt.set('base_t', 0);
+    const t = polls.track({
+      generationId: 'base_t',
+      model: 'base',
+      textLength: 30,
+      submittedAt: 0,
+    });
+    const p = polls.track({
+      generationId: 'base_p',
+      model: 'base',
+      textLength: 30,
+      submittedAt: 0,
+    });
+    const denied = expect(p).rejects.toMatchObject({ kind: 'access_denied' });
+    await clock.advance(1000);
+    await denied;
+    api.special.delete('base_t');
+    await clock.advance(10_000);
+    await expect(t).resolves.toContain('base_t');
+    expect(transient.length).toBeGreaterThanOrEqual(1);
+  });
+
+  test('an aborted generation stops being polled', async () => {
+    const clock = new FakeClock(0);
+    const api = fakeApi(clock);
+    const controller = new AbortController();
+    const done = scheduler(clock, api.poll).track(
+      { generationId: 'base_s', model: 'base', textLength: 30, submittedAt: 0 },
+      controller.signal,
+    );
+    await clock.advance(2500);
+    const before = api.polls.length;
+    controller.abort(new Error('skipped'));
+    await expect(done).rejects.toThrow('skipped');
+    await clock.advance(10_000);
+    expect(api.polls.length).toBe(before);
+  });
+});
+
+describe('GenerationEstimator', () => {
+  test.each([
+    [[], 100, 0],
+    [[[100, 2000]], 50, 1000],
+    [
+      [
+        [100, 2000],
+        [200, 3000],
+        [300, 4000],
+      ],
+      400,
+      5000,
+    ],
+  ] as const)('samples %j, length %i → %i ms', (samples, length, expected) => {
+    const estimator = new GenerationEstimator();
+    for (const [l, ms] of samples) estimator.observe('base', l, ms);
+    expect(estimator.estimate('base', length)).toBeCloseTo(expected);
+    expect(estimator.estimate('advance', length)).toBe(0);
+  });
+});
