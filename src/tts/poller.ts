@@ -1,6 +1,6 @@
 import type { Clock } from './clock.ts';
-import type { GenerationEstimator } from './estimator.ts';
 import { isTransient, TtsError } from './errors.ts';
+import type { GenerationEstimator } from './estimator.ts';
 import type { GenerationRecord, PendingGeneration } from './types.ts';
 
 /** Options of a {@link PollScheduler}. */
