@@ -1,0 +1,132 @@
+/** Starts the API and media servers and hands back the test-facing control object. */
+import { createServer } from 'node:http';
+import { apiHandler } from './api.ts';
+import { Synthesizer } from './audio.ts';
+import { Core } from './core.ts';
+import type { EndpointName, Fault } from './faults.ts';
+import { listen, shutdown, trackSockets } from './http.ts';
+import { mediaHandler } from './media.ts';
+import {
+  type AudioFormat,
+  type EmulatorOptions,
+  type EmulatorUser,
+  resolveOptions,
+} from './options.ts';
+import type { EndpointCount, RequestLogEntry } from './stats.ts';
+import type { GenerationStatus } from './store.ts';
+
+/** What a test can see of a generation without going through HTTP. */
+export interface GenerationSnapshot {
+  id: string;
+  userId: string;
+  status: GenerationStatus;
+  text: string;
+  voiceId: string;
+  model: string;
+  createdAt: number;
+  error?: string;
+}
+
+/** A running emulator. */
+export interface Emulator {
+  /** API base address, ending in `/v2` (e.g. `http://127.0.0.1:41234/v2`). */
+  readonly baseUrl: string;
+  /** API origin without the version segment, for the health check at `/` and `/health`. */
+  readonly origin: string;
+  /** Media server origin (e.g. `http://127.0.0.1:41235`). */
+  readonly mediaOrigin: string;
+  readonly port: number;
+  readonly mediaPort: number;
+  readonly users: readonly EmulatorUser[];
+  /** Speech source in use: espeak-ng, or the sine-tone fallback. */
+  readonly audioSource: 'espeak' | 'tone';
+  /** Byte format really served (WAV when ffmpeg is missing). */
+  readonly audioFormat: AudioFormat;
+  /** Arms a fault; see `Fault`. */
+  fault(fault: Fault): void;
+  /** Disarms every fault. */
+  clearFaults(): void;
+  /** Requests per endpoint, with a breakdown by response status (0 = dropped). */
+  counts(): Partial<Record<EndpointName, EndpointCount>>;
+  /** The request log, oldest first (a copy). */
+  readonly requests: RequestLogEntry[];
+  /** The exact bytes the media server serves for a generation, once Completed. */
+  audioOf(generationId: string): Buffer | undefined;
+  generation(generationId: string): GenerationSnapshot | undefined;
+  balanceOf(userId: string): number | undefined;
+  setBalance(userId: string, credits: number): void;
+  /** Clears counters, the request log, rate-limit windows and faults (generations stay). */
+  reset(): void;
+  /** Closes both servers and their sockets, kills synthesis processes and cancels timers. */
+  close(): Promise<void>;
+}
+
+/** Starts an emulator following the spec and vendor notes. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const resolved = resolveOptions(options);
+  const synth = new Synthesizer(
+    resolved.synth,
+    resolved.audioFormat,
+    resolved.espeakPath,
+    resolved.ffmpegPath,
+  );
+  await synth.init();
+  const core = new Core(resolved, synth);
+  const api = createServer(apiHandler(core));
+  const media = createServer(mediaHandler(core));
+  const apiSockets = trackSockets(api);
+  const mediaSockets = trackSockets(media);
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      core.scheduler.close();
+      synth.close();
+      await Promise.all([shutdown(api, apiSockets), shutdown(media, mediaSockets)]);
+    })();
+    return closing;
+  };
+  try {
+    const port = await listen(api, resolved.port, resolved.host);
+    const mediaPort = await listen(media, resolved.mediaPort, resolved.host);
+    const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+    const origin = `http://${host}:${port}`;
+    core.mediaOrigin = `http://${host}:${mediaPort}`;
+    return {
+      baseUrl: `${origin}/v2`,
+      origin,
+      mediaOrigin: core.mediaOrigin,
+      port,
+      mediaPort,
+      users: resolved.users,
+      audioSource: synth.source,
+      audioFormat: synth.format,
+      fault: (fault) => core.faults.add(fault),
+      clearFaults: () => core.faults.clear(),
+      counts: () => core.stats.counts(),
+      get requests() {
+        return core.stats.entries();
+      },
+      audioOf: (id) => {
+        const audio = core.store.get(id)?.audio;
+        return audio ? Buffer.from(audio) : undefined;
+      },
+      generation: (id) => {
+        const gen = core.store.get(id);
+        if (!gen) return undefined;
+        const { audio: _audio, ...snapshot } = gen;
+        return snapshot;
+      },
+      balanceOf: (userId) => core.balanceOf(userId),
+      setBalance: (userId, credits) => core.setBalance(userId, credits),
+      reset: () => {
+        core.stats.reset();
+        core.limiter.reset();
+        core.faults.clear();
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,96 @@
+/** One-shot or N-times faults that tests arm on the emulator. */
+
+/** Names under which requests are counted, logged and faulted. */
+export type EndpointName =
+  | 'POST /v2/tts'
+  | 'GET /v2/status'
+  | 'GET /v2/voices'
+  | 'GET /'
+  | 'GET /v2/'
+  | 'GET /health'
+  | 'GET /audio'
+  | 'other';
+
+/** API endpoints that can take request-level faults. */
+export type ApiEndpoint = Exclude<EndpointName, 'GET /audio' | 'other'>;
+
+/**
+ * A fault. `times` (default 1; `Infinity` for always) counts the requests or generations
+ * it affects.
+ * - `http-error`: answer `status` (default 500) with a vendor-like `{"detail": ...}` body.
+ * - `delay`: wait `ms` before handling the request normally.
+ * - `drop`: destroy the socket without any response.
+ * - `malformed`: answer 200 with a truncated JSON body.
+ * - `never-complete`: the next generations stay `Generating` forever.
+ * - `fail`: the next generations end with status `Failed` and `error`.
+ * - `media-404`: the next media requests answer 404.
+ */
+export type Fault =
+  | { kind: 'http-error'; endpoint: ApiEndpoint; status?: number; body?: unknown; times?: number }
+  | { kind: 'delay'; endpoint: ApiEndpoint | 'GET /audio'; ms: number; times?: number }
+  | { kind: 'drop'; endpoint: ApiEndpoint | 'GET /audio'; times?: number }
+  | { kind: 'malformed'; endpoint: ApiEndpoint; times?: number }
+  | { kind: 'never-complete'; times?: number }
+  | { kind: 'fail'; error?: string; times?: number }
+  | { kind: 'media-404'; times?: number };
+
+/** Where a fault applies: a request endpoint, or `generation` for task faults. */
+type Slot = EndpointName | 'generation';
+
+function slotOf(fault: Fault): Slot {
+  switch (fault.kind) {
+    case 'never-complete':
+    case 'fail':
+      return 'generation';
+    case 'media-404':
+      return 'GET /audio';
+    default:
+      return fault.endpoint;
+  }
+}
+
+/** Default 500 body, as the vendor words it. */
+export const SERVER_ERROR_DETAIL = 'Error Occured while Creating generation...';
+
+/** Armed faults, consumed in the order they were armed. */
+export class FaultBook {
+  readonly #armed: { fault: Fault; left: number }[] = [];
+
+  /** Arms a fault. */
+  add(fault: Fault): void {
+    const left = fault.times ?? 1;
+    if (!(left > 0)) throw new RangeError('fault times must be positive');
+    this.#armed.push({ fault, left });
+  }
+
+  /** Consumes and returns the first armed fault for a request endpoint, of the given kinds. */
+  takeRequest(endpoint: EndpointName, kinds: readonly Fault['kind'][]): Fault | undefined {
+    return this.#take(endpoint, kinds);
+  }
+
+  /** Consumes and returns the next generation fault (`never-complete` or `fail`). */
+  takeGeneration(): Fault | undefined {
+    return this.#take('generation', ['never-complete', 'fail']);
+  }
+
+  /** Disarms everything. */
+  clear(): void {
+    this.#armed.length = 0;
+  }
+
+  /** How many faults are still armed. */
+  get size(): number {
+    return this.#armed.length;
+  }
+
+  #take(slot: Slot, kinds: readonly Fault['kind'][]): Fault | undefined {
+    const index = this.#armed.findIndex(
+      (a) => slotOf(a.fault) === slot && kinds.includes(a.fault.kind),
+    );
+    const entry = this.#armed[index];
+    if (!entry) return undefined;
+    entry.left -= 1;
+    if (entry.left <= 0) this.#armed.splice(index, 1);
+    return entry.fault;
+  }
+}

@@ -1,0 +1,126 @@
+/** CLI for `npm run emulator`: runs the local TTS API emulator until SIGINT/SIGTERM. */
+import { parseArgs } from 'node:util';
+import { defaultGenerationMs, type EmulatorOptions, startEmulator } from './index.ts';
+
+const USAGE = `Usage: npm run emulator -- [options]
+  --port <n>              API port (env EMULATOR_PORT, default 8787; 0 = free port)
+  --media-port <n>        media port (env EMULATOR_MEDIA_PORT, default 8788)
+  --time-scale <x>        rate-limit windows times x (env EMULATOR_TIME_SCALE, default 1)
+  --generation-speed <x>  generate x times faster than the default (env EMULATOR_GENERATION_SPEED)
+  --url-field <f>         audio_url | url | both (env EMULATOR_URL_FIELD)
+  --audio-format <f>      wav | mp3 | ogg bytes behind the .wav address (env EMULATOR_AUDIO_FORMAT)
+  --synth <s>             auto | espeak | tone (env EMULATOR_SYNTH)
+  --retry-after           send Retry-After on 429
+  --quiet                 do not print one line per request
+  --help`;
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string' },
+    'media-port': { type: 'string' },
+    'time-scale': { type: 'string' },
+    'generation-speed': { type: 'string' },
+    'url-field': { type: 'string' },
+    'audio-format': { type: 'string' },
+    synth: { type: 'string' },
+    'retry-after': { type: 'boolean' },
+    quiet: { type: 'boolean' },
+    help: { type: 'boolean' },
+  },
+});
+
+function setting(flag: string | undefined, env: string): string | undefined {
+  return flag ?? process.env[env];
+}
+
+function number(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0)
+    throw new Error(`${name} must be a non-negative number`);
+  return value;
+}
+
+function choice<T extends string>(
+  name: string,
+  raw: string | undefined,
+  allowed: readonly T[],
+): T | undefined {
+  if (raw === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new Error(`${name} must be one of ${allowed.join(', ')}`);
+  return raw as T;
+}
+
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+const speed = number(
+  'generation speed',
+  setting(values['generation-speed'], 'EMULATOR_GENERATION_SPEED'),
+  1,
+);
+if (speed === 0) throw new Error('generation speed must be greater than 0');
+const urlField = choice('url field', setting(values['url-field'], 'EMULATOR_URL_FIELD'), [
+  'audio_url',
+  'url',
+  'both',
+] as const);
+const audioFormat = choice(
+  'audio format',
+  setting(values['audio-format'], 'EMULATOR_AUDIO_FORMAT'),
+  ['wav', 'mp3', 'ogg'] as const,
+);
+const synth = choice('synth', setting(values.synth, 'EMULATOR_SYNTH'), [
+  'auto',
+  'espeak',
+  'tone',
+] as const);
+const options: EmulatorOptions = {
+  port: number('port', setting(values.port, 'EMULATOR_PORT'), 8787),
+  mediaPort: number('media port', setting(values['media-port'], 'EMULATOR_MEDIA_PORT'), 8788),
+  timeScale: number('time scale', setting(values['time-scale'], 'EMULATOR_TIME_SCALE'), 1),
+  generationMs: (model, length) => defaultGenerationMs(model, length) / speed,
+  retryAfter: values['retry-after'] ?? false,
+  ...(urlField ? { urlField } : {}),
+  ...(audioFormat ? { audioFormat } : {}),
+  ...(synth ? { synth } : {}),
+  ...(values.quiet
+    ? {}
+    : {
+        onRequest: (e) => {
+          const who = e.userId ?? '-';
+          console.log(
+            `${e.method} ${e.path} -> ${e.status || 'dropped'} ${e.doneAt - e.at}ms ${who}`,
+          );
+        },
+      }),
+};
+
+const emulator = await startEmulator(options);
+console.log(`TTS API emulator
+  base URL:     ${emulator.baseUrl}
+  media origin: ${emulator.mediaOrigin}
+  audio:        ${emulator.audioSource}, ${emulator.audioFormat} bytes
+  test users (local test keys, not secrets):`);
+for (const user of emulator.users) {
+  console.log(`    ${user.userId} (${user.plan}): x-api-key ${user.apiKey}`);
+}
+
+let stopping = false;
+const stop = (signal: string): void => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: stopping emulator`);
+  emulator.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+};
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));

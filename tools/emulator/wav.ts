@@ -1,0 +1,57 @@
+/** WAV helpers: a sine-tone fallback and header repair for streamed WAV output. */
+
+const TONE_RATE = 16_000;
+/** Seconds of tone per character at speed 1, close to ordinary speech. */
+const SECONDS_PER_CHAR = 0.06;
+
+/** A 16-bit mono PCM WAV of a soft sine tone whose length follows the text length. */
+export function toneWav(textLength: number, speed = 1, frequency = 440): Buffer {
+  const seconds = Math.max(0.2, (textLength * SECONDS_PER_CHAR) / speed);
+  const samples = Math.round(seconds * TONE_RATE);
+  const wav = Buffer.alloc(44 + samples * 2);
+  writeHeader(wav, TONE_RATE, samples * 2);
+  const fade = Math.min(samples / 2, TONE_RATE / 50);
+  for (let i = 0; i < samples; i++) {
+    const envelope = Math.min(1, i / fade, (samples - 1 - i) / fade);
+    const value = Math.sin((2 * Math.PI * frequency * i) / TONE_RATE) * 0.3 * envelope;
+    wav.writeInt16LE(Math.round(value * 32767), 44 + i * 2);
+  }
+  return wav;
+}
+
+function writeHeader(wav: Buffer, rate: number, dataBytes: number): void {
+  wav.write('RIFF', 0, 'ascii');
+  wav.writeUInt32LE(36 + dataBytes, 4);
+  wav.write('WAVE', 8, 'ascii');
+  wav.write('fmt ', 12, 'ascii');
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20); // PCM
+  wav.writeUInt16LE(1, 22); // mono
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write('data', 36, 'ascii');
+  wav.writeUInt32LE(dataBytes, 40);
+}
+
+/**
+ * Rewrites the RIFF and `data` sizes of a WAV written to a pipe (espeak-ng leaves
+ * placeholder sizes there because it cannot seek back). Returns the same buffer.
+ */
+export function fixWavSizes(wav: Buffer): Buffer {
+  if (wav.length < 12 || wav.toString('ascii', 0, 4) !== 'RIFF') {
+    throw new Error('not a RIFF/WAVE stream');
+  }
+  wav.writeUInt32LE(wav.length - 8, 4);
+  let offset = 12;
+  while (offset + 8 <= wav.length) {
+    const id = wav.toString('ascii', offset, offset + 4);
+    if (id === 'data') {
+      wav.writeUInt32LE(wav.length - offset - 8, offset + 4);
+      return wav;
+    }
+    offset += 8 + wav.readUInt32LE(offset + 4) + (wav.readUInt32LE(offset + 4) % 2);
+  }
+  throw new Error('WAV stream has no data chunk');
+}
