@@ -38,10 +38,11 @@ function positiveInteger(name: string, value: number): number {
 }
 
 /**
- * The speech queue of one guild. Play order: the generation window (the first
- * `lookahead` positions, which keep their places once given) followed by the waiting
- * items in round-robin order by requester (see `RoundRobin`). Only window items are
- * generated, so items skipped, removed or cleared while waiting never cost API quota.
+ * The speech queue of one guild. Play order: items whose place is fixed, then the
+ * waiting items in round-robin order by requester (see `RoundRobin`). A place becomes
+ * fixed when generation starts for the item or for an item behind it, so audio already
+ * paid for is never pushed back by later requests. Only the first `lookahead` positions
+ * generate, so items skipped, removed or cleared while waiting never cost API quota.
  */
 export class SpeechQueue<T> {
   readonly maxLength: number;
@@ -49,8 +50,8 @@ export class SpeechQueue<T> {
   readonly lookahead: number;
   readonly #options: SpeechQueueOptions<T>;
   readonly #entries = new Map<string, Entry<T>>(); // every non-terminal item
-  readonly #waiting = new RoundRobin<Entry<T>>();
-  #window: Entry<T>[] = []; // queued, generating or ready; in play order
+  readonly #waiting = new RoundRobin<Entry<T>>(); // places not fixed yet
+  #fixed: Entry<T>[] = []; // queued, generating or ready; in play order, ahead of #waiting
   #playing: Entry<T> | undefined;
   #lastId = 0;
 
@@ -66,7 +67,7 @@ export class SpeechQueue<T> {
 
   /** Number of pending items (queued, generating or ready); the playing one is not counted. */
   get length(): number {
-    return this.#window.length + this.#waiting.size;
+    return this.#fixed.length + this.#waiting.size;
   }
 
   /** Adds a request at its fair place, unless the queue or the requester's share is full. */
@@ -83,7 +84,6 @@ export class SpeechQueue<T> {
     const entry: Entry<T> = { id, ...request, enqueuedAt: at, state: 'queued', updatedAt: at };
     this.#entries.set(id, entry);
     this.#waiting.add(entry);
-    this.#refill();
     const position = this.#ordered().indexOf(entry) + 1;
     return { ok: true, item: snapshot(entry), position };
   }
@@ -110,22 +110,23 @@ export class SpeechQueue<T> {
     return index < 0 ? undefined : index + 1;
   }
 
-  /** Items whose generation should start now: still-queued items of the generation window. */
+  /** Items whose generation should start now: still-queued items in the first `lookahead` positions. */
   toGenerate(): QueueItem<T>[] {
-    return this.#window.filter((entry) => entry.state === 'queued').map(snapshot);
+    const window = this.#ordered().slice(0, this.lookahead);
+    return window.filter((entry) => entry.state === 'queued').map(snapshot);
   }
 
-  /** Reports that generation of a window item has started. */
+  /** Reports that generation of an item from `toGenerate` has started; fixes its place. */
   markGenerating(id: string): UpdateResult<T> {
-    return this.#inWindow(id, 'startGeneration');
+    return this.#report(id, 'startGeneration');
   }
 
-  /** Reports that a window item's audio is ready to play. */
+  /** Reports that an item's audio is ready to play. */
   markReady(id: string): UpdateResult<T> {
-    return this.#inWindow(id, 'generated');
+    return this.#report(id, 'generated');
   }
 
-  /** Reports that generating a window item, or playing the current item, failed. */
+  /** Reports that generating an item, or playing the current item, failed. */
   markFailed(id: string, reason: string): UpdateResult<T> {
     const entry = this.#entries.get(id);
     if (entry === undefined) return { ok: false, reason: 'unknown' };
@@ -134,23 +135,18 @@ export class SpeechQueue<T> {
       this.#playing = undefined;
       return { ok: true, ...this.#apply(entry, 'playbackFailed') };
     }
-    const result = this.#inWindow(id, 'generationFailed', reason);
-    if (result.ok) {
-      this.#window = this.#window.filter((other) => other !== entry);
-      this.#refill();
-    }
+    const result = this.#report(id, 'generationFailed', reason);
+    if (result.ok) this.#fixed = this.#fixed.filter((other) => other !== entry);
     return result;
   }
 
   /** Starts the head of the order if nothing plays and it is ready; returns it, now playing. */
   next(): QueueItem<T> | undefined {
-    const head = this.#window[0];
+    const head = this.#fixed[0];
     if (this.#playing || head?.state !== 'ready') return undefined;
-    this.#window.shift();
+    this.#fixed.shift();
     this.#playing = head;
-    const { item } = this.#apply(head, 'startPlaying');
-    this.#refill();
-    return item;
+    return this.#apply(head, 'startPlaying').item;
   }
 
   /** Reports that the current item played to its end; refused for any other id (a late event). */
@@ -180,50 +176,52 @@ export class SpeechQueue<T> {
     if (entry === undefined) return [];
     if (entry === this.#playing) this.#playing = undefined;
     else if (!this.#waiting.remove(entry)) {
-      this.#window = this.#window.filter((other) => other !== entry);
+      this.#fixed = this.#fixed.filter((other) => other !== entry);
     }
-    const affected = this.#apply(entry, 'cancel');
-    this.#refill();
-    return [affected];
+    return [this.#apply(entry, 'cancel')];
   }
 
   /** Cancels the playing item and every pending one; returns them, playing first, then in order. */
   clear(): AffectedItem<T>[] {
     const entries = [
       ...(this.#playing ? [this.#playing] : []),
-      ...this.#window,
+      ...this.#fixed,
       ...this.#waiting.drain(),
     ];
     this.#playing = undefined;
-    this.#window = [];
+    this.#fixed = [];
     return entries.map((entry) => this.#apply(entry, 'cancel'));
   }
 
   #ordered(): Entry<T>[] {
-    return [...this.#window, ...this.#waiting.order()];
+    return [...this.#fixed, ...this.#waiting.order()];
   }
 
   #pendingOf(requesterId: string): number {
-    const inWindow = this.#window.filter((entry) => entry.requesterId === requesterId).length;
-    return inWindow + this.#waiting.countOf(requesterId);
+    const fixed = this.#fixed.filter((entry) => entry.requesterId === requesterId).length;
+    return fixed + this.#waiting.countOf(requesterId);
   }
 
-  // Gives turns until the window is full again; window items never lose their places.
-  #refill(): void {
-    while (this.#window.length < this.lookahead) {
-      const entry = this.#waiting.take();
-      if (entry === undefined) return;
-      this.#window.push(entry);
+  // Fixes the places of `entry` and of every waiting item ahead of it, if it is within
+  // the first `lookahead` positions: they take their round-robin turns now.
+  #fix(entry: Entry<T>): boolean {
+    if (this.#fixed.includes(entry)) return true;
+    const position = this.#ordered().indexOf(entry) + 1;
+    if (position < 1 || position > this.lookahead) return false;
+    while (this.#fixed.at(-1) !== entry) {
+      const next = this.#waiting.take();
+      if (next === undefined) return false;
+      this.#fixed.push(next);
     }
+    return true;
   }
 
-  #inWindow(id: string, event: ItemEvent, failureReason?: string): UpdateResult<T> {
+  #report(id: string, event: ItemEvent, failureReason?: string): UpdateResult<T> {
     const entry = this.#entries.get(id);
     if (entry === undefined) return { ok: false, reason: 'unknown' };
-    if (!this.#window.includes(entry))
-      return { ok: false, reason: 'notInWindow', state: entry.state };
     if (!canTransition(entry.state, event))
       return { ok: false, reason: 'illegal', state: entry.state };
+    if (!this.#fix(entry)) return { ok: false, reason: 'notInWindow', state: entry.state };
     if (failureReason !== undefined) entry.failureReason = failureReason;
     return { ok: true, ...this.#apply(entry, event) };
   }
