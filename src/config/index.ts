@@ -1,0 +1,1 @@
+export { type Config, ConfigError, parseConfig } from './parse.ts';

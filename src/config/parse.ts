@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { type Limits, parseLimits } from '../tts/limits.ts';
+
+/** The bot's configuration, parsed once at start. */
+export interface Config {
+  readonly discordToken: string;
+  readonly discordApiUrl: string | undefined;
+  readonly devGuildId: string | undefined;
+  readonly ttsApiUrl: string;
+  readonly ttsMediaOrigins: readonly string[];
+  readonly storeUrl: string;
+  readonly dataDir: string;
+  readonly secretKey: Buffer | undefined;
+  readonly ttsLimits: Limits;
+  readonly logLevel: string;
+  readonly prettyLogs: boolean;
+  readonly ffmpegPath: string | undefined;
+  readonly pollDeadlineMs: number;
+  readonly voiceIdleMs: number;
+  readonly queueMaxLength: number;
+  readonly minTextLength: number;
+}
+
+/** A configuration variable that is missing or wrong; the message names it (never its value). */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const url = z.url({ protocol: /^https?$/ });
+const snowflake = z.string().regex(/^\d{17,20}$/, 'must be a numeric Discord id');
+const duration = z
+  .string()
+  .regex(/^\d+(ms|s|m|h)$/, 'must be a duration like 500ms, 30s, 5m or 1h')
+  .transform((text) => {
+    const [, amount, unit] = /^(\d+)(ms|s|m|h)$/.exec(text) ?? [];
+    const scale = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as 'ms'];
+    return Number(amount) * scale;
+  });
+const secret = z
+  .string()
+  .transform((text) => Buffer.from(text, /^[0-9a-f]{64}$/i.test(text) ? 'hex' : 'base64'))
+  .refine((key) => key.length === 32, 'must be 32 bytes, as 64 hex characters or base64');
+
+const schema = z.object({
+  DISCORD_TOKEN: z.string({ error: 'is required: the bot token from the Discord developer portal' }),
+  DISCORD_API_URL: url.optional(),
+  DISCORD_DEV_GUILD_ID: snowflake.optional(),
+  TTS_API_URL: url.default('https://api.audixa.ai/v2'),
+  TTS_MEDIA_ORIGINS: z
+    .string()
+    .default('https://media.audixa.ai,https://cdn.audixa.ai')
+    .transform((text) =>
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(url).min(1)),
+  STORE_URL: z
+    .string()
+    .regex(/^(sqlite|redis|rediss):\/\//, 'must start with sqlite:// or redis://')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  SECRET_KEY: secret.optional(),
+  TTS_LIMITS: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.string().default('development'),
+  FFMPEG_PATH: z.string().min(1).optional(),
+  TTS_POLL_DEADLINE: duration.default(300_000),
+  VOICE_IDLE_TIMEOUT: duration.default(300_000),
+  QUEUE_MAX_LENGTH: z.coerce.number().int().min(1).max(1000).default(25),
+  TTS_MIN_TEXT_LENGTH: z.coerce.number().int().min(1).max(5000).default(30),
+});
+
+/** Parses the environment into a {@link Config}, or throws a ConfigError naming every bad variable. */
+export function parseConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const result = schema.safeParse(present);
+  if (!result.success) {
+    const problems = result.error.issues.map(
+      (issue) => `${String(issue.path[0] ?? 'environment')} ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const e = result.data;
+  let ttsLimits: Limits;
+  try {
+    ttsLimits = parseLimits(e.TTS_LIMITS);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  TTS_LIMITS ${(error as Error).message}`);
+  }
+  return {
+    discordToken: e.DISCORD_TOKEN,
+    discordApiUrl: e.DISCORD_API_URL,
+    devGuildId: e.DISCORD_DEV_GUILD_ID,
+    ttsApiUrl: e.TTS_API_URL,
+    ttsMediaOrigins: e.TTS_MEDIA_ORIGINS,
+    storeUrl: e.STORE_URL ?? `sqlite://${e.DATA_DIR.replace(/\/+$/, '')}/bot.sqlite`,
+    dataDir: e.DATA_DIR,
+    secretKey: e.SECRET_KEY,
+    ttsLimits,
+    logLevel: e.LOG_LEVEL,
+    prettyLogs: e.NODE_ENV !== 'production',
+    ffmpegPath: e.FFMPEG_PATH,
+    pollDeadlineMs: e.TTS_POLL_DEADLINE,
+    voiceIdleMs: e.VOICE_IDLE_TIMEOUT,
+    queueMaxLength: e.QUEUE_MAX_LENGTH,
+    minTextLength: e.TTS_MIN_TEXT_LENGTH,
+  };
+}

@@ -1,0 +1,35 @@
+import { decryptSecret, encryptSecret } from './secrets.ts';
+import type { SettingsStore } from './settings.ts';
+
+/** Each server's own API key, encrypted at rest. The only way to read or change a stored key. */
+export class ApiKeyVault {
+  readonly #settings: SettingsStore;
+  readonly #secretKey: Buffer;
+
+  constructor(settings: SettingsStore, secretKey: Buffer) {
+    this.#settings = settings;
+    this.#secretKey = secretKey;
+  }
+
+  /** The server's key in clear, or undefined when none is configured. */
+  async get(guildId: string): Promise<string | undefined> {
+    const { sealedApiKey } = await this.#settings.guild(guildId);
+    return sealedApiKey === undefined ? undefined : decryptSecret(sealedApiKey, this.#secretKey);
+  }
+
+  async set(guildId: string, apiKey: string): Promise<void> {
+    const settings = await this.#settings.guild(guildId);
+    await this.#settings.setGuild(guildId, {
+      ...settings,
+      sealedApiKey: encryptSecret(apiKey, this.#secretKey),
+    });
+  }
+
+  /** Forgets the key; true when there was one. */
+  async remove(guildId: string): Promise<boolean> {
+    const { sealedApiKey, ...rest } = await this.#settings.guild(guildId);
+    if (sealedApiKey === undefined) return false;
+    await this.#settings.setGuild(guildId, rest);
+    return true;
+  }
+}

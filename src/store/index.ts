@@ -1,0 +1,12 @@
+export { ApiKeyVault } from './api-keys.ts';
+export { KeyvBudgetJournal } from './budget-journal.ts';
+export { openKeyv } from './keyv.ts';
+export { decryptSecret, encryptSecret, loadSecretKey } from './secrets.ts';
+export {
+  type GuildDefaults,
+  type GuildSettings,
+  guildDefaultsSchema,
+  KeyvSettingsStore,
+  type SettingsStore,
+  type UserSettings,
+} from './settings.ts';

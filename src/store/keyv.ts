@@ -1,0 +1,21 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import KeyvRedis from '@keyv/redis';
+import KeyvSqlite from '@keyv/sqlite';
+import Keyv from 'keyv';
+
+/**
+ * Opens the key-value store named by `STORE_URL`: `sqlite://path` (the
+ * embedded default; its folder is created) or `redis://host:port`.
+ */
+export async function openKeyv(storeUrl: string, namespace = 'tts-bot'): Promise<Keyv> {
+  if (storeUrl.startsWith('sqlite://')) {
+    const path = storeUrl.slice('sqlite://'.length);
+    if (path !== ':memory:') await mkdir(dirname(path), { recursive: true });
+    return new Keyv({ store: new KeyvSqlite(storeUrl), namespace });
+  }
+  if (/^rediss?:\/\//.test(storeUrl)) {
+    return new Keyv({ store: new KeyvRedis(storeUrl), namespace, useKeyPrefix: false });
+  }
+  throw new Error('STORE_URL must start with sqlite:// or redis://');
+}

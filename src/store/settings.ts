@@ -1,0 +1,59 @@
+import type Keyv from 'keyv';
+import { z } from 'zod';
+import { MODELS } from '../tts/types.ts';
+
+const voiceId = z.string().trim().min(1).max(100);
+
+/** Server-wide defaults for `/say`. */
+export const guildDefaultsSchema = z.object({
+  voiceId: voiceId.optional(),
+  model: z.enum(MODELS).optional(),
+  speed: z.number().min(0.5).max(2).optional(),
+});
+export type GuildDefaults = z.infer<typeof guildDefaultsSchema>;
+
+const guildSchema = z.object({
+  /** The API key, encrypted (see secrets.ts); never stored in clear. */
+  sealedApiKey: z.string().optional(),
+  defaults: guildDefaultsSchema.default({}),
+});
+export type GuildSettings = z.infer<typeof guildSchema>;
+
+const userSchema = z.object({ voiceId: voiceId.optional() });
+export type UserSettings = z.infer<typeof userSchema>;
+
+/**
+ * Where guild and user settings live. The only way the bot reads or
+ * writes them; a Redis-backed store can replace this one for sharding.
+ */
+export interface SettingsStore {
+  guild(guildId: string): Promise<GuildSettings>;
+  setGuild(guildId: string, settings: GuildSettings): Promise<void>;
+  user(userId: string): Promise<UserSettings>;
+  setUser(userId: string, settings: UserSettings): Promise<void>;
+}
+
+/** Settings in keyv, validated on the way in and out. */
+export class KeyvSettingsStore implements SettingsStore {
+  readonly #keyv: Keyv;
+
+  constructor(keyv: Keyv) {
+    this.#keyv = keyv;
+  }
+
+  async guild(guildId: string): Promise<GuildSettings> {
+    return guildSchema.parse((await this.#keyv.get(`guild:${guildId}`)) ?? {});
+  }
+
+  async setGuild(guildId: string, settings: GuildSettings): Promise<void> {
+    await this.#keyv.set(`guild:${guildId}`, guildSchema.parse(settings));
+  }
+
+  async user(userId: string): Promise<UserSettings> {
+    return userSchema.parse((await this.#keyv.get(`user:${userId}`)) ?? {});
+  }
+
+  async setUser(userId: string, settings: UserSettings): Promise<void> {
+    await this.#keyv.set(`user:${userId}`, userSchema.parse(settings));
+  }
+}
