@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import { ENCRYPTION_MODE, newSecretKey } from './crypto.ts';
-import type { VoiceSession } from './session.ts';
+import type { OpenSession } from './session.ts';
 
 /** Voice gateway v8 opcodes the fake speaks. */
 const Op = {
@@ -41,7 +41,7 @@ export interface SpeakingEvent {
 /** One open voice websocket, as `connections()` reports it. */
 export interface VoiceSocketInfo {
   /** Undefined until Identify or Resume named a valid session. */
-  session: VoiceSession | undefined;
+  session: OpenSession | undefined;
   query: string;
   heartbeats: number;
   lastSeqAck: number | undefined;
@@ -52,8 +52,8 @@ export interface VoiceSocketInfo {
 export interface VoiceGatewayHost {
   readonly heartbeatIntervalMs: number;
   udpPort(): number;
-  sessionByToken(token: string): VoiceSession | undefined;
-  speaking(session: VoiceSession, event: SpeakingEvent): void;
+  sessionByToken(token: string): OpenSession | undefined;
+  speaking(session: OpenSession, event: SpeakingEvent): void;
   /** Every open socket, kept up to date by the gateway. */
   readonly sockets: Map<WebSocket, VoiceSocketInfo>;
 }
@@ -182,7 +182,7 @@ function authenticate(
   ws: WebSocket,
   host: VoiceGatewayHost,
   d: Record<string, unknown>,
-): VoiceSession | undefined {
+): OpenSession | undefined {
   const session = typeof d.token === 'string' ? host.sessionByToken(d.token) : undefined;
   if (!session || d.server_id !== session.guildId || d.session_id !== session.sessionId) {
     ws.close(VoiceCloseCode.AuthenticationFailed, 'Authentication failed');
@@ -191,14 +191,14 @@ function authenticate(
   return session;
 }
 
-function attach(ws: WebSocket, info: VoiceSocketInfo, session: VoiceSession): void {
+function attach(ws: WebSocket, info: VoiceSocketInfo, session: OpenSession): void {
   info.session?.sockets.delete(ws);
   info.session = session;
   session.sockets.add(ws);
 }
 
 /** Sends a message carrying the session's next `seq`, which the library acks in heartbeats. */
-function sendSeq(ws: WebSocket, session: VoiceSession, op: number, d: unknown): void {
+function sendSeq(ws: WebSocket, session: OpenSession, op: number, d: unknown): void {
   session.seq += 1;
   send(ws, { op, d, seq: session.seq });
 }

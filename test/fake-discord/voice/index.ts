@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { RemoteInfo } from 'node:dgram';
 import { createServer, type Server } from 'node:https';
 import { type WebSocket, WebSocketServer } from 'ws';
+import type { VoiceBackend } from '../types.ts';
 import { decryptRtp } from './crypto.ts';
 import {
   type SpeakingEvent,
@@ -11,7 +12,7 @@ import {
 } from './gateway.ts';
 import { isSilenceFrame } from './opus.ts';
 import { AudioRecords, type ReceivedAudio, type WaitForAudioOptions } from './records.ts';
-import { newVoiceSession, type VoiceSession, type VoiceSessionInfo } from './session.ts';
+import { newOpenSession, type OpenSession, type VoiceSessionInfo } from './session.ts';
 import { fakeVoiceCertificate } from './tls.ts';
 import { FakeVoiceUdp } from './udp.ts';
 
@@ -22,17 +23,6 @@ export {
 } from './tls.ts';
 export type { ReceivedAudio, SpeakingEvent, WaitForAudioOptions };
 export { VoiceCloseCode };
-
-/**
- * What the fake gateway calls on op 4. Declared here structurally; the fake gateway's
- * `test/fake-discord/types.ts` declares the same shape.
- */
-export interface VoiceBackend {
-  /** Called when the bot joins or moves: returns where its voice websocket should connect. */
-  open(session: VoiceSessionInfo): { endpoint: string; token: string };
-  /** Called when the bot leaves (op 4 with channel_id null) or is disconnected. */
-  close(session: { guildId: string; sessionId: string }): void;
-}
 
 /** One open voice websocket. */
 export interface VoiceConnectionInfo {
@@ -59,11 +49,11 @@ export class FakeVoiceServer implements VoiceBackend {
   readonly #wss: WebSocketServer;
   readonly #udp: FakeVoiceUdp;
   readonly #records = new AudioRecords();
-  readonly #byToken = new Map<string, VoiceSession>();
-  readonly #bySsrc = new Map<number, VoiceSession>();
+  readonly #byToken = new Map<string, OpenSession>();
+  readonly #bySsrc = new Map<number, OpenSession>();
   readonly #sockets = new Map<WebSocket, VoiceSocketInfo>();
   /** UDP `address:port` → session, learnt from IP discovery, to attribute keep-alives. */
-  readonly #byAddress = new Map<string, VoiceSession>();
+  readonly #byAddress = new Map<string, OpenSession>();
 
   private constructor(https: Server, wss: WebSocketServer, udp: FakeVoiceUdp, heartbeatMs: number) {
     this.#https = https;
@@ -109,7 +99,7 @@ export class FakeVoiceServer implements VoiceBackend {
     let ssrc = randomInt(1, 2 ** 31);
     while (this.#bySsrc.has(ssrc)) ssrc = randomInt(1, 2 ** 31);
     const { guildId, channelId, userId, sessionId } = info;
-    const session = newVoiceSession({ guildId, channelId, userId, sessionId }, ssrc);
+    const session = newOpenSession({ guildId, channelId, userId, sessionId }, ssrc);
     this.#byToken.set(session.token, session);
     this.#bySsrc.set(ssrc, session);
     return { endpoint: this.endpoint, token: session.token };
@@ -205,7 +195,7 @@ export class FakeVoiceServer implements VoiceBackend {
     await this.#udp.close();
   }
 
-  #endSession(session: VoiceSession, code: number, reason: string): void {
+  #endSession(session: OpenSession, code: number, reason: string): void {
     session.closed = true;
     this.#byToken.delete(session.token);
     this.#bySsrc.delete(session.ssrc);

@@ -1,17 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
+import type { VoiceSession as VoiceSessionInfo } from '../types.ts';
 import { OpusStreamDecoder } from './opus.ts';
 
-/** What the main gateway knows about a bot's voice state when it asks for a voice server. */
-export interface VoiceSessionInfo {
-  guildId: string;
-  channelId: string;
-  userId: string;
-  sessionId: string;
-}
+export type { VoiceSessionInfo };
 
 /** One `open()` of the backend: a token, an SSRC, and the voice websockets that used the token. */
-export interface VoiceSession extends VoiceSessionInfo {
+export interface OpenSession extends VoiceSessionInfo {
   readonly token: string;
   readonly ssrc: number;
   /** Set by Select Protocol; RTP before it cannot be decrypted. */
@@ -25,7 +20,7 @@ export interface VoiceSession extends VoiceSessionInfo {
 }
 
 /** Creates a session with a fresh random token; the server picks an SSRC unique among its own. */
-export function newVoiceSession(info: VoiceSessionInfo, ssrc: number): VoiceSession {
+export function newOpenSession(info: VoiceSessionInfo, ssrc: number): OpenSession {
   return {
     ...info,
     token: randomBytes(16).toString('hex'),
