@@ -1,0 +1,332 @@
+/**
+ * A fake Discord (REST + gateway on 127.0.0.1) that the real discord.js client logs into, for
+ * end-to-end tests. Voice media is served by `./voice/` through the `VoiceBackend` hook.
+ */
+import type { Server } from 'node:http';
+import { CommandStore } from './commands.ts';
+import { Gateway, type GatewaySession, Intent } from './gateway.ts';
+import type { InteractionHandle } from './handle.ts';
+import { type ClickInput, Interactions, type SlashInput } from './interactions.ts';
+import { MessageStore } from './messages.ts';
+import { startRest } from './rest.ts';
+import type {
+  FakeDiscordOptions,
+  Json,
+  MessageJson,
+  RecordedRequest,
+  StoredCommand,
+  UserRef,
+} from './types.ts';
+import { VoiceHub } from './voice-hook.ts';
+import { randomToken, type VoiceStateEntry, World, type WorldGuild } from './world.ts';
+
+export type { InteractionHandle } from './handle.ts';
+export type { ClickInput, SlashInput } from './interactions.ts';
+export type * from './types.ts';
+export type { VoiceStateEntry } from './world.ts';
+export { Permission } from './world.ts';
+
+/** Ids of one guild of the fake world. */
+export interface GuildIds {
+  id: string;
+  name: string;
+  textChannelId: string;
+  voiceChannelId: string;
+  /** Every channel by name. */
+  channels: Record<string, string>;
+}
+
+/** What the bot registered. */
+export interface RegisteredCommands {
+  global: StoredCommand[];
+  guilds: Record<string, StoredCommand[]>;
+  /** Bulk overwrites (PUT) received, global and guild together. */
+  putCount: number;
+}
+
+/** A running fake Discord; see `startFakeDiscord`. */
+export class FakeDiscord {
+  /** For `new Client({ rest: { api: fake.apiUrl } })`. */
+  readonly apiUrl: string;
+  readonly gatewayUrl: string;
+  readonly token: string;
+  readonly applicationId: string;
+  readonly botUser: { id: string; username: string };
+  /** 'admin' (Manage Server), 'member' (none) and any `extraUsers`. */
+  readonly users: Record<string, { id: string; username: string }>;
+  /** The first guild. */
+  readonly guild: GuildIds;
+  readonly guilds: GuildIds[];
+  /** Every REST request received, in order. */
+  readonly requests: RecordedRequest[];
+  readonly #world: World;
+  readonly #server: Server;
+  readonly #gateway: Gateway;
+  readonly #commands: CommandStore;
+  readonly #messages: MessageStore;
+  readonly #interactions: Interactions;
+  readonly #voice: VoiceHub;
+  readonly #ready: Promise<void>;
+
+  /** Use `startFakeDiscord`. */
+  constructor(parts: {
+    world: World;
+    token: string;
+    baseUrl: string;
+    server: Server;
+    gateway: Gateway;
+    commands: CommandStore;
+    messages: MessageStore;
+    interactions: Interactions;
+    voice: VoiceHub;
+    requests: RecordedRequest[];
+    ready: Promise<void>;
+  }) {
+    const world = parts.world;
+    this.#world = world;
+    this.#server = parts.server;
+    this.#gateway = parts.gateway;
+    this.#commands = parts.commands;
+    this.#messages = parts.messages;
+    this.#interactions = parts.interactions;
+    this.#voice = parts.voice;
+    this.#ready = parts.ready;
+    this.apiUrl = `${parts.baseUrl}/api`;
+    this.gatewayUrl = parts.gateway.url;
+    this.token = parts.token;
+    this.applicationId = world.applicationId;
+    this.requests = parts.requests;
+    const brief = (u: { id: string; username: string }) => ({ id: u.id, username: u.username });
+    this.botUser = brief(world.bot);
+    this.users = Object.fromEntries(
+      [...world.users].filter(([key]) => key !== 'bot').map(([key, user]) => [key, brief(user)]),
+    );
+    this.guilds = world.guilds.map(guildIds);
+    const first = this.guilds[0];
+    if (!first) throw new Error('fake-discord: the world needs at least one guild');
+    this.guild = first;
+  }
+
+  /** Resolves once the bot has identified on the gateway (READY and GUILD_CREATEs sent). */
+  whenReady(): Promise<void> {
+    return this.#ready;
+  }
+
+  /** The commands the bot registered, and how many bulk overwrites it made. */
+  commands(): RegisteredCommands {
+    return {
+      global: structuredClone(this.#commands.global),
+      guilds: Object.fromEntries(structuredClone([...this.#commands.guilds])),
+      putCount: this.#commands.putCount,
+    };
+  }
+
+  /** Sends a slash command from `user`; throws if it was not registered or the input is invalid. */
+  slash(input: SlashInput): InteractionHandle {
+    return this.#interactions.slash(input);
+  }
+
+  /** Sends an autocomplete for `focused` and resolves with the choices the bot answered. */
+  autocomplete(input: SlashInput & { focused: string }, timeoutMs?: number): Promise<Json[]> {
+    return this.#interactions.autocomplete(input, timeoutMs);
+  }
+
+  /** Clicks a button on a message the bot sent (a `MessageJson` or its id). */
+  clickButton(input: ClickInput): InteractionHandle {
+    return this.#interactions.clickButton(input);
+  }
+
+  /** The handle of an interaction by id or token. */
+  interaction(idOrToken: string): InteractionHandle | undefined {
+    return this.#interactions.find(idOrToken);
+  }
+
+  /** Current state of a stored message by id. */
+  message(id: string): MessageJson | undefined {
+    const message = this.#messages.get(id);
+    return message ? structuredClone(message) : undefined;
+  }
+
+  /** Plain channel messages (bot posts and `sendMessage`), not interaction responses; oldest first. */
+  channelMessages(channelId: string): MessageJson[] {
+    return this.#messages
+      .inChannel(channelId)
+      .filter((m) => m.interaction_metadata === undefined)
+      .map((m) => structuredClone(m));
+  }
+
+  /** A user posts in a text channel: MESSAGE_CREATE (needs GuildMessages; content needs MessageContent). */
+  sendMessage(input: { user: UserRef; channelId?: string; content: string }): MessageJson {
+    const channelId = input.channelId ?? this.guild.textChannelId;
+    const found = this.#world.channel(channelId);
+    if (found?.channel.type !== 0)
+      throw new Error(`fake-discord: ${channelId} is not a text channel`);
+    const message = this.#messages.create({
+      channelId,
+      guildId: found.guild.id,
+      author: this.#world.user(input.user),
+      data: { content: input.content },
+      files: [],
+      type: 0,
+    });
+    dispatchMessageCreate(this.#world, this.#gateway, message);
+    return structuredClone(message);
+  }
+
+  /** Voice states of a guild (default: the first). */
+  voiceStates(guildId = this.guild.id): VoiceStateEntry[] {
+    return this.#voice.states(guildId);
+  }
+
+  /** A member joins/moves to a voice channel, or leaves voice with `channelId: null`. */
+  moveMember(input: { userId: UserRef; channelId: string | null; guildId?: string }): void {
+    this.#voice.moveMember(this.#world.user(input.userId).id, input.channelId, input.guildId);
+  }
+
+  /** Server-side disconnect of the bot from voice (as when kicked). */
+  disconnectBot(guildId = this.guild.id): void {
+    this.#voice.disconnectBot(guildId);
+  }
+
+  /** Deletes a channel; members in it leave voice first. */
+  deleteChannel(channelId: string): void {
+    this.#voice.deleteChannel(channelId);
+  }
+
+  /** Sends any dispatch to the connected bot (escape hatch). */
+  dispatch(type: string, data: unknown): void {
+    this.#gateway.dispatch(type, data);
+  }
+
+  /** Closes the gateway and the HTTP server and rejects pending waits. */
+  async close(): Promise<void> {
+    this.#interactions.dispose();
+    await this.#gateway.close();
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve, reject) =>
+      this.#server.close((error) => (error ? reject(error) : resolve())),
+    );
+  }
+}
+
+/** Starts a fake Discord on 127.0.0.1 (REST and gateway on free ports). */
+export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
+  const world = new World(options);
+  const token = options.token ?? `${randomToken(18)}.${randomToken(6)}.${randomToken(27)}`;
+  const requests: RecordedRequest[] = [];
+  const commands = new CommandStore(world.nextId, world.applicationId);
+  let baseUrl = '';
+  let gateway: Gateway | undefined;
+  const messages = new MessageStore(world.nextId, () => baseUrl);
+  const rest = await startRest({
+    world,
+    token,
+    gatewayUrl: () => gateway?.url ?? '',
+    commands,
+    messages,
+    interactions: () => interactions,
+    requests,
+    messageCreated: (message) => {
+      if (gateway) dispatchMessageCreate(world, gateway, message as MessageJson);
+    },
+  });
+  baseUrl = rest.baseUrl;
+  const { promise: ready, resolve: identified } = Promise.withResolvers<void>();
+  let voice: VoiceHub | undefined;
+  gateway = await Gateway.start({
+    token,
+    heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
+    identify: (session) => {
+      queueMicrotask(identified);
+      return identifyPayloads(world, session);
+    },
+    voiceStateUpdate: (session, data) => voice?.botUpdate(session, data),
+    requestMembers: (session, data) => membersChunk(world, gateway, session, data),
+  });
+  voice = new VoiceHub(world, gateway, options.voice);
+  const interactions = new Interactions(world, gateway, commands, messages);
+  return new FakeDiscord({
+    ...{ world, token, baseUrl, server: rest.server, gateway, commands, messages },
+    ...{ interactions, voice, requests, ready },
+  });
+}
+
+/** MESSAGE_CREATE to each session, honouring GuildMessages and MessageContent like Discord. */
+function dispatchMessageCreate(world: World, gateway: Gateway, message: MessageJson): void {
+  const botId = world.bot.id;
+  const authorId = String(message.author.id);
+  const guild = world.guild(String(message.guild_id));
+  const mentioned = message.content.includes(`<@${botId}>`);
+  for (const session of gateway.connected()) {
+    if (!(session.intents & Intent.GuildMessages)) continue;
+    const visible = session.intents & Intent.MessageContent || mentioned || authorId === botId;
+    const payload: Json = {
+      ...message,
+      member: world.member(guild, authorId, false),
+      mentions: mentioned ? [{ ...world.bot, member: world.member(guild, botId, false) }] : [],
+      ...(visible ? {} : { content: '', embeds: [], attachments: [], components: [] }),
+    };
+    gateway.send(session, 'MESSAGE_CREATE', payload);
+  }
+}
+
+function guildIds(guild: WorldGuild): GuildIds {
+  return {
+    id: guild.id,
+    name: guild.name,
+    textChannelId: guild.textChannelId,
+    voiceChannelId: guild.voiceChannelId,
+    channels: Object.fromEntries(guild.channels.map((c) => [String(c.name), String(c.id)])),
+  };
+}
+
+function identifyPayloads(world: World, session: GatewaySession): { ready: Json; guilds: Json[] } {
+  const withVoice = (session.intents & Intent.GuildVoiceStates) !== 0;
+  return {
+    ready: {
+      v: 10,
+      user: { ...world.bot, verified: true, mfa_enabled: false, flags: 0 },
+      guilds: world.guilds.map((g) => ({ id: g.id, unavailable: true })),
+      application: { id: world.applicationId, flags: 0 },
+      shard: [0, 1],
+      private_channels: [],
+      presences: [],
+      relationships: [],
+      user_settings: {},
+      session_type: 'normal',
+      geo_ordered_rtc_regions: ['local'],
+    },
+    guilds: world.guilds.map((g) => world.guildCreate(g, withVoice)),
+  };
+}
+
+function membersChunk(
+  world: World,
+  gateway: Gateway | undefined,
+  session: GatewaySession,
+  d: Json,
+): void {
+  const guildIds = Array.isArray(d.guild_id) ? d.guild_id.map(String) : [String(d.guild_id)];
+  const userIds = Array.isArray(d.user_ids)
+    ? d.user_ids.map(String)
+    : d.user_ids
+      ? [String(d.user_ids)]
+      : undefined;
+  const query = typeof d.query === 'string' ? d.query.toLowerCase() : '';
+  for (const guild of world.guilds.filter((g) => guildIds.includes(g.id))) {
+    const members = [...guild.memberRoles.keys()]
+      .filter((id) =>
+        userIds ? userIds.includes(id) : world.user(id).username.toLowerCase().startsWith(query),
+      )
+      .map((id) => world.member(guild, id));
+    const notFound = userIds?.filter((id) => !guild.memberRoles.has(id)) ?? [];
+    gateway?.send(session, 'GUILD_MEMBERS_CHUNK', {
+      guild_id: guild.id,
+      members,
+      chunk_index: 0,
+      chunk_count: 1,
+      not_found: notFound,
+      ...(d.nonce === undefined ? {} : { nonce: d.nonce }),
+    });
+  }
+}
