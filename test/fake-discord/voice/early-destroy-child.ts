@@ -2,7 +2,8 @@
  * Child process for voice-server.test.ts: joins with @discordjs/voice, trusting the fake's
  * certificate through NODE_EXTRA_CA_CERTS as a bot process would, and destroys the connection
  * in the same event-loop turn that created its UDP socket. argv[2]: JSON of `ChildArgs`.
- * With `guard: 'defer'` the destroy waits one `setImmediate` turn instead.
+ * With `guard: 'defer'` the destroy waits one `setImmediate` turn instead; with `guard: 'filter'`
+ * an uncaughtException handler ignores exactly this error and exits on any other.
  */
 import { joinVoiceChannel, NetworkingStatusCode, VoiceConnectionStatus } from '@discordjs/voice';
 import { fakeAdapterCreator } from './test-client.ts';
@@ -15,11 +16,25 @@ export interface ChildArgs {
   channelId: string;
   userId: string;
   sessionId: string;
-  guard: 'none' | 'defer';
+  guard: 'none' | 'defer' | 'filter';
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as ChildArgs;
 const { endpoint, token, guildId, channelId, userId, sessionId, guard } = args;
+
+if (guard === 'filter') {
+  process.on('uncaughtException', (error: Error & { code?: string }) => {
+    const keepAliveRace =
+      error.code === 'ERR_SOCKET_DGRAM_NOT_RUNNING' &&
+      error.stack?.includes('VoiceUDPSocket.keepAlive') === true;
+    if (keepAliveRace) {
+      console.log('ignored ERR_SOCKET_DGRAM_NOT_RUNNING from VoiceUDPSocket.keepAlive');
+      return;
+    }
+    console.error(error);
+    process.exit(1);
+  });
+}
 
 const connection = joinVoiceChannel({
   guildId,

@@ -12,6 +12,7 @@ import {
   VoiceConnectionStatus,
 } from '@discordjs/voice';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
 import type { ChildArgs } from './early-destroy-child.ts';
 import {
   type FakeVoiceServer,
@@ -52,6 +53,29 @@ async function eventually(what: string, check: () => boolean, timeoutMs = 3000):
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** Identifies on a raw voice websocket: the Ready payload, or the close code if refused. */
+function identifyRaw(
+  token: string,
+  ids: { guildId: string; userId: string; sessionId: string },
+): Promise<{ ready: Record<string, unknown> } | { closeCode: number }> {
+  const ws = new WebSocket(`wss://${server.endpoint}?v=8`);
+  return new Promise((resolve, reject) => {
+    ws.on('error', reject);
+    ws.on('open', () => {
+      const { guildId, userId, sessionId } = ids;
+      const d = { server_id: guildId, user_id: userId, session_id: sessionId, token };
+      ws.send(JSON.stringify({ op: 0, d: { ...d, max_dave_protocol_version: 0 } }));
+    });
+    ws.on('message', (data) => {
+      const packet = JSON.parse(data.toString()) as { op: number; d: Record<string, unknown> };
+      if (packet.op !== 2) return;
+      ws.close(1000);
+      resolve({ ready: packet.d });
+    });
+    ws.on('close', (code) => resolve({ closeCode: code }));
+  });
 }
 
 beforeAll(async () => {
@@ -139,6 +163,22 @@ describe('fake voice server with @discordjs/voice 0.19', () => {
     await eventually('no voice websocket remains', () => server.connections().length === 0);
   });
 
+  test('close with a token ends exactly that session; its token stops authenticating', async () => {
+    const guildId = newGuildId();
+    const ids = { guildId, channelId: CHANNEL_ID, userId: USER_ID, sessionId: 'moved' };
+    const before = server.open(ids);
+    const after = server.open(ids);
+    server.close({ guildId, sessionId: 'moved', token: before.token });
+    expect(await identifyRaw(before.token, ids)).toEqual({ closeCode: 4004 });
+    expect(await identifyRaw(after.token, ids)).toMatchObject({
+      ready: { ip: '127.0.0.1', modes: ['aead_aes256_gcm_rtpsize'] },
+    });
+    expect(await identifyRaw(after.token, { ...ids, userId: '1' })).toEqual({ closeCode: 4004 });
+    server.close({ guildId, sessionId: 'moved' });
+    expect(await identifyRaw(after.token, ids)).toEqual({ closeCode: 4004 });
+    await eventually('no voice websocket remains', () => server.connections().length === 0);
+  });
+
   test.each([
     ['right after joinVoiceChannel', VoiceConnectionStatus.Signalling],
     ['while connecting', VoiceConnectionStatus.Connecting],
@@ -191,6 +231,14 @@ describe('destroying in the turn that created the UDP socket (child process, NOD
     expect(result.stdout).toContain('udp socket created');
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('ERR_SOCKET_DGRAM_NOT_RUNNING');
+  });
+
+  test('an uncaughtException filter on code and VoiceUDPSocket.keepAlive contains it', async () => {
+    const result = await runChild('filter');
+    expect(result.stdout).toContain('ignored ERR_SOCKET_DGRAM_NOT_RUNNING');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('survived; connection destroyed');
   });
 
   test('deferring destroy by one setImmediate turn avoids it', async () => {
