@@ -1,3 +1,14 @@
+/**
+ * Fake Discord voice server: plug it into the fake gateway as its `VoiceBackend`, and make the
+ * bot's process trust its certificate first (in-process: `await trustFakeVoiceCertificate()`;
+ * a child process: `NODE_EXTRA_CA_CERTS=(await fakeVoiceCertificate()).certPath`).
+ *
+ *   const voice = await startFakeVoiceServer();
+ *   const discord = await startFakeDiscord({ voice });
+ *   // ... the bot plays something in guild G ...
+ *   const audio = await voice.waitForAudio(G, { minDurationMs: 500, timeoutMs: 10_000 });
+ *   await voice.close();
+ */
 import { randomInt } from 'node:crypto';
 import type { RemoteInfo } from 'node:dgram';
 import { createServer, type Server } from 'node:https';
@@ -81,7 +92,10 @@ export class FakeVoiceServer implements VoiceBackend {
     const wss = new WebSocketServer({ server: https });
     await new Promise<void>((resolve, reject) => {
       https.once('error', reject);
-      https.listen(0, '127.0.0.1', () => resolve());
+      https.listen(0, '127.0.0.1', () => {
+        https.off('error', reject);
+        resolve();
+      });
     });
     const udp = await FakeVoiceUdp.start();
     return new FakeVoiceServer(https, wss, udp, options.heartbeatIntervalMs ?? 5000);
@@ -95,6 +109,7 @@ export class FakeVoiceServer implements VoiceBackend {
     return `127.0.0.1:${address.port}`;
   }
 
+  /** Backend call for a join or move: a new session with its own token and SSRC. */
   open(info: VoiceSessionInfo): { endpoint: string; token: string } {
     let ssrc = randomInt(1, 2 ** 31);
     while (this.#bySsrc.has(ssrc)) ssrc = randomInt(1, 2 ** 31);

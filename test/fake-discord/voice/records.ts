@@ -14,7 +14,7 @@ export interface ReceivedAudio {
   durationMs: number;
   speaking: SpeakingEvent[];
   keepAlives: number;
-  /** RTP packets that failed to decrypt or decode, or came for an unknown SSRC. */
+  /** RTP packets of this guild's SSRCs that came before Select Protocol or failed to decrypt or decode. */
   rejectedPackets: number;
 }
 
