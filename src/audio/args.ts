@@ -12,9 +12,13 @@ export interface TranscodeArgsOptions {
   bitrateKbps?: number | undefined;
   /** Stop after this much audio; omitted means the whole input. */
   maxDurationMs?: number | undefined;
-  /** Bytes ffmpeg may read before choosing the format; default 32 KiB so playback starts soon. */
+  /**
+   * Bytes ffmpeg may read to learn stream parameters (format detection is not limited by it);
+   * default 16 KiB so playback starts soon. Note WAV input always needs ~64 KiB first: ffmpeg's
+   * WAV demuxer reads that far ahead to detect S/PDIF-wrapped audio.
+   */
   probeSizeBytes?: number | undefined;
-  /** Microseconds of input ffmpeg may analyse for stream parameters; default 250 000. */
+  /** Microseconds of input ffmpeg may analyse for stream parameters; default 100 000. */
   analyzeDurationUs?: number | undefined;
   /** Force the input demuxer (e.g. "mp3") when the caller already sniffed the format. */
   inputFormat?: string | undefined;
@@ -25,8 +29,8 @@ export interface TranscodeArgsOptions {
 /** Builds ffmpeg arguments that read any audio on stdin and write Ogg/Opus 48 kHz stereo to stdout. */
 export function buildTranscodeArgs(options: TranscodeArgsOptions): string[] {
   const bitrate = positive(options.bitrateKbps ?? 64, 'bitrateKbps');
-  const probeSize = positive(options.probeSizeBytes ?? 32_768, 'probeSizeBytes');
-  const analyzeDuration = positive(options.analyzeDurationUs ?? 250_000, 'analyzeDurationUs');
+  const probeSize = positive(options.probeSizeBytes ?? 16_384, 'probeSizeBytes');
+  const analyzeDuration = positive(options.analyzeDurationUs ?? 100_000, 'analyzeDurationUs');
   const pageDuration = positive(options.pageDurationUs ?? 100_000, 'pageDurationUs');
   const args = ['-hide_banner', '-nostdin', '-loglevel', 'error'];
   args.push('-probesize', String(Math.max(32, Math.round(probeSize))));

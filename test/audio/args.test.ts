@@ -3,7 +3,7 @@ import type { TranscodeArgsOptions } from '../../src/audio/args.ts';
 import { buildTranscodeArgs, LOUDNORM_FILTER } from '../../src/audio/args.ts';
 
 /** Value following `flag`, or undefined when the flag is absent. */
-function valueOf(args: string[], flag: string): string | undefined {
+function flagValue(args: string[], flag: string): string | undefined {
   const index = args.indexOf(flag);
   return index === -1 ? undefined : args[index + 1];
 }
@@ -22,7 +22,7 @@ describe('buildTranscodeArgs', () => {
     [
       'small probe by default',
       { loudnorm: false },
-      { '-probesize': '32768', '-analyzeduration': '250000' },
+      { '-probesize': '16384', '-analyzeduration': '100000' },
     ],
     [
       'custom probe',
@@ -34,7 +34,7 @@ describe('buildTranscodeArgs', () => {
     ['quiet', { loudnorm: false }, { '-loglevel': 'error' }],
   ])('%s', (_name, options, expected) => {
     const args = buildTranscodeArgs(options);
-    for (const [flag, value] of Object.entries(expected)) expect(valueOf(args, flag)).toBe(value);
+    for (const [flag, value] of Object.entries(expected)) expect(flagValue(args, flag)).toBe(value);
   });
 
   test.each<[string, TranscodeArgsOptions]>([
@@ -45,11 +45,11 @@ describe('buildTranscodeArgs', () => {
     const args = buildTranscodeArgs(options);
     expect(args.slice(0, 4)).toEqual(['-hide_banner', '-nostdin', '-loglevel', 'error']);
     expect(args.slice(-3)).toEqual(['-f', 'ogg', 'pipe:1']);
-    expect(valueOf(args, '-i')).toBe('pipe:0');
-    expect(valueOf(args, '-ac')).toBe('2');
-    expect(valueOf(args, '-ar')).toBe('48000');
-    expect(valueOf(args, '-c:a')).toBe('libopus');
-    expect(valueOf(args, '-map')).toBe('0:a:0');
+    expect(flagValue(args, '-i')).toBe('pipe:0');
+    expect(flagValue(args, '-ac')).toBe('2');
+    expect(flagValue(args, '-ar')).toBe('48000');
+    expect(flagValue(args, '-c:a')).toBe('libopus');
+    expect(flagValue(args, '-map')).toBe('0:a:0');
     // Input options must come before -i to apply to the input.
     const input = args.indexOf('-i');
     expect(args.indexOf('-probesize')).toBeLessThan(input);

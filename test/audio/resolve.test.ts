@@ -104,14 +104,15 @@ describe('resolveFfmpeg', () => {
 
   test('gives up on a candidate that hangs', async () => {
     const hanging = await fakeFfmpeg('hanging', 'exec sleep 30');
+    const quick = await fakeFfmpeg('quick', 'echo "ffmpeg version 1.2.3"');
     const found = await resolveFfmpeg({
       env: { FFMPEG_PATH: hanging },
-      staticPath: null,
-      timeoutMs: 300,
+      staticPath: quick,
+      timeoutMs: 1000,
     });
-    expect(found.source).toBe('PATH');
+    expect(found).toMatchObject({ source: 'ffmpeg-static', version: '1.2.3' });
     expect(found.failures).toEqual([
-      { source: 'FFMPEG_PATH', path: hanging, error: 'no answer to -version within 300 ms' },
+      { source: 'FFMPEG_PATH', path: hanging, error: 'no answer to -version within 1000 ms' },
     ]);
   });
 
