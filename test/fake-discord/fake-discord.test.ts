@@ -7,9 +7,11 @@ import {
   Events,
   GatewayIntentBits,
   type Interaction,
+  LabelBuilder,
   MessageFlags,
   ModalBuilder,
   PermissionFlagsBits,
+  Routes,
   SlashCommandBuilder,
   TextInputBuilder,
   TextInputStyle,
@@ -304,6 +306,124 @@ describe('fake Discord with the real discord.js client', () => {
     fake.disconnectBot();
     expect(closed).toEqual([bot?.sessionId]);
     expect(fake.voiceStates()).toEqual([]);
+  });
+
+  test('guild commands take precedence; subcommand groups and withResponse callbacks', async () => {
+    const { fake, client } = await connect(async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      const path = `${interaction.options.getSubcommandGroup()}/${interaction.options.getSubcommand()}`;
+      const response = await interaction.deferReply({ withResponse: true });
+      await interaction.editReply(
+        `${interaction.commandGuildId}|${path}|${response.interaction.type}`,
+      );
+    });
+    const voice = new SlashCommandBuilder()
+      .setName('say')
+      .setDescription('Guild variant')
+      .addSubcommandGroup((g) =>
+        g
+          .setName('voice')
+          .setDescription('Voices')
+          .addSubcommand((s) => s.setName('set').setDescription('Set the voice')),
+      );
+    await client.guilds.cache.get(fake.guild.id)?.commands.set([voice.toJSON()]);
+    expect(fake.commands().guilds[fake.guild.id]?.map((c) => c.name)).toEqual(['say']);
+    expect(fake.commands().putCount).toBe(2);
+    const handle = fake.slash({ user: 'member', name: 'say', subcommand: 'voice set' });
+    expect((await handle.waitForReply()).content).toBe(`${fake.guild.id}|voice/set|2`);
+    expect(() => fake.slash({ user: 'member', name: 'say', subcommand: 'voice' })).toThrow(/group/);
+  });
+
+  test('modal with label components, and a button handled by deferUpdate + editReply', async () => {
+    const { fake } = await connect(async (interaction) => {
+      if (interaction.isChatInputCommand()) {
+        const button = new ButtonBuilder()
+          .setCustomId('open')
+          .setLabel('Open')
+          .setStyle(ButtonStyle.Primary);
+        await interaction.reply({
+          content: 'panel',
+          components: [new ActionRowBuilder<ButtonBuilder>().addComponents(button)],
+        });
+      } else if (interaction.isButton()) {
+        const label = new LabelBuilder()
+          .setLabel('Name')
+          .setTextInputComponent(
+            new TextInputBuilder().setCustomId('name').setStyle(TextInputStyle.Short),
+          );
+        await interaction.showModal(
+          new ModalBuilder().setCustomId('rename').setTitle('Rename').addLabelComponents(label),
+        );
+      } else if (interaction.isModalSubmit()) {
+        await interaction.deferUpdate();
+        await interaction.editReply({
+          content: `renamed to ${interaction.fields.getTextInputValue('name')}`,
+        });
+      }
+    });
+    const panel = await fake
+      .slash({ user: 'admin', name: 'settings', subcommand: 'panel' })
+      .waitForReply();
+    const click = fake.clickButton({ user: 'admin', message: panel.id, customId: 'open' });
+    const modal = await click.waitForModal();
+    expect((modal.components as Array<{ type: number }>)[0]?.type).toBe(18);
+    const submit = await click.submitModal({ name: 'Kitchen' });
+    const edited = await submit.waitForReply();
+    expect(submit.callback()?.type).toBe(6);
+    expect(edited.id).toBe(panel.id);
+    expect(fake.message(panel.id)?.content).toBe('renamed to Kitchen');
+  });
+
+  test('a second callback is refused like Discord does (40060)', async () => {
+    const { fake } = await connect(async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      await interaction.reply('first');
+      const again = { body: { type: 4, data: { content: 'second' } }, auth: false };
+      const route = Routes.interactionCallback(interaction.id, interaction.token);
+      const code = await interaction.client.rest.post(route, again).then(
+        () => 'accepted',
+        (error: { code?: number }) => error.code,
+      );
+      await interaction.followUp(`refused ${code}`);
+    });
+    const handle = fake.slash({ user: 'member', name: 'say', options: { text: 'x' } });
+    await handle.waitFor((e) => e.kind === 'followUp');
+    expect(handle.followUps()[0]?.content).toBe('refused 40060');
+    const refused = fake.requests.filter((r) => r.route.endsWith('/callback') && r.status === 400);
+    expect(refused).toHaveLength(1);
+  });
+
+  test('channel delete and members leaving voice reach the client', async () => {
+    const { fake, client } = await connect(undefined, {
+      guilds: [{ voiceStates: [{ user: 'admin', channel: 'Voice' }] }],
+    });
+    const left = once(client, Events.VoiceStateUpdate);
+    const deleted = once(client, Events.ChannelDelete);
+    fake.deleteChannel(fake.guild.voiceChannelId);
+    const [, after] = (await left) as [unknown, { channelId: string | null }];
+    expect(after.channelId).toBeNull();
+    await deleted;
+    expect(client.channels.cache.has(fake.guild.voiceChannelId)).toBe(false);
+    expect(fake.voiceStates()).toEqual([]);
+  });
+
+  test('raw gateway: HELLO, READY then GUILD_CREATE with increasing s, heartbeat ack', async () => {
+    fake = await startFakeDiscord({ guilds: [{}, { name: 'Second' }] });
+    const socket = new WebSocket(`${fake.gatewayUrl}/?v=10&encoding=json`);
+    const received: Array<{ op: number; t: string | null; s: number | null; d: unknown }> = [];
+    socket.on('message', (data) => received.push(JSON.parse(String(data))));
+    await once(socket, 'open');
+    socket.send(
+      JSON.stringify({ op: 2, d: { token: fake.token, intents: 1 | 128, properties: {} } }),
+    );
+    socket.send(JSON.stringify({ op: 1, d: null }));
+    await fake.whenReady();
+    await expect.poll(() => received.length).toBe(5);
+    expect(received.map((p) => p.op)).toEqual([10, 0, 0, 0, 11]);
+    expect(received.map((p) => p.t)).toEqual([null, 'READY', 'GUILD_CREATE', 'GUILD_CREATE', null]);
+    expect(received.slice(1, 4).map((p) => p.s)).toEqual([1, 2, 3]);
+    socket.close();
+    await once(socket, 'close');
   });
 
   test('a wrong token fails at REST (401) and at gateway IDENTIFY (4004)', async () => {
