@@ -66,6 +66,7 @@ export class Scheduler {
     });
   }
 
+  /** True once `close()` ran. */
   get closed(): boolean {
     return this.#closed;
   }

@@ -57,47 +57,58 @@ if (values.help) {
   process.exit(0);
 }
 
-const speed = number(
-  'generation speed',
-  setting(values['generation-speed'], 'EMULATOR_GENERATION_SPEED'),
-  1,
-);
-if (speed === 0) throw new Error('generation speed must be greater than 0');
-const urlField = choice('url field', setting(values['url-field'], 'EMULATOR_URL_FIELD'), [
-  'audio_url',
-  'url',
-  'both',
-] as const);
-const audioFormat = choice(
-  'audio format',
-  setting(values['audio-format'], 'EMULATOR_AUDIO_FORMAT'),
-  ['wav', 'mp3', 'ogg'] as const,
-);
-const synth = choice('synth', setting(values.synth, 'EMULATOR_SYNTH'), [
-  'auto',
-  'espeak',
-  'tone',
-] as const);
-const options: EmulatorOptions = {
-  port: number('port', setting(values.port, 'EMULATOR_PORT'), 8787),
-  mediaPort: number('media port', setting(values['media-port'], 'EMULATOR_MEDIA_PORT'), 8788),
-  timeScale: number('time scale', setting(values['time-scale'], 'EMULATOR_TIME_SCALE'), 1),
-  generationMs: (model, length) => defaultGenerationMs(model, length) / speed,
-  retryAfter: values['retry-after'] ?? false,
-  ...(urlField ? { urlField } : {}),
-  ...(audioFormat ? { audioFormat } : {}),
-  ...(synth ? { synth } : {}),
-  ...(values.quiet
-    ? {}
-    : {
-        onRequest: (e) => {
-          const who = e.userId ?? '-';
-          console.log(
-            `${e.method} ${e.path} -> ${e.status || 'dropped'} ${e.doneAt - e.at}ms ${who}`,
-          );
-        },
-      }),
-};
+/** Builds emulator options from flags and environment; throws naming the bad setting. */
+function optionsFromArgs(): EmulatorOptions {
+  const speed = number(
+    'generation speed',
+    setting(values['generation-speed'], 'EMULATOR_GENERATION_SPEED'),
+    1,
+  );
+  if (speed === 0) throw new Error('generation speed must be greater than 0');
+  const urlField = choice('url field', setting(values['url-field'], 'EMULATOR_URL_FIELD'), [
+    'audio_url',
+    'url',
+    'both',
+  ] as const);
+  const audioFormat = choice(
+    'audio format',
+    setting(values['audio-format'], 'EMULATOR_AUDIO_FORMAT'),
+    ['wav', 'mp3', 'ogg'] as const,
+  );
+  const synth = choice('synth', setting(values.synth, 'EMULATOR_SYNTH'), [
+    'auto',
+    'espeak',
+    'tone',
+  ] as const);
+  return {
+    port: number('port', setting(values.port, 'EMULATOR_PORT'), 8787),
+    mediaPort: number('media port', setting(values['media-port'], 'EMULATOR_MEDIA_PORT'), 8788),
+    timeScale: number('time scale', setting(values['time-scale'], 'EMULATOR_TIME_SCALE'), 1),
+    generationMs: (model, length) => defaultGenerationMs(model, length) / speed,
+    retryAfter: values['retry-after'] ?? false,
+    ...(urlField ? { urlField } : {}),
+    ...(audioFormat ? { audioFormat } : {}),
+    ...(synth ? { synth } : {}),
+    ...(values.quiet
+      ? {}
+      : {
+          onRequest: (e) => {
+            const who = e.userId ?? '-';
+            console.log(
+              `${e.method} ${e.path} -> ${e.status || 'dropped'} ${e.doneAt - e.at}ms ${who}`,
+            );
+          },
+        }),
+  };
+}
+
+let options: EmulatorOptions;
+try {
+  options = optionsFromArgs();
+} catch (error) {
+  console.error(`emulator: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+  process.exit(2);
+}
 
 const emulator = await startEmulator(options);
 console.log(`TTS API emulator

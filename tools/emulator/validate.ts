@@ -19,7 +19,9 @@ export interface ErrorAnswer {
   body: { detail: unknown };
 }
 
+/** Emotions the advance model accepts. */
 export const EMOTIONS = ['neutral', 'happy', 'sad', 'angry', 'surprised'] as const;
+/** Text length bounds, in characters (code points). */
 export const MIN_TEXT = 30;
 export const MAX_TEXT = 5000;
 
