@@ -6,7 +6,8 @@
  * within a requester) and moves to the back, or leaves the rotation if nothing of
  * theirs is waiting any more. A requester with nothing waiting who enqueues joins at
  * the back: every requester already waiting gets one turn before them. Hence, while a
- * requester keeps waiting, nobody else gets two turns before theirs.
+ * requester keeps waiting, nobody else gets two turns before theirs. A requester who
+ * withdraws an item keeps their place in the rotation; their next item moves into it.
  */
 
 /** What the rotation needs to know about an item. */

@@ -162,12 +162,20 @@ export class SpeechQueue<T> {
     return { ok: true, ...this.#apply(entry, 'finished') };
   }
 
-  /** Skips the playing item only; pending items stay. Returns it (previous: 'playing'), if any. */
+  /**
+   * Skips the item that is up: the playing one or, while nothing plays, position 1 (usually
+   * still generating: abort it). Never touches the rest. Returns it with its previous state.
+   */
   skip(): AffectedItem<T>[] {
-    const entry = this.#playing;
-    if (entry === undefined) return [];
-    this.#playing = undefined;
-    return [this.#apply(entry, 'skip')];
+    const playing = this.#playing;
+    if (playing) {
+      this.#playing = undefined;
+      return [this.#apply(playing, 'skip')];
+    }
+    const head = this.#ordered()[0];
+    if (head === undefined || !this.#fix(head)) return [];
+    this.#fixed.shift(); // skipping counts as its requester's turn
+    return [this.#apply(head, 'skip')];
   }
 
   /** Cancels one item, pending or playing (the caller checks it is the requester's own). */

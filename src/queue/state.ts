@@ -57,12 +57,17 @@ export const TERMINAL_STATES: ReadonlySet<ItemState> = new Set<ItemState>([
   'cancelled',
 ]);
 
-// The only legal moves. Skip applies to the playing item alone: pending items are
-// cancelled (by their requester or by clear), never "skipped".
+// The only legal moves. `skip` ends the item that is up (playing, or next while nothing
+// plays); `cancel` comes from a requester's remove or from clear.
 const TRANSITIONS: Readonly<Record<ItemState, Partial<Record<ItemEvent, ItemState>>>> = {
-  queued: { startGeneration: 'generating', cancel: 'cancelled' },
-  generating: { generated: 'ready', generationFailed: 'failed', cancel: 'cancelled' },
-  ready: { startPlaying: 'playing', cancel: 'cancelled' },
+  queued: { startGeneration: 'generating', skip: 'skipped', cancel: 'cancelled' },
+  generating: {
+    generated: 'ready',
+    generationFailed: 'failed',
+    skip: 'skipped',
+    cancel: 'cancelled',
+  },
+  ready: { startPlaying: 'playing', skip: 'skipped', cancel: 'cancelled' },
   playing: {
     finished: 'played',
     playbackFailed: 'failed',

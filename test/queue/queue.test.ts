@@ -285,7 +285,20 @@ describe('skip, remove, clear', () => {
     expect(skipped).toMatchObject([{ previous: 'playing', item: { id: 'A1', state: 'skipped' } }]);
     expect(order()).toBe('B1 C1');
     expect(queue.current()).toBeUndefined();
-    expect(queue.skip()).toEqual([]);
+  });
+
+  test.each([
+    ['queued', []],
+    ['generating', ['A1']],
+    ['ready', ['A1']],
+  ] as const)('while nothing plays, skip ends position 1 when %s', (previous, prepared) => {
+    const { queue, add, order } = setup({ lookahead: 1 });
+    add('A1 A2 B1');
+    for (const id of prepared) queue.markGenerating(id);
+    if (previous === 'ready') queue.markReady('A1');
+    expect(queue.skip()).toMatchObject([{ previous, item: { id: 'A1', state: 'skipped' } }]);
+    expect(order()).toBe('B1 A2'); // it was A's turn, so B goes next
+    expect(queue.toGenerate().map((item) => item.id)).toEqual(['B1']);
   });
 
   test.each([

@@ -12,11 +12,14 @@ import {
 
 const legal: [ItemState, ItemEvent, ItemState][] = [
   ['queued', 'startGeneration', 'generating'],
+  ['queued', 'skip', 'skipped'],
   ['queued', 'cancel', 'cancelled'],
   ['generating', 'generated', 'ready'],
   ['generating', 'generationFailed', 'failed'],
+  ['generating', 'skip', 'skipped'],
   ['generating', 'cancel', 'cancelled'],
   ['ready', 'startPlaying', 'playing'],
+  ['ready', 'skip', 'skipped'],
   ['ready', 'cancel', 'cancelled'],
   ['playing', 'finished', 'played'],
   ['playing', 'playbackFailed', 'failed'],
@@ -47,18 +50,20 @@ describe('transition', () => {
   test('the error names the state and the event', () => {
     const error = (() => {
       try {
-        transition('queued', 'skip');
+        transition('played', 'skip');
       } catch (caught) {
         return caught;
       }
       return undefined;
     })();
     expect(error).toBeInstanceOf(IllegalTransitionError);
-    expect(error).toMatchObject({ from: 'queued', event: 'skip' });
+    expect(error).toMatchObject({ from: 'played', event: 'skip' });
   });
 
-  test('skip applies to the playing item only', () => {
-    expect(ITEM_STATES.filter((state) => canTransition(state, 'skip'))).toEqual(['playing']);
+  test('skip and cancel apply to every live state', () => {
+    const live = ITEM_STATES.filter((state) => !isTerminal(state));
+    expect(ITEM_STATES.filter((state) => canTransition(state, 'skip'))).toEqual(live);
+    expect(ITEM_STATES.filter((state) => canTransition(state, 'cancel'))).toEqual(live);
   });
 });
 
