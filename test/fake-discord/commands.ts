@@ -56,6 +56,19 @@ export class CommandStore {
     return command;
   }
 
+  /** Edits one command by id (PATCH); undefined when unknown. */
+  edit(guildId: string | undefined, id: string, patch: Json): StoredCommand | undefined {
+    const previous = this.list(guildId);
+    const current = previous.find((c) => c.id === id);
+    if (!current) return undefined;
+    const edited: StoredCommand = { ...current, ...patch, id, version: this.#nextId() };
+    this.#set(
+      guildId,
+      previous.map((c) => (c.id === id ? edited : c)),
+    );
+    return edited;
+  }
+
   /** Deletes one command; false when unknown. */
   remove(guildId: string | undefined, id: string): boolean {
     const previous = this.list(guildId);

@@ -84,8 +84,8 @@ describe('fake Discord with the real discord.js client', () => {
     expect(guild?.channels.cache.get(fake.guild.voiceChannelId)?.isVoiceBased()).toBe(true);
     expect(client.user?.id).toBe(fake.botUser.id);
     expect(client.application?.id).toBe(fake.applicationId);
-    const admin = guild?.members.cache.get(fake.users.admin?.id ?? '');
-    const member = guild?.members.cache.get(fake.users.member?.id ?? '');
+    const admin = guild?.members.cache.get(fake.users.admin.id);
+    const member = guild?.members.cache.get(fake.users.member.id);
     expect(admin?.permissions.has(PermissionFlagsBits.ManageGuild)).toBe(true);
     expect(member?.permissions.has(PermissionFlagsBits.ManageGuild)).toBe(false);
   });
@@ -255,7 +255,7 @@ describe('fake Discord with the real discord.js client', () => {
     fake.sendMessage({ user: 'member', content: 'read me' });
     const [message] = (await created) as [{ content: string; author: { id: string } }];
     expect(message.content).toBe('read me');
-    expect(message.author.id).toBe(fake.users.member?.id);
+    expect(message.author.id).toBe(fake.users.member.id);
   });
 
   test('voice hook: op 4 gets state and server updates from the backend; leaves close it', async () => {
@@ -278,7 +278,7 @@ describe('fake Discord with the real discord.js client', () => {
       ],
     });
     const guild = client.guilds.cache.get(fake.guild.id);
-    expect(guild?.voiceStates.cache.get(fake.users.member?.id ?? '')?.channelId).toBe(
+    expect(guild?.voiceStates.cache.get(fake.users.member.id)?.channelId).toBe(
       fake.guild.voiceChannelId,
     );
     const server = once(client, Events.VoiceServerUpdate);

@@ -1,10 +1,24 @@
 /**
  * A fake Discord (REST + gateway on 127.0.0.1) that the real discord.js client logs into, for
  * end-to-end tests. Voice media is served by `./voice/` through the `VoiceBackend` hook.
+ *
+ * @example
+ * const fake = await startFakeDiscord({ voice: fakeVoiceServer });
+ * const client = new Client({ intents, rest: { api: fake.apiUrl } });
+ * await client.login(fake.token);
+ * const say = fake.slash({ user: 'member', name: 'say', options: { text: 'hi' } });
+ * const reply = await say.waitForReply(); // reply.attachments, reply.flags & 64
+ * const [audio] = say.files(); // { filename, contentType, data: Buffer }
+ * const submitted = await fake.slash({ user: 'admin', name: 'settings', subcommand: 'key' })
+ *   .submitModal({ 'api-key': 'k' });
+ * fake.clickButton({ user: 'member', message: reply, customId: 'skip' });
+ * await client.destroy();
+ * await fake.close();
  */
 import type { Server } from 'node:http';
 import { CommandStore } from './commands.ts';
-import { Gateway, type GatewaySession, Intent } from './gateway.ts';
+import { dispatchMessageCreate, identifyPayloads, membersChunk } from './dispatches.ts';
+import { Gateway } from './gateway.ts';
 import type { InteractionHandle } from './handle.ts';
 import { type ClickInput, Interactions, type SlashInput } from './interactions.ts';
 import { MessageStore } from './messages.ts';
@@ -36,6 +50,12 @@ export interface GuildIds {
   channels: Record<string, string>;
 }
 
+/** A user's id and name. */
+export interface BriefUser {
+  id: string;
+  username: string;
+}
+
 /** What the bot registered. */
 export interface RegisteredCommands {
   global: StoredCommand[];
@@ -51,9 +71,9 @@ export class FakeDiscord {
   readonly gatewayUrl: string;
   readonly token: string;
   readonly applicationId: string;
-  readonly botUser: { id: string; username: string };
+  readonly botUser: BriefUser;
   /** 'admin' (Manage Server), 'member' (none) and any `extraUsers`. */
-  readonly users: Record<string, { id: string; username: string }>;
+  readonly users: Readonly<{ admin: BriefUser; member: BriefUser; [name: string]: BriefUser }>;
   /** The first guild. */
   readonly guild: GuildIds;
   readonly guilds: GuildIds[];
@@ -96,11 +116,13 @@ export class FakeDiscord {
     this.token = parts.token;
     this.applicationId = world.applicationId;
     this.requests = parts.requests;
-    const brief = (u: { id: string; username: string }) => ({ id: u.id, username: u.username });
+    const brief = (u: BriefUser): BriefUser => ({ id: u.id, username: u.username });
     this.botUser = brief(world.bot);
-    this.users = Object.fromEntries(
-      [...world.users].filter(([key]) => key !== 'bot').map(([key, user]) => [key, brief(user)]),
-    );
+    this.users = {
+      ...Object.fromEntries([...world.users].map(([key, user]) => [key, brief(user)])),
+      admin: brief(world.user('admin')),
+      member: brief(world.user('member')),
+    };
     this.guilds = world.guilds.map(guildIds);
     const first = this.guilds[0];
     if (!first) throw new Error('fake-discord: the world needs at least one guild');
@@ -251,25 +273,6 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   });
 }
 
-/** MESSAGE_CREATE to each session, honouring GuildMessages and MessageContent like Discord. */
-function dispatchMessageCreate(world: World, gateway: Gateway, message: MessageJson): void {
-  const botId = world.bot.id;
-  const authorId = String(message.author.id);
-  const guild = world.guild(String(message.guild_id));
-  const mentioned = message.content.includes(`<@${botId}>`);
-  for (const session of gateway.connected()) {
-    if (!(session.intents & Intent.GuildMessages)) continue;
-    const visible = session.intents & Intent.MessageContent || mentioned || authorId === botId;
-    const payload: Json = {
-      ...message,
-      member: world.member(guild, authorId, false),
-      mentions: mentioned ? [{ ...world.bot, member: world.member(guild, botId, false) }] : [],
-      ...(visible ? {} : { content: '', embeds: [], attachments: [], components: [] }),
-    };
-    gateway.send(session, 'MESSAGE_CREATE', payload);
-  }
-}
-
 function guildIds(guild: WorldGuild): GuildIds {
   return {
     id: guild.id,
@@ -278,55 +281,4 @@ function guildIds(guild: WorldGuild): GuildIds {
     voiceChannelId: guild.voiceChannelId,
     channels: Object.fromEntries(guild.channels.map((c) => [String(c.name), String(c.id)])),
   };
-}
-
-function identifyPayloads(world: World, session: GatewaySession): { ready: Json; guilds: Json[] } {
-  const withVoice = (session.intents & Intent.GuildVoiceStates) !== 0;
-  return {
-    ready: {
-      v: 10,
-      user: { ...world.bot, verified: true, mfa_enabled: false, flags: 0 },
-      guilds: world.guilds.map((g) => ({ id: g.id, unavailable: true })),
-      application: { id: world.applicationId, flags: 0 },
-      shard: [0, 1],
-      private_channels: [],
-      presences: [],
-      relationships: [],
-      user_settings: {},
-      session_type: 'normal',
-      geo_ordered_rtc_regions: ['local'],
-    },
-    guilds: world.guilds.map((g) => world.guildCreate(g, withVoice)),
-  };
-}
-
-function membersChunk(
-  world: World,
-  gateway: Gateway | undefined,
-  session: GatewaySession,
-  d: Json,
-): void {
-  const guildIds = Array.isArray(d.guild_id) ? d.guild_id.map(String) : [String(d.guild_id)];
-  const userIds = Array.isArray(d.user_ids)
-    ? d.user_ids.map(String)
-    : d.user_ids
-      ? [String(d.user_ids)]
-      : undefined;
-  const query = typeof d.query === 'string' ? d.query.toLowerCase() : '';
-  for (const guild of world.guilds.filter((g) => guildIds.includes(g.id))) {
-    const members = [...guild.memberRoles.keys()]
-      .filter((id) =>
-        userIds ? userIds.includes(id) : world.user(id).username.toLowerCase().startsWith(query),
-      )
-      .map((id) => world.member(guild, id));
-    const notFound = userIds?.filter((id) => !guild.memberRoles.has(id)) ?? [];
-    gateway?.send(session, 'GUILD_MEMBERS_CHUNK', {
-      guild_id: guild.id,
-      members,
-      chunk_index: 0,
-      chunk_count: 1,
-      not_found: notFound,
-      ...(d.nonce === undefined ? {} : { nonce: d.nonce }),
-    });
-  }
 }

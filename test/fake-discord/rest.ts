@@ -59,10 +59,22 @@ const routes: Array<[method: string, pattern: string, handler: Handler]> = [
   ['GET', '/applications/:app/commands', (call, c) => commands(call, c, 'GET')],
   ['PUT', '/applications/:app/commands', (call, c) => commands(call, c, 'PUT')],
   ['POST', '/applications/:app/commands', (call, c) => commands(call, c, 'POST')],
+  ['GET', '/applications/:app/commands/:command', (call, c) => commands(call, c, 'GET')],
+  ['PATCH', '/applications/:app/commands/:command', (call, c) => commands(call, c, 'PATCH')],
   ['DELETE', '/applications/:app/commands/:command', (call, c) => commands(call, c, 'DELETE')],
   ['GET', '/applications/:app/guilds/:guild/commands', (call, c) => commands(call, c, 'GET')],
   ['PUT', '/applications/:app/guilds/:guild/commands', (call, c) => commands(call, c, 'PUT')],
   ['POST', '/applications/:app/guilds/:guild/commands', (call, c) => commands(call, c, 'POST')],
+  [
+    'GET',
+    '/applications/:app/guilds/:guild/commands/:command',
+    (call, c) => commands(call, c, 'GET'),
+  ],
+  [
+    'PATCH',
+    '/applications/:app/guilds/:guild/commands/:command',
+    (call, c) => commands(call, c, 'PATCH'),
+  ],
   [
     'DELETE',
     '/applications/:app/guilds/:guild/commands/:command',
@@ -241,15 +253,20 @@ function commands({ params, body }: Call, context: RestContext, method: string):
     return apiError(404, 'Unknown Guild', 10004);
   }
   const store = context.commands;
-  if (method === 'GET') return ok(store.list(guildId));
   if (method === 'PUT') {
-    if (!Array.isArray(body)) return apiError(400, 'Invalid Form Body', 50035);
-    return ok(store.put(guildId, body as Json[]));
+    return Array.isArray(body)
+      ? ok(store.put(guildId, body as Json[]))
+      : apiError(400, 'Invalid Form Body', 50035);
   }
   if (method === 'POST') return { status: 201, body: store.create(guildId, body) };
-  return store.remove(guildId, params.command ?? '')
-    ? { status: 204 }
-    : apiError(404, 'Unknown application command', 10063);
+  const id = params.command;
+  if (method === 'GET' && id === undefined) return ok(store.list(guildId));
+  const current = store.list(guildId).find((command) => command.id === id);
+  if (!current || id === undefined) return apiError(404, 'Unknown application command', 10063);
+  if (method === 'GET') return ok(current);
+  if (method === 'PATCH') return ok(store.edit(guildId, id, body));
+  store.remove(guildId, id);
+  return { status: 204 };
 }
 
 function webhook(
