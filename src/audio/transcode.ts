@@ -38,7 +38,10 @@ export interface TranscodeOptions {
 
 /** A running transcode: Ogg/Opus bytes as they are produced, and how it ended. */
 export interface Transcode {
-  /** Ogg/Opus 48 kHz stereo, for `createAudioResource(output, { inputType: StreamType.OggOpus })`. */
+  /**
+   * Ogg/Opus 48 kHz stereo, for `createAudioResource(output, { inputType: StreamType.OggOpus })`.
+   * Destroyed with the error on failure, so it needs an 'error' listener (@discordjs/voice adds one).
+   */
   readonly output: Readable;
   /**
    * Resolves once ffmpeg exited with success and was reaped; rejects with an {@link FfmpegError}

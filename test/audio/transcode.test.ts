@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pino } from 'pino';
+import prism from 'prism-media';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { FfmpegError } from '../../src/audio/errors.ts';
 import { oggOpusDurationMs } from '../../src/audio/ogg.ts';
 import { FfmpegProcesses, liveFfmpegProcesses } from '../../src/audio/processes.ts';
-import type { TranscodeOptions } from '../../src/audio/transcode.ts';
+import type { TranscodeLogger, TranscodeOptions } from '../../src/audio/transcode.ts';
 import { transcodeToOpus } from '../../src/audio/transcode.ts';
 import { collect, encodedTone, ffmpegChildren, sineWav, slowStream } from './helpers.ts';
 
@@ -51,6 +53,12 @@ function drain(output: Readable): { bytes: () => Buffer; error: () => unknown } 
   return { bytes: () => Buffer.concat(parts), error: () => error };
 }
 
+async function collectPackets(stream: Readable): Promise<Buffer[]> {
+  const packets: Buffer[] = [];
+  for await (const packet of stream) packets.push(packet as Buffer);
+  return packets;
+}
+
 const within10Percent = (ms: number | null, expected: number): void => {
   expect(ms).not.toBeNull();
   expect(Math.abs((ms ?? 0) - expected)).toBeLessThan(expected * 0.1);
@@ -77,6 +85,18 @@ describe('transcodeToOpus', () => {
     expect(state.ended).toBe(true);
     expect(audioBeforeInputEnded).toBe(true);
     expect(output.readableEnded).toBe(true);
+  });
+
+  test('output demuxes into 20 ms Opus packets the way @discordjs/voice reads it', async () => {
+    const { output, done } = transcodeToOpus(Readable.from([sineWav(3)]), {
+      ...base,
+      loudnorm: false,
+    });
+    const demuxer = output.pipe(new prism.opus.OggDemuxer());
+    const [packets] = await Promise.all([collectPackets(demuxer), done]);
+    // 3 s of 20 ms frames is 150 packets; the encoder may add one or two for its lookahead.
+    expect(packets.length).toBeGreaterThanOrEqual(150);
+    expect(packets.length).toBeLessThanOrEqual(153);
   });
 
   test.each([
@@ -242,5 +262,36 @@ describe('transcodeToOpus', () => {
     expect(error.reason).toBe('failed');
     expect(error.exitSignal).toBe('SIGKILL');
     expect(stream.destroyed).toBe(true);
+  });
+
+  test('logs start, kill and exit through a pino-shaped logger', async () => {
+    const pinoFits: TranscodeLogger = pino({ level: 'silent' });
+    expect(pinoFits).toBeDefined();
+    const lines: Array<[string, string, Record<string, unknown>]> = [];
+    const logger: TranscodeLogger = {
+      debug: (obj, msg) => lines.push(['debug', msg, obj]),
+      warn: (obj, msg) => lines.push(['warn', msg, obj]),
+    };
+    const controller = new AbortController();
+    const { stream } = slowStream(sineWav(10), 2400, 40);
+    const { output, done, pid } = transcodeToOpus(stream, {
+      ...base,
+      signal: controller.signal,
+      logger,
+    });
+    drain(output);
+    output.once('data', () => controller.abort());
+    await failure(done);
+    expect(lines.map(([level, msg]) => `${level} ${msg}`)).toEqual(
+      expect.arrayContaining([
+        'debug ffmpeg started',
+        'warn killing ffmpeg',
+        'debug ffmpeg exited',
+      ]),
+    );
+    expect(lines.find(([, msg]) => msg === 'killing ffmpeg')?.[2]).toEqual({
+      pid,
+      reason: 'aborted',
+    });
   });
 });
