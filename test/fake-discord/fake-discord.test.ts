@@ -426,6 +426,25 @@ describe('fake Discord with the real discord.js client', () => {
     await once(socket, 'close');
   });
 
+  test('uploads over the limit are refused with 40005, as Discord does', async () => {
+    const { fake } = await connect(
+      async (interaction) => {
+        if (!interaction.isChatInputCommand()) return;
+        await interaction.deferReply();
+        const file = { attachment: OGG, name: 'speech.ogg' };
+        const code = await interaction.editReply({ files: [file] }).then(
+          () => 'accepted',
+          (error: { code?: number }) => error.code,
+        );
+        await interaction.editReply(`upload ${code}`);
+      },
+      { uploadLimitBytes: 8 },
+    );
+    const handle = fake.slash({ user: 'member', name: 'say', options: { text: 'x' } });
+    expect((await handle.waitForReply()).content).toBe('upload 40005');
+    expect(handle.payload.attachment_size_limit).toBe(8);
+  });
+
   test('a wrong token fails at REST (401) and at gateway IDENTIFY (4004)', async () => {
     fake = await startFakeDiscord();
     client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: fake.apiUrl } });

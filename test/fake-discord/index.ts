@@ -236,6 +236,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const world = new World(options);
   const token = options.token ?? `${randomToken(18)}.${randomToken(6)}.${randomToken(27)}`;
   const requests: RecordedRequest[] = [];
+  const uploadLimitBytes = options.uploadLimitBytes ?? 10 * 1024 * 1024;
   const commands = new CommandStore(world.nextId, world.applicationId);
   let baseUrl = '';
   let gateway: Gateway | undefined;
@@ -248,6 +249,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     messages,
     interactions: () => interactions,
     requests,
+    uploadLimitBytes,
     messageCreated: (message) => {
       if (gateway) dispatchMessageCreate(world, gateway, message as MessageJson);
     },
@@ -266,7 +268,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     requestMembers: (session, data) => membersChunk(world, gateway, session, data),
   });
   voice = new VoiceHub(world, gateway, options.voice);
-  const interactions = new Interactions(world, gateway, commands, messages);
+  const interactions = new Interactions(world, gateway, commands, messages, uploadLimitBytes);
   return new FakeDiscord({
     ...{ world, token, baseUrl, server: rest.server, gateway, commands, messages },
     ...{ interactions, voice, requests, ready },

@@ -43,8 +43,16 @@ export class Interactions {
   readonly #commands: CommandStore;
   readonly #messages: MessageStore;
   readonly #handles = new Map<string, InteractionHandle>();
+  readonly #uploadLimitBytes: number;
 
-  constructor(world: World, gateway: Gateway, commands: CommandStore, messages: MessageStore) {
+  constructor(
+    world: World,
+    gateway: Gateway,
+    commands: CommandStore,
+    messages: MessageStore,
+    uploadLimitBytes: number,
+  ) {
+    this.#uploadLimitBytes = uploadLimitBytes;
     this.#world = world;
     this.#gateway = gateway;
     this.#commands = commands;
@@ -261,7 +269,7 @@ export class Interactions {
       entitlements: [],
       authorizing_integration_owners: { '0': guild.id },
       context: 0,
-      attachment_size_limit: 10 * 1024 * 1024,
+      attachment_size_limit: this.#uploadLimitBytes,
       data,
     };
   }

@@ -17,6 +17,7 @@ export interface RestContext {
   messages: MessageStore;
   interactions: () => Interactions;
   requests: RecordedRequest[];
+  uploadLimitBytes: number;
   /** The bot posted to a channel: tell the gateway. */
   messageCreated: (message: Json) => void;
 }
@@ -181,7 +182,11 @@ async function handle(
   let reply: RestReply;
   try {
     ({ json: body, files } = await parseBody(raw, request.headers['content-type']));
-    reply = dispatch(method, route, request, { body, files, query }, context);
+    const uploaded = files.reduce((sum, file) => sum + file.data.length, 0);
+    reply =
+      uploaded > context.uploadLimitBytes
+        ? apiError(413, 'Request entity too large', 40005)
+        : dispatch(method, route, request, { body, files, query }, context);
   } catch (error) {
     reply = apiError(400, `400: Bad Request (${String(error)})`, 0);
   }

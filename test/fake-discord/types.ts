@@ -52,6 +52,8 @@ export interface FakeDiscordOptions {
   /** More regular members (no Manage Server), by name: usable as `UserRef`. */
   extraUsers?: string[];
   voice?: VoiceBackend;
+  /** Largest upload per request (sum of files); over it REST answers 413 / 40005. Default 10 MiB. */
+  uploadLimitBytes?: number;
   /** Gateway heartbeat interval; default 41250 ms like Discord. */
   heartbeatIntervalMs?: number;
 }
