@@ -1,0 +1,190 @@
+import {
+  ActionRowBuilder,
+  MessageFlags,
+  ModalBuilder,
+  PermissionFlagsBits,
+  SlashCommandBuilder,
+  TextInputBuilder,
+  TextInputStyle,
+} from 'discord.js';
+import { type Command, guildIdOf, requireManager, UserError } from '../src/discord/index.ts';
+import { findVoice, voiceChoices } from '../src/speech/index.ts';
+import { guildDefaultsSchema } from '../src/store/index.ts';
+import { formatWindow, MODELS, type Model, maskKey, TtsError } from '../src/tts/index.ts';
+
+const KEY_FIELD = 'api-key';
+const ephemeral = { flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } } as const;
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('config')
+    .setDescription('Configure the TTS bot for this server (Manage Server)')
+    .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+    .setContexts(0)
+    .addSubcommand((sub) => sub.setName('api-key').setDescription('Set this server’s TTS API key'))
+    .addSubcommand((sub) =>
+      sub.setName('remove-api-key').setDescription('Forget this server’s TTS API key'),
+    )
+    .addSubcommand((sub) =>
+      sub
+        .setName('defaults')
+        .setDescription('Default voice, model and speed for /say')
+        .addStringOption((o) =>
+          o.setName('voice').setDescription('Default voice').setAutocomplete(true),
+        )
+        .addStringOption((o) =>
+          o
+            .setName('model')
+            .setDescription('Default model')
+            .addChoices(...MODELS.map((m) => ({ name: m, value: m }))),
+        )
+        .addNumberOption((o) =>
+          o
+            .setName('speed')
+            .setDescription('Default speed, 0.5 to 2')
+            .setMinValue(0.5)
+            .setMaxValue(2),
+        ),
+    )
+    .addSubcommand((sub) =>
+      sub.setName('show').setDescription('Show the key (masked), defaults and today’s usage'),
+    ),
+
+  async execute(interaction, { services }) {
+    requireManager(interaction);
+    const guildId = guildIdOf(interaction);
+    switch (interaction.options.getSubcommand()) {
+      case 'api-key': {
+        const input = new TextInputBuilder()
+          .setCustomId(KEY_FIELD)
+          .setLabel('API key')
+          .setStyle(TextInputStyle.Short)
+          .setRequired(true)
+          .setMinLength(8)
+          .setMaxLength(200);
+        const modal = new ModalBuilder()
+          .setCustomId('config:api-key')
+          .setTitle('TTS API key')
+          .addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(input));
+        await interaction.showModal(modal);
+        return;
+      }
+      case 'remove-api-key': {
+        const removed = await services.apiKeys.remove(guildId);
+        await interaction.reply({
+          ...ephemeral,
+          content: removed
+            ? 'The API key was removed. `/say` stays off until a new key is set.'
+            : 'This server had no API key.',
+        });
+        return;
+      }
+      case 'defaults': {
+        await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+        const settings = await services.settings.guild(guildId);
+        const voice = interaction.options.getString('voice');
+        const model = (interaction.options.getString('model') ??
+          settings.defaults.model ??
+          'base') as Model;
+        if (voice !== null) {
+          const client = await guildClientOrFail(guildId, services);
+          const found = findVoice(await client.voices(model), voice);
+          if (found === undefined)
+            throw new UserError(
+              'voice_not_found',
+              `There is no voice \`${voice.slice(0, 50)}\` for the ${model} model. Pick one from the list.`,
+            );
+        }
+        const defaults = guildDefaultsSchema.parse({
+          ...settings.defaults,
+          ...(voice === null ? {} : { voiceId: voice }),
+          ...(interaction.options.getString('model') === null ? {} : { model }),
+          ...(interaction.options.getNumber('speed') === null
+            ? {}
+            : { speed: interaction.options.getNumber('speed') }),
+        });
+        await services.settings.setGuild(guildId, { ...settings, defaults });
+        await interaction.editReply({
+          content: `Defaults saved: ${describeDefaults(defaults)}.`,
+          allowedMentions: { parse: [] },
+        });
+        return;
+      }
+      default: {
+        await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+        const settings = await services.settings.guild(guildId);
+        const apiKey = await services.apiKeys.get(guildId);
+        const lines = [
+          `**API key:** ${apiKey === undefined ? 'not set — use `/config api-key`' : `\`${maskKey(apiKey)}\``}`,
+          `**Defaults:** ${describeDefaults(settings.defaults)}`,
+        ];
+        if (apiKey !== undefined) {
+          for (const usage of await services.tts.forKey(apiKey).usage('generate')) {
+            lines.push(
+              `**Generations:** ${usage.used} of ${usage.limit.count} per ${formatWindow(usage.limit.windowMs)}`,
+            );
+          }
+        }
+        await interaction.editReply({ content: lines.join('\n'), allowedMentions: { parse: [] } });
+      }
+    }
+  },
+
+  async autocomplete(interaction, { services }) {
+    const guildId = guildIdOf(interaction);
+    const apiKey = await services.apiKeys.get(guildId);
+    if (apiKey === undefined) return interaction.respond([]);
+    const model = (interaction.options.getString('model') ??
+      (await services.settings.guild(guildId)).defaults.model ??
+      'base') as Model;
+    const voices = await services.tts.forKey(apiKey).voices(model);
+    await interaction.respond(voiceChoices(voices, interaction.options.getFocused()));
+  },
+
+  async modal(interaction, { services, logger }) {
+    requireManager(interaction);
+    const guildId = guildIdOf(interaction);
+    const apiKey = interaction.fields.getTextInputValue(KEY_FIELD).trim();
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    try {
+      await services.tts.forKey(apiKey).verify('base');
+    } catch (error) {
+      if (error instanceof TtsError && error.kind === 'invalid_key') {
+        await interaction.editReply({
+          content: `The TTS service rejected \`${maskKey(apiKey)}\`: the key is not valid. Nothing was saved; check the key and try again.`,
+          allowedMentions: { parse: [] },
+        });
+        return;
+      }
+      throw error;
+    }
+    await services.apiKeys.set(guildId, apiKey);
+    logger.info({ keyId: services.tts.forKey(apiKey).keyId }, 'API key configured');
+    await interaction.editReply({
+      content: `API key \`${maskKey(apiKey)}\` checked and saved. Members can use \`/say\` now.`,
+      allowedMentions: { parse: [] },
+    });
+  },
+} satisfies Command;
+
+async function guildClientOrFail(
+  guildId: string,
+  services: Parameters<Command['execute']>[1]['services'],
+) {
+  const apiKey = await services.apiKeys.get(guildId);
+  if (apiKey === undefined)
+    throw new UserError('no_api_key', 'Set an API key first with `/config api-key`.');
+  return services.tts.forKey(apiKey);
+}
+
+function describeDefaults(defaults: {
+  voiceId?: string | undefined;
+  model?: string | undefined;
+  speed?: number | undefined;
+}): string {
+  return [
+    `voice ${defaults.voiceId === undefined ? 'not set' : `\`${defaults.voiceId}\``}`,
+    `model ${defaults.model ?? 'base'}`,
+    `speed ${defaults.speed ?? 1}`,
+  ].join(', ');
+}

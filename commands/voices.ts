@@ -1,0 +1,115 @@
+import {
+  ActionRowBuilder,
+  ButtonBuilder,
+  ButtonStyle,
+  EmbedBuilder,
+  type InteractionUpdateOptions,
+  SlashCommandBuilder,
+} from 'discord.js';
+import { type Command, guildClient } from '../src/discord/index.ts';
+import { filterVoices, quoteSafely } from '../src/speech/index.ts';
+import { MODELS, type Model, type Voice } from '../src/tts/index.ts';
+
+const PAGE_SIZE = 10;
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('voices')
+    .setDescription('List the voices this server’s key can use')
+    .setContexts(0)
+    .addStringOption((o) =>
+      o
+        .setName('model')
+        .setDescription('Model (default base)')
+        .addChoices(...MODELS.map((m) => ({ name: m, value: m }))),
+    )
+    .addStringOption((o) =>
+      o.setName('gender').setDescription('Only this gender, e.g. Female').setMaxLength(20),
+    )
+    .addStringOption((o) =>
+      o
+        .setName('accent')
+        .setDescription('Only this accent, e.g. British or Custom')
+        .setMaxLength(20),
+    ),
+
+  async execute(interaction, { services }) {
+    const client = await guildClient(interaction, services);
+    await interaction.deferReply();
+    const filter: Filter = {
+      model: (interaction.options.getString('model') ?? 'base') as Model,
+      gender: interaction.options.getString('gender') ?? '',
+      accent: interaction.options.getString('accent') ?? '',
+    };
+    const voices = filterVoices(await client.voices(filter.model), filter);
+    await interaction.editReply(page(voices, filter, 0));
+  },
+
+  async button(interaction, { services }) {
+    const filter = parseCustomId(interaction.customId);
+    const client = await guildClient(interaction, services);
+    const voices = filterVoices(await client.voices(filter.model), filter);
+    await interaction.update(page(voices, filter, filter.page));
+  },
+} satisfies Command;
+
+interface Filter {
+  readonly model: Model;
+  readonly gender: string;
+  readonly accent: string;
+}
+
+/** `voices:<model>:<page>:<gender>:<accent>`, the state a page button carries. */
+function customId(filter: Filter, pageIndex: number): string {
+  return ['voices', filter.model, pageIndex, filter.gender, filter.accent].join(':').slice(0, 100);
+}
+
+function parseCustomId(id: string): Filter & { page: number } {
+  const [, model, pageText, gender = '', accent = ''] = id.split(':');
+  return {
+    model: model === 'advance' ? 'advance' : 'base',
+    page: Math.max(0, Number(pageText) || 0),
+    gender,
+    accent,
+  };
+}
+
+/** One page of the list, with buttons to the neighbouring pages. */
+function page(
+  voices: readonly Voice[],
+  filter: Filter,
+  requested: number,
+): InteractionUpdateOptions & { content: string } {
+  const pages = Math.max(1, Math.ceil(voices.length / PAGE_SIZE));
+  const index = Math.min(requested, pages - 1);
+  const shown = voices.slice(index * PAGE_SIZE, (index + 1) * PAGE_SIZE);
+  const lines = shown.map((voice) => {
+    const kind = voice.accent === 'Custom' ? '🧬 custom' : voice.free ? 'free' : '💎 premium';
+    return `**${quoteSafely(voice.name, 60)}** \`${voice.voiceId}\` · ${quoteSafely([voice.gender, voice.accent].filter(Boolean).join(' · '), 60)} · ${kind}`;
+  });
+  const filters = [filter.gender, filter.accent].filter(Boolean).map((f) => quoteSafely(f, 20));
+  const embed = new EmbedBuilder()
+    .setTitle(
+      `Voices for the ${filter.model} model${filters.length > 0 ? ` (${filters.join(', ')})` : ''}`,
+    )
+    .setDescription(lines.length > 0 ? lines.join('\n') : 'No voice matches.')
+    .setFooter({ text: `Page ${index + 1} of ${pages} · ${voices.length} voices` });
+  const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
+    new ButtonBuilder()
+      .setCustomId(customId(filter, index - 1))
+      .setLabel('◀ Previous')
+      .setStyle(ButtonStyle.Secondary)
+      .setDisabled(index === 0),
+    new ButtonBuilder()
+      .setCustomId(customId(filter, index + 1))
+      .setLabel('Next ▶')
+      .setStyle(ButtonStyle.Secondary)
+      .setDisabled(index >= pages - 1),
+  );
+  return {
+    content: '',
+    embeds: [embed],
+    components: pages > 1 ? [row] : [],
+    allowedMentions: { parse: [] },
+  };
+}

@@ -1,0 +1,166 @@
+import { Events } from 'discord.js';
+import { resolveFfmpeg } from './audio/index.ts';
+import type { Config } from './config/index.ts';
+import { createDiscordClient } from './discord/client.ts';
+import { createRouter, loadCommands, registerCommands } from './discord/index.ts';
+import type { Logger } from './log/index.ts';
+import type { Services } from './services.ts';
+import {
+  ApiKeyVault,
+  KeyvBudgetJournal,
+  KeyvSettingsStore,
+  loadSecretKey,
+  openKeyv,
+} from './store/index.ts';
+import { type Clock, MemoryBudgetStore, systemClock, TtsClients } from './tts/index.ts';
+import type { VoiceService } from './voice/index.ts';
+
+/** What the voice service is built from. */
+export interface VoiceDependencies {
+  readonly ffmpegPath: string;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly config: Config;
+  /** Posts a short notice to a guild (e.g. why the bot left voice). */
+  readonly notify: (guildId: string, channelId: string, text: string) => Promise<void>;
+}
+
+/** A running bot. */
+export interface Bot {
+  readonly services: Services;
+  readonly client: ReturnType<typeof createDiscordClient>;
+  /** Leaves voice, logs out and closes the store. */
+  stop(): Promise<void>;
+}
+
+/** Failure to reach or log into Discord, said plainly. */
+export class DiscordConnectError extends Error {
+  override readonly name = 'DiscordConnectError';
+}
+
+/**
+ * Builds the services and logs the bot in. Everything the bot does is
+ * reachable from here; nothing is global.
+ */
+export async function startBot(
+  config: Config,
+  options: {
+    logger: Logger;
+    createVoice: (deps: VoiceDependencies) => VoiceService;
+    wireVoiceEvents?: (
+      client: ReturnType<typeof createDiscordClient>,
+      voice: VoiceService,
+      logger: Logger,
+    ) => void;
+    clock?: Clock;
+    loginTimeoutMs?: number;
+  },
+): Promise<Bot> {
+  const { logger } = options;
+  const clock = options.clock ?? systemClock;
+  const ffmpeg = await resolveFfmpeg({ env: { FFMPEG_PATH: config.ffmpegPath } });
+  logger.info(
+    { path: ffmpeg.path, source: ffmpeg.source, version: ffmpeg.version },
+    'using ffmpeg',
+  );
+  const keyv = await openKeyv(config.storeUrl);
+  const secretKey = await loadSecretKey(config.secretKey, config.dataDir, logger);
+  const settings = new KeyvSettingsStore(keyv);
+  const tts = new TtsClients({
+    baseUrl: config.ttsApiUrl,
+    media: { origins: config.ttsMediaOrigins, maxBytes: 25 * 1024 * 1024, timeoutMs: 60_000 },
+    budgets: new MemoryBudgetStore(config.ttsLimits, new KeyvBudgetJournal(keyv)),
+    clock,
+    requestTimeoutMs: 15_000,
+    maxRetries: 4,
+    maxBudgetWaitMs: 5 * 60_000,
+    pollDeadlineMs: config.pollDeadlineMs,
+    pollIntervalMs: { min: 1000, max: 2000 },
+    voicesTtlMs: 10 * 60_000,
+    onBackgroundError: (error) => logger.warn({ err: error }, 'TTS background request failed'),
+  });
+  const client = createDiscordClient({ apiUrl: config.discordApiUrl });
+  const voice = options.createVoice({
+    ffmpegPath: ffmpeg.path,
+    logger: logger.child({ subsystem: 'voice' }),
+    clock,
+    config,
+    notify: async (_guildId, channelId, text) => {
+      const channel = await client.channels.fetch(channelId);
+      if (channel?.isSendable())
+        await channel.send({ content: text, allowedMentions: { parse: [] } });
+    },
+  });
+  const services: Services = {
+    config,
+    logger,
+    clock,
+    keyv,
+    settings,
+    apiKeys: new ApiKeyVault(settings, secretKey),
+    tts,
+    voice,
+  };
+  const commands = await loadCommands();
+  const route = createRouter(commands, services);
+  client.on(Events.InteractionCreate, (interaction) => {
+    route(interaction).catch((error: unknown) =>
+      logger.error({ err: error }, 'interaction handler failed'),
+    );
+  });
+  client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
+  options.wireVoiceEvents?.(client, voice, logger);
+
+  const stop = async (): Promise<void> => {
+    await voice.destroy();
+    await client.destroy();
+    await keyv.disconnect();
+  };
+  try {
+    await login(client, config.discordToken, options.loginTimeoutMs ?? 30_000);
+    if (!client.isReady())
+      throw new DiscordConnectError('the Discord client is not ready after login');
+    await registerCommands({ client, commands, keyv, logger, guildId: config.devGuildId });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'bot is ready');
+  return { services, client, stop };
+}
+
+/** Logs in and waits for the ready event, within a time limit. */
+export async function login(
+  client: ReturnType<typeof createDiscordClient>,
+  token: string,
+  timeoutMs: number,
+): Promise<void> {
+  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new DiscordConnectError(`Discord did not answer within ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
+  });
+  try {
+    await Promise.race([client.login(token).then(() => ready), timeout]);
+  } catch (error) {
+    if (error instanceof DiscordConnectError) throw error;
+    throw new DiscordConnectError(`Could not log in to Discord: ${describeLoginError(error)}`, {
+      cause: error,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function describeLoginError(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  const status = (error as { status?: unknown }).status;
+  if (code === 'TokenInvalid' || status === 401)
+    return 'the token was refused (check DISCORD_TOKEN)';
+  const cause = (error as { cause?: { code?: unknown } }).cause?.code ?? code;
+  if (typeof cause === 'string') return `Discord is unreachable (${cause}); check the network`;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,30 @@
+import type {
+  AutocompleteInteraction,
+  ButtonInteraction,
+  ChatInputCommandInteraction,
+  ModalSubmitInteraction,
+  RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
+import type { Logger } from '../log/index.ts';
+import type { Services } from '../services.ts';
+
+/** What every handler receives: the services and a logger bound to the interaction. */
+export interface CommandContext {
+  readonly services: Services;
+  readonly logger: Logger;
+}
+
+/**
+ * One slash command. Buttons and modals it creates use custom ids that
+ * start with `<name>:` so the router can send them back to it.
+ */
+export interface Command {
+  readonly data: {
+    readonly name: string;
+    toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody;
+  };
+  execute(interaction: ChatInputCommandInteraction, context: CommandContext): Promise<void>;
+  autocomplete?(interaction: AutocompleteInteraction, context: CommandContext): Promise<void>;
+  button?(interaction: ButtonInteraction, context: CommandContext): Promise<void>;
+  modal?(interaction: ModalSubmitInteraction, context: CommandContext): Promise<void>;
+}

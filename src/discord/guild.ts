@@ -1,0 +1,43 @@
+import { type Interaction, PermissionFlagsBits } from 'discord.js';
+import type { Services } from '../services.ts';
+import type { TtsClient } from '../tts/index.ts';
+import { UserError } from './user-error.ts';
+
+/** The guild an interaction came from, or a UserError for DMs. */
+export function guildIdOf(interaction: Interaction): string {
+  if (interaction.guildId === null)
+    throw new UserError('not_in_guild', 'This command works only in a server.');
+  return interaction.guildId;
+}
+
+/** True when the member may configure the bot (Manage Server), checked at run time too. */
+export function canManage(interaction: Interaction): boolean {
+  return interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false;
+}
+
+/** Refuses members without Manage Server. */
+export function requireManager(interaction: Interaction): void {
+  if (!canManage(interaction)) {
+    throw new UserError(
+      'missing_permission',
+      'Only members with the **Manage Server** permission can change the bot’s configuration.',
+    );
+  }
+}
+
+/** The TTS client for the server's key, or a UserError telling who can set one and how. */
+export async function guildClient(
+  interaction: Interaction,
+  services: Services,
+): Promise<TtsClient> {
+  const apiKey = await services.apiKeys.get(guildIdOf(interaction));
+  if (apiKey === undefined) {
+    throw new UserError(
+      'no_api_key',
+      canManage(interaction)
+        ? 'This server has no TTS API key yet. Set one with `/config api-key`.'
+        : 'This server has no TTS API key yet. Ask a server admin (Manage Server) to set one with `/config api-key`.',
+    );
+  }
+  return services.tts.forKey(apiKey);
+}

@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { formatWindow, TtsError } from '../tts/index.ts';
+import { UserError } from './user-error.ts';
+
+/** What to tell the user about a failure, and whether it was expected. */
+export interface FailureMessage {
+  readonly text: string;
+  /** Unexpected failures carry an incident id, logged with the error. */
+  readonly incidentId?: string;
+}
+
+const when = (epochMs: number | undefined): string =>
+  epochMs === undefined ? 'soon' : `<t:${Math.ceil(epochMs / 1000)}:R>`;
+
+/**
+ * The one place where failures become user-facing text: plain words and
+ * the next step. Never includes an API key or token.
+ */
+export function describeFailure(error: unknown): FailureMessage {
+  if (error instanceof UserError) return { text: error.message };
+  if (error instanceof TtsError) return { text: ttsMessage(error) };
+  return {
+    text: 'Sorry, something went wrong on our side.',
+    incidentId: randomBytes(4).toString('hex'),
+  };
+}
+
+function ttsMessage(error: TtsError): string {
+  const id = error.generationId === undefined ? '' : ` (generation \`${error.generationId}\`)`;
+  switch (error.kind) {
+    case 'invalid_key':
+      return 'The TTS service rejected this server’s API key. An admin can set a new one with `/config api-key`.';
+    case 'access_denied':
+      return `The TTS service denied access${id}. An admin can check the server’s key with \`/config show\`.`;
+    case 'plan_required':
+      return 'That voice is only available on paid plans. Pick a free voice (see `/voices`) or ask an admin to upgrade the account.';
+    case 'invalid_voice':
+      return 'The TTS service does not know that voice. Pick one from `/voices` or the autocomplete list.';
+    case 'not_found':
+      return `The TTS service could not find that${id}. Please try again.`;
+    case 'bad_request':
+      return `The TTS service refused the request: ${error.message}`;
+    case 'insufficient_balance':
+      return 'The TTS account has run out of credits. An admin needs to top it up on the provider’s dashboard.';
+    case 'rate_limited':
+      return `The TTS service is busy for this server right now; try again ${when(error.retryAt ?? Date.now() + 60_000)}.`;
+    case 'quota_exhausted':
+      return `This server has used its TTS quota (${error.message.replace(/^the \w+ limit of /, '').replace(/ is used up$/, '')}). It frees up ${when(error.retryAt)}.`;
+    case 'server_error':
+      return 'The TTS service had an internal error. Please try again in a minute.';
+    case 'timeout':
+    case 'network':
+      return 'The TTS service could not be reached. Please try again in a minute.';
+    case 'malformed_response':
+    case 'media_refused':
+      return 'The TTS service sent something unexpected, so nothing was played. Please try again; if it keeps happening, tell the bot’s operators.';
+    case 'generation_failed':
+      return `The TTS service could not generate this speech${id}: ${error.message.replace(/^generation \S+ failed: /, '')}`;
+    case 'generation_timeout':
+      return `The speech is taking too long to generate${id}; giving up. Please try again later.`;
+  }
+}
+
+export { formatWindow };

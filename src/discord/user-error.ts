@@ -1,0 +1,21 @@
+/** Identifiers of failures a user can act on; each has one message in messages.ts. */
+export type UserErrorId =
+  | 'no_api_key'
+  | 'not_in_guild'
+  | 'missing_permission'
+  | 'invalid_input'
+  | 'voice_not_found'
+  | 'not_in_voice'
+  | 'queue_full'
+  | 'nothing_playing';
+
+/** An expected failure with the next step for the user; shown ephemerally to them only. */
+export class UserError extends Error {
+  override readonly name = 'UserError';
+  readonly id: UserErrorId;
+
+  constructor(id: UserErrorId, message: string) {
+    super(message);
+    this.id = id;
+  }
+}

@@ -1,0 +1,49 @@
+import { startBot } from './bot.ts';
+import { type Config, ConfigError, parseConfig } from './config/index.ts';
+import { wireVoiceEvents } from './discord/voice-events.ts';
+import { createLogger } from './log/index.ts';
+import { installVoiceCrashGuard, VoiceManager } from './voice/index.ts';
+
+let config: Config;
+try {
+  config = parseConfig(process.env);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`${error.message}\nSee .env.example for every variable.\n`);
+  process.exit(1);
+}
+
+const logger = createLogger({ level: config.logLevel, pretty: config.prettyLogs });
+installVoiceCrashGuard(process, logger);
+
+try {
+  const bot = await startBot(config, {
+    logger,
+    createVoice: (deps) =>
+      new VoiceManager({
+        ffmpegPath: deps.ffmpegPath,
+        logger: deps.logger,
+        clock: deps.clock,
+        idleMs: deps.config.voiceIdleMs,
+        maxQueueLength: deps.config.queueMaxLength,
+        notify: deps.notify,
+      }),
+    wireVoiceEvents,
+  });
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    bot.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+} catch (error) {
+  logger.fatal({ err: error }, error instanceof Error ? error.message : 'the bot could not start');
+  logger.flush();
+  process.exitCode = 1;
+}

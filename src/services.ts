@@ -1,0 +1,18 @@
+import type Keyv from 'keyv';
+import type { Config } from './config/index.ts';
+import type { Logger } from './log/index.ts';
+import type { ApiKeyVault, SettingsStore } from './store/index.ts';
+import type { Clock, TtsClients } from './tts/index.ts';
+import type { VoiceService } from './voice/index.ts';
+
+/** Everything handlers use, built once in the entry point and passed down. */
+export interface Services {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly keyv: Keyv;
+  readonly settings: SettingsStore;
+  readonly apiKeys: ApiKeyVault;
+  readonly tts: TtsClients;
+  readonly voice: VoiceService;
+}

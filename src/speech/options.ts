@@ -1,0 +1,68 @@
+import { UserError } from '../discord/user-error.ts';
+import type { GuildDefaults, UserSettings } from '../store/index.ts';
+import { EMOTIONS, type Emotion, MODELS, type Model } from '../tts/index.ts';
+
+/** `/say` options as typed by the member (null when not given). */
+export interface SayOptions {
+  readonly text: string;
+  readonly voice: string | null;
+  readonly model: string | null;
+  readonly speed: number | null;
+  readonly emotion: string | null;
+}
+
+/** A `/say` request after validation; the voice may still need choosing from the list. */
+export interface ValidatedSay {
+  readonly text: string;
+  readonly voiceId: string | undefined;
+  readonly model: Model;
+  readonly speed: number | undefined;
+  readonly emotion: Emotion | undefined;
+}
+
+/** Text length accepted by the API. */
+export interface TextBounds {
+  readonly min: number;
+  readonly max: number;
+}
+
+/**
+ * Validates `/say` before any API call and applies the defaults: the
+ * member's voice, then the server's. Throws a UserError saying what to fix.
+ */
+export function validateSay(
+  options: SayOptions,
+  spoken: string,
+  defaults: { user: UserSettings; guild: GuildDefaults },
+  bounds: TextBounds,
+): ValidatedSay {
+  const fail = (message: string): never => {
+    throw new UserError('invalid_input', message);
+  };
+  if (spoken.length === 0)
+    fail('There is nothing to say: the text is empty once mentions and links are removed.');
+  if (spoken.length < bounds.min)
+    fail(
+      `The text is too short: the TTS service needs at least ${bounds.min} characters (this has ${spoken.length}).`,
+    );
+  if (spoken.length > bounds.max)
+    fail(`The text is too long: at most ${bounds.max} characters (this has ${spoken.length}).`);
+  const model = options.model ?? defaults.guild.model ?? 'base';
+  if (!(MODELS as readonly string[]).includes(model))
+    fail(`Unknown model "${model}": use ${MODELS.join(' or ')}.`);
+  const speed = options.speed ?? defaults.guild.speed;
+  if (speed !== undefined && !(speed >= 0.5 && speed <= 2))
+    fail(`The speed must be between 0.5 and 2 (got ${speed}).`);
+  let emotion: Emotion | undefined;
+  if (options.emotion !== null) {
+    if (model !== 'advance')
+      fail(
+        'Emotions work only with the `advance` model: add `model: advance` or leave out the emotion.',
+      );
+    if (!(EMOTIONS as readonly string[]).includes(options.emotion))
+      fail(`Unknown emotion "${options.emotion}": use one of ${EMOTIONS.join(', ')}.`);
+    emotion = options.emotion as Emotion;
+  }
+  const voiceId = options.voice?.trim() || defaults.user.voiceId || defaults.guild.voiceId;
+  return { text: spoken, voiceId, model: model as Model, speed, emotion };
+}

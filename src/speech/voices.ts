@@ -1,0 +1,48 @@
+import type { Voice } from '../tts/index.ts';
+
+/** A voice as one line for people: `Lily · Female · American`, marked premium or custom. */
+export function voiceLabel(voice: Voice): string {
+  const parts = [voice.name, voice.gender, voice.accent].filter((part) => part !== '');
+  const mark = voice.accent === 'Custom' ? ' (custom)' : voice.free ? '' : ' (premium)';
+  return `${parts.join(' · ')}${mark}`;
+}
+
+/** Autocomplete choices for a partly typed voice: best matches first, at most 25 (Discord's cap). */
+export function voiceChoices(
+  voices: readonly Voice[],
+  typed: string,
+): { name: string; value: string }[] {
+  const query = typed.trim().toLowerCase();
+  const score = (voice: Voice): number => {
+    if (query === '') return voice.accent === 'Custom' ? 0 : 1;
+    const name = voice.name.toLowerCase();
+    if (name.startsWith(query) || voice.voiceId.toLowerCase() === query) return 0;
+    if (`${name} ${voice.gender} ${voice.accent} ${voice.voiceId}`.toLowerCase().includes(query))
+      return 1;
+    return Number.POSITIVE_INFINITY;
+  };
+  return voices
+    .map((voice) => ({ voice, score: score(voice) }))
+    .filter(({ score }) => Number.isFinite(score))
+    .sort((a, b) => a.score - b.score || a.voice.name.localeCompare(b.voice.name))
+    .slice(0, 25)
+    .map(({ voice }) => ({ name: voiceLabel(voice).slice(0, 100), value: voice.voiceId }));
+}
+
+/** Finds a voice by id, case-insensitively as the API does. */
+export function findVoice(voices: readonly Voice[], voiceId: string): Voice | undefined {
+  const wanted = voiceId.toLowerCase();
+  return voices.find((voice) => voice.voiceId.toLowerCase() === wanted);
+}
+
+/** Filters voices for `/voices`. */
+export function filterVoices(
+  voices: readonly Voice[],
+  filter: { gender?: string | null; accent?: string | null },
+): Voice[] {
+  const matches = (value: string, wanted: string | null | undefined) =>
+    !wanted || value.toLowerCase() === wanted.toLowerCase();
+  return voices.filter(
+    (voice) => matches(voice.gender, filter.gender) && matches(voice.accent, filter.accent),
+  );
+}

@@ -1,0 +1,28 @@
+/** Voice: connections, players and each guild's speech queue, behind `VoiceService`. */
+export { destroyDeferred, VoiceLink, type VoiceLinkOptions } from './connection.ts';
+export {
+  type CrashGuardLogger,
+  type GuardedProcess,
+  installVoiceCrashGuard,
+  isVoiceKeepAliveRace,
+} from './crash-guard.ts';
+export {
+  DEFAULT_RECONNECT_POLICY,
+  type DisconnectCause,
+  type LinkEvent,
+  type LinkState,
+  nextLinkState,
+  type ReconnectPlan,
+  type ReconnectPolicy,
+  reconnectPlan,
+} from './link-state.ts';
+export { type LeaveReason, leaveNotice } from './notices.ts';
+export { VoiceManager, type VoiceManagerOptions } from './service.ts';
+export type {
+  QueueEntry,
+  SpeakOutcome,
+  SpeakRequest,
+  SpeakUpdate,
+  VoiceService,
+  VoiceTarget,
+} from './types.ts';

@@ -1,0 +1,73 @@
+import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
+import type { SpeechRequest, TtsClient } from '../tts/index.ts';
+
+/** Where one `/say` item stands, as shown in its reply. */
+export type SpeakUpdate =
+  | { readonly state: 'queued'; readonly position: number }
+  | { readonly state: 'generating'; readonly position: number }
+  | { readonly state: 'ready'; readonly position: number }
+  | { readonly state: 'playing' }
+  | { readonly state: 'played'; readonly durationMs: number }
+  | { readonly state: 'failed'; readonly error: unknown }
+  | { readonly state: 'skipped' }
+  | { readonly state: 'cancelled' };
+
+/** One request to speak in a guild's voice channel. */
+export interface SpeakRequest {
+  readonly guildId: string;
+  readonly requesterId: string;
+  readonly requesterName: string;
+  readonly request: SpeechRequest;
+  /** The guild's TTS client (its key's budgets and poller). */
+  readonly client: TtsClient;
+  /** Told of every change of the item, in order, ending with played, failed, skipped or cancelled. */
+  readonly onUpdate: (update: SpeakUpdate) => void;
+}
+
+/** Outcome of {@link VoiceService.speak}. */
+export type SpeakOutcome =
+  | { readonly ok: true; readonly itemId: string; readonly position: number }
+  | { readonly ok: false; readonly reason: 'not_connected' }
+  | { readonly ok: false; readonly reason: 'full'; readonly maxLength: number };
+
+/** One entry of `/queue`. */
+export interface QueueEntry {
+  readonly itemId: string;
+  readonly position: number;
+  readonly requesterId: string;
+  readonly requesterName: string;
+  readonly text: string;
+  readonly state: string;
+}
+
+/** A voice channel to join, described without discord.js types. */
+export interface VoiceTarget {
+  readonly guildId: string;
+  readonly channelId: string;
+  readonly adapterCreator: DiscordGatewayAdapterCreator;
+  /** Text channel the join was asked from: where notices about this voice session go. */
+  readonly textChannelId?: string;
+}
+
+/**
+ * The bot's presence in voice channels and each guild's speech queue.
+ * The only way the rest of the bot joins, leaves or plays audio.
+ */
+export interface VoiceService {
+  /** The voice channel the bot is connected to in the guild, if any. */
+  channelOf(guildId: string): string | undefined;
+  /** Joins (or moves to) the channel and waits until the connection is ready. */
+  join(target: VoiceTarget): Promise<void>;
+  /** Leaves the guild's voice channel, clearing its queue; false when not connected. */
+  leave(guildId: string): Promise<boolean>;
+  /** Queues speech in the guild the bot is connected to. */
+  speak(request: SpeakRequest): SpeakOutcome;
+  /** Skips only the item playing; false when nothing plays. */
+  skip(guildId: string): boolean;
+  /** Clears the queue and stops playing; the number of items removed. */
+  stop(guildId: string): number;
+  /** The guild's queue in play order. */
+  queue(guildId: string): QueueEntry[];
+  /** Leaves every channel and kills every ffmpeg process. */
+  destroy(): Promise<void>;
+}

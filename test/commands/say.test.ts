@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { USER_ONE, USER_POOR, USER_TWO } from '../../tools/emulator/index.ts';
+import { startTestBot, type TestBot } from '../support/bot-harness.ts';
+
+let t: TestBot;
+beforeAll(async () => {
+  t = await startTestBot({ env: { TTS_POLL_DEADLINE: '3s' } });
+  await t.configureKey(USER_ONE.apiKey);
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+const TEXT = 'Hello everyone, this is the text to speech bot speaking.';
+const EPHEMERAL = 64;
+
+function say(options: Record<string, string | number>, user = 'member') {
+  return t.discord.slash({ user, name: 'say', options: { text: TEXT, ...options } });
+}
+
+/** The generation the bot polled last (its id is in the GET /status query). */
+function lastGeneration() {
+  const path =
+    t.emulator.requests.filter((r) => r.endpoint === 'GET /v2/status').at(-1)?.path ?? '';
+  const id = new URL(path, 'http://x').searchParams.get('generation_id') ?? '';
+  return { id, generation: t.emulator.generation(id) };
+}
+
+/** Waits for the reply to reach its final state (an attachment, or a message that is not progress). */
+async function finalReply(handle: ReturnType<typeof say>) {
+  await handle.waitFor((e) => e.kind === 'edit' && !/⏳|🎙️|📥/.test(JSON.stringify(e)), 20_000);
+  const message = handle.lastMessage();
+  if (message === undefined) throw new Error('no reply');
+  return message;
+}
+
+describe('/say with a file', () => {
+  test('defers, then attaches audio whose bytes equal the emulator’s, with voice, model and duration', async () => {
+    const handle = say({ voice: 'af_3kbq21leo' });
+    const reply = await finalReply(handle);
+    expect(handle.callback()?.type).toBe(5);
+    const [file] = handle.files();
+    expect(file?.filename).toMatch(/^speech-[\w-]+\.wav$/);
+    expect(file?.contentType).toMatch(/wav/);
+    const { id } = lastGeneration();
+    expect(file?.filename).toContain(id.slice(-8));
+    expect(file?.data.equals(t.emulator.audioOf(id) ?? Buffer.alloc(0))).toBe(true);
+    expect(reply.content).toContain('**Lily** · base');
+    expect(reply.content).toMatch(/· \d+ s$/);
+  });
+
+  test('mentions in the text are spoken as names and echoed inert', async () => {
+    const handle = say({
+      text: `Hey <@${t.discord.users.admin?.id}> and @everyone, listen to this message please.`,
+    });
+    const reply = await finalReply(handle);
+    expect(reply.content).not.toMatch(/<@\d+>/);
+    expect(reply.content).not.toContain('@everyone');
+    const spoken = lastGeneration().generation?.text ?? '';
+    expect(spoken).toContain('Hey admin and everyone');
+    expect(spoken).not.toContain('<@');
+  });
+
+  test.each([
+    [{ text: 'too short' }, 'too short'],
+    [{ voice: 'af_3kbq21leo', emotion: 'happy' }, 'only with the `advance` model'],
+    [{ voice: 'no_such_voice' }, 'There is no voice'],
+    [{ output: 'voice' }, 'not in a voice channel'],
+  ])('%j is refused before any generation, ephemerally: %s', async (options, message) => {
+    const before = t.emulator.counts()['POST /v2/tts']?.total ?? 0;
+    const handle = say(options);
+    await handle.waitFor((e) => (e.kind === 'callback' && e.type === 4) || e.kind === 'edit');
+    const reply = handle.lastMessage();
+    expect(reply?.content).toContain(message);
+    if (handle.callback()?.type === 4) expect((reply?.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
+    expect(t.emulator.counts()['POST /v2/tts']?.total ?? 0).toBe(before);
+  });
+
+  test.each([
+    [
+      { kind: 'fail', error: 'voice engine crashed' } as const,
+      'could not generate this speech',
+      'voice engine crashed',
+    ],
+    [{ kind: 'never-complete' } as const, 'taking too long', 'generation `'],
+    [{ kind: 'http-error', endpoint: 'POST /v2/tts', status: 500 } as const, 'internal error', ''],
+    [{ kind: 'media-404' } as const, 'could not find that', ''],
+  ])('API failure %j shows a specific message', async (fault, message, detail) => {
+    t.emulator.fault(fault);
+    const reply = await finalReply(say({}));
+    t.emulator.clearFaults();
+    expect(reply.content).toContain(message);
+    expect(reply.content).toContain(detail);
+    expect(reply.content).not.toContain('incident');
+  });
+
+  test('a premium voice on a free plan and an exhausted balance say what to do', async () => {
+    await t.configureKey(USER_TWO.apiKey);
+    const premium = t.emulator.users.find((u) => u.userId === USER_TWO.userId);
+    expect(premium).toBeDefined();
+    const voices = await t.bot.services.tts.forKey(USER_TWO.apiKey).voices('base');
+    const paid = voices.find((v) => !v.free);
+    const reply = await finalReply(say({ voice: paid?.voiceId ?? '' }));
+    expect(reply.content).toContain('only available on paid plans');
+    await t.configureKey(USER_POOR.apiKey);
+    const poor = await finalReply(say({ voice: 'af_3kbq21leo' }));
+    expect(poor.content).toContain('run out of credits');
+    await t.configureKey(USER_ONE.apiKey);
+  });
+
+  test('an invalid key stored earlier is reported with the way out', async () => {
+    await t.bot.services.apiKeys.set(t.discord.guild.id, 'adx_revoked_key_99999');
+    const reply = await finalReply(say({}));
+    expect(reply.content).toContain('rejected this server’s API key');
+    expect(reply.content).toContain('/config api-key');
+    await t.configureKey(USER_ONE.apiKey);
+  });
+
+  test('the emulator never answered 429 and nothing leaked to the logs', () => {
+    for (const [endpoint, count] of Object.entries(t.emulator.counts())) {
+      expect(count.byStatus[429], endpoint).toBeUndefined();
+    }
+    const all = t.logs.join('\n');
+    for (const secret of [
+      USER_ONE.apiKey,
+      USER_TWO.apiKey,
+      USER_POOR.apiKey,
+      'adx_revoked_key_99999',
+      t.discord.token,
+    ]) {
+      expect(all).not.toContain(secret);
+    }
+  });
+});
+
+describe('/voices and /myvoice', () => {
+  test('/voices pages through the list with buttons', async () => {
+    const handle = t.discord.slash({ user: 'member', name: 'voices', options: {} });
+    const first = await handle.waitForReply();
+    const embed = first.embeds?.[0] as
+      | { title?: string; description?: string; footer?: { text?: string } }
+      | undefined;
+    expect(embed?.title).toBe('Voices for the base model');
+    expect(embed?.footer?.text).toMatch(/^Page 1 of 2 · 12 voices$/);
+    expect(embed?.description).toContain('**Lily** `af_3kbq21leo` · Female · American · free');
+    const next = t.discord.clickButton({
+      user: 'member',
+      message: first,
+      customId: 'voices:base:1::',
+    });
+    await next.waitFor((e) => e.kind === 'callback' && e.type === 7);
+    const updated = t.discord.message(first.id);
+    expect((updated?.embeds?.[0] as { footer?: { text?: string } }).footer?.text).toMatch(
+      /^Page 2 of 2/,
+    );
+  });
+
+  test('/voices filters by accent and marks custom voices', async () => {
+    await t.configureKey(USER_TWO.apiKey);
+    const reply = await t.discord
+      .slash({ user: 'member', name: 'voices', options: { model: 'advance', accent: 'Custom' } })
+      .waitForReply();
+    const embed = reply.embeds?.[0] as { description?: string } | undefined;
+    expect(embed?.description).toContain('adv_user_clone_abc');
+    expect(embed?.description).toContain('🧬 custom');
+    await t.configureKey(USER_ONE.apiKey);
+  });
+
+  test('/myvoice sets the member’s default voice, used by /say', async () => {
+    const set = await t.discord
+      .slash({ user: 'member', name: 'myvoice', options: { voice: 'am_2riuownnf' } })
+      .waitForReply();
+    expect(set.content).toContain('Ethan');
+    const reply = await finalReply(say({}));
+    expect(reply.content).toContain('**Ethan**');
+  });
+});

@@ -1,0 +1,101 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { type Bot, startBot } from '../../src/bot.ts';
+import { parseConfig } from '../../src/config/index.ts';
+import { wireVoiceEvents } from '../../src/discord/voice-events.ts';
+import { VoiceManager } from '../../src/voice/index.ts';
+import {
+  type Emulator,
+  type EmulatorOptions,
+  startEmulator,
+  USER_ONE,
+} from '../../tools/emulator/index.ts';
+import { type FakeDiscord, startFakeDiscord } from '../fake-discord/index.ts';
+import {
+  type FakeVoiceServer,
+  startFakeVoiceServer,
+  trustFakeVoiceCertificate,
+} from '../fake-discord/voice/index.ts';
+
+/** The real bot, logged into the fake Discord, speaking to the TTS emulator. */
+export interface TestBot {
+  readonly bot: Bot;
+  readonly discord: FakeDiscord;
+  readonly emulator: Emulator;
+  readonly voiceServer: FakeVoiceServer;
+  /** Every log line the bot wrote (JSON), for secret checks. */
+  readonly logs: string[];
+  readonly dataDir: string;
+  /** Sets the guild's API key through `/config api-key` as the admin, and waits for the confirmation. */
+  configureKey(apiKey?: string): Promise<string>;
+  /** Stops the bot and every server, and removes the data folder. */
+  stop(): Promise<void>;
+}
+
+/** Starts emulator, fake Discord (with voice) and the bot, on free loopback ports. */
+export async function startTestBot(
+  options: { emulator?: EmulatorOptions; env?: Record<string, string> } = {},
+): Promise<TestBot> {
+  await trustFakeVoiceCertificate();
+  const emulator = await startEmulator({
+    synth: 'tone',
+    generationMs: () => 150,
+    ...options.emulator,
+  });
+  const voiceServer = await startFakeVoiceServer({ heartbeatIntervalMs: 1000 });
+  const discord = await startFakeDiscord({ voice: voiceServer, heartbeatIntervalMs: 1000 });
+  const dataDir = await mkdtemp(join(tmpdir(), 'tts-bot-e2e-'));
+  const logs: string[] = [];
+  const logger = pino({ level: 'debug' }, { write: (line: string) => logs.push(line) });
+  const config = parseConfig({
+    DISCORD_TOKEN: discord.token,
+    DISCORD_API_URL: discord.apiUrl,
+    TTS_API_URL: emulator.baseUrl,
+    TTS_MEDIA_ORIGINS: emulator.mediaOrigin,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'debug',
+    VOICE_IDLE_TIMEOUT: '60s',
+    ...options.env,
+  });
+  let bot: Bot;
+  try {
+    bot = await startBot(config, {
+      logger,
+      createVoice: (deps) =>
+        new VoiceManager({
+          ffmpegPath: deps.ffmpegPath,
+          logger: deps.logger,
+          clock: deps.clock,
+          idleMs: deps.config.voiceIdleMs,
+          maxQueueLength: deps.config.queueMaxLength,
+          notify: deps.notify,
+        }),
+      wireVoiceEvents,
+    });
+  } catch (error) {
+    await Promise.allSettled([discord.close(), voiceServer.close(), emulator.close()]);
+    throw error;
+  }
+  return {
+    bot,
+    discord,
+    emulator,
+    voiceServer,
+    logs,
+    dataDir,
+    async configureKey(apiKey = USER_ONE.apiKey) {
+      const handle = await discord
+        .slash({ user: 'admin', name: 'config', subcommand: 'api-key' })
+        .submitModal({ 'api-key': apiKey });
+      const reply = await handle.waitFor((event) => event.kind === 'edit');
+      return JSON.stringify(reply);
+    },
+    async stop() {
+      await bot.stop();
+      await Promise.allSettled([discord.close(), voiceServer.close(), emulator.close()]);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
