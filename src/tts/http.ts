@@ -35,6 +35,19 @@ const NOT_SENT_CODES = new Set([
   'EHOSTUNREACH',
 ]);
 
+/** Plain words for the network failures seen most, so messages read as sentences. */
+const NETWORK_REASONS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found',
+  ENETUNREACH: 'network unreachable',
+  EHOSTUNREACH: 'host unreachable',
+  ECONNRESET: 'the connection was closed before an answer',
+  UND_ERR_SOCKET: 'the connection was closed before an answer',
+  ETIMEDOUT: 'could not connect in time',
+  UND_ERR_CONNECT_TIMEOUT: 'could not connect in time',
+};
+
 /**
  * Sends one API call through the rate gate and returns its parsed JSON body.
  * 429 is retried with exponential backoff (honouring Retry-After); GETs also
@@ -103,7 +116,8 @@ async function send(context: HttpContext, request: ApiRequest): Promise<Outcome>
       return { ok: false, sent: true, error: new TtsError('timeout', message, { cause: error }) };
     }
     const code = networkCode(error);
-    const message = `${where} failed: ${code ?? 'network error'}`;
+    const reason = (code && NETWORK_REASONS[code]) ?? 'network error';
+    const message = `${where} failed: ${reason}${code ? ` (${code})` : ''}`;
     const sent = code === undefined || !NOT_SENT_CODES.has(code);
     return { ok: false, sent, error: new TtsError('network', message, { cause: error }) };
   }

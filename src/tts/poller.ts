@@ -1,6 +1,7 @@
 import type { Clock } from './clock.ts';
 import { isTransient, TtsError } from './errors.ts';
 import type { GenerationEstimator } from './estimator.ts';
+import { formatWindow } from './gate.ts';
 import type { GenerationRecord, PendingGeneration } from './types.ts';
 
 /** Options of a {@link PollScheduler}. */
@@ -113,12 +114,11 @@ export class PollScheduler {
     const { clock, deadlineMs } = this.#options;
     const { generationId, submittedAt } = entry.generation;
     if (clock.now() - submittedAt > deadlineMs) {
-      const seconds = Math.round(deadlineMs / 1000);
       this.#settle(
         entry,
         new TtsError(
           'generation_timeout',
-          `generation ${generationId} was still running after ${seconds} s`,
+          `generation ${generationId} was still running after ${formatWindow(deadlineMs)}`,
           { generationId },
         ),
       );
