@@ -13,6 +13,8 @@ export class ThrottledReply<T> {
   #chain: Promise<void> = Promise.resolve();
   #scheduled = false;
   #finished = false;
+  /** Cuts the wait of a scheduled edit short when the reply finishes. */
+  readonly #finishing = new AbortController();
 
   constructor(edit: (payload: T) => Promise<unknown>, clock: Clock, intervalMs = 2500) {
     this.#edit = edit;
@@ -28,7 +30,9 @@ export class ThrottledReply<T> {
     this.#scheduled = true;
     this.#chain = this.#chain.then(async () => {
       const wait = this.#lastEditAt + this.#intervalMs - this.#clock.now();
-      if (wait > 0) await this.#clock.sleep(wait);
+      if (wait > 0) {
+        await this.#clock.sleep(wait, this.#finishing.signal).catch(() => undefined);
+      }
       this.#scheduled = false;
       const payload = this.#pending;
       this.#pending = undefined;
@@ -40,6 +44,7 @@ export class ThrottledReply<T> {
   async finish(payload: T): Promise<void> {
     this.#finished = true;
     this.#pending = undefined;
+    this.#finishing.abort();
     await this.#chain;
     await this.#edit(payload);
   }

@@ -1,0 +1,37 @@
+import { describe, expect, test } from 'vitest';
+import { type SayOptions, validateSay } from '../../src/speech/index.ts';
+
+const base: SayOptions = { text: '', voice: null, model: null, speed: null, emotion: null };
+const bounds = { min: 5, max: 50 };
+const none = { user: {}, guild: {} };
+
+describe('validateSay', () => {
+  test.each([
+    [{}, none, { model: 'base', voiceId: undefined, speed: undefined, emotion: undefined }],
+    [{ voice: ' am_x ' }, none, { voiceId: 'am_x' }],
+    [{}, { user: { voiceId: 'u_v' }, guild: { voiceId: 'g_v' } }, { voiceId: 'u_v' }],
+    [
+      {},
+      { user: {}, guild: { voiceId: 'g_v', model: 'advance' as const, speed: 1.5 } },
+      { voiceId: 'g_v', model: 'advance', speed: 1.5 },
+    ],
+    [{ model: 'advance', emotion: 'happy' }, none, { model: 'advance', emotion: 'happy' }],
+    [{ speed: 0.5 }, none, { speed: 0.5 }],
+  ])('%j with defaults %j → %j', (options, defaults, expected) => {
+    expect(validateSay({ ...base, ...options }, 'hello world', defaults, bounds)).toMatchObject(
+      expected,
+    );
+  });
+
+  test.each([
+    ['', {}, 'nothing to say'],
+    ['hey', {}, 'too short: the TTS service needs at least 5 characters (this has 3)'],
+    ['x'.repeat(51), {}, 'too long: at most 50 characters (this has 51)'],
+    ['hello world', { model: 'turbo' }, 'Unknown model "turbo"'],
+    ['hello world', { speed: 3 }, 'between 0.5 and 2'],
+    ['hello world', { emotion: 'happy' }, 'only with the `advance` model'],
+    ['hello world', { model: 'advance', emotion: 'bored' }, 'Unknown emotion "bored"'],
+  ])('%j %j is refused: %s', (spoken, options, message) => {
+    expect(() => validateSay({ ...base, ...options }, spoken, none, bounds)).toThrow(message);
+  });
+});
