@@ -1,5 +1,6 @@
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { SpeechRequest, TtsClient } from '../tts/index.ts';
+import type { LeaveReason } from './notices.ts';
 
 /** Where one `/say` item stands, as shown in its reply. */
 export type SpeakUpdate =
@@ -58,8 +59,16 @@ export interface VoiceService {
   channelOf(guildId: string): string | undefined;
   /** Joins (or moves to) the channel and waits until the connection is ready. */
   join(target: VoiceTarget): Promise<void>;
-  /** Leaves the guild's voice channel, clearing its queue; false when not connected. */
-  leave(guildId: string): Promise<boolean>;
+  /**
+   * Leaves the guild's voice channel, clearing its queue; false when not connected. `reason`
+   * (default `command`) decides the notice posted where `/join` was used.
+   */
+  leave(guildId: string, reason?: LeaveReason): Promise<boolean>;
+  /**
+   * Discord says the bot's own voice channel in the guild is now `channelId` (null: the bot was
+   * disconnected by someone), so the session can follow a move or clean up.
+   */
+  botVoiceStateChanged?(guildId: string, channelId: string | null): void;
   /** Queues speech in the guild the bot is connected to. */
   speak(request: SpeakRequest): SpeakOutcome;
   /** Skips only the item playing; false when nothing plays. */

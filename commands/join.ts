@@ -1,0 +1,42 @@
+import { SlashCommandBuilder } from 'discord.js';
+import { type Command, guildIdOf, UserError } from '../src/discord/index.ts';
+import { memberVoiceChannel } from '../src/discord/names.ts';
+
+const noMentions = { allowedMentions: { parse: [] } } as const;
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('join')
+    .setDescription('Join your voice channel and speak /say requests there')
+    .setContexts(0),
+
+  async execute(interaction, { services }) {
+    const guildId = guildIdOf(interaction);
+    const guild = interaction.guild;
+    const channelId = memberVoiceChannel(interaction);
+    if (guild === null || channelId === undefined) {
+      throw new UserError('not_in_voice', 'Join a voice channel first, then use `/join` again.');
+    }
+    const channel = guild.channels.cache.get(channelId);
+    if (channel?.isVoiceBased() === true && !channel.joinable) {
+      throw new UserError(
+        'missing_permission',
+        `I cannot join <#${channelId}>: I need the **Connect** permission there, or the channel is full.`,
+      );
+    }
+    const alreadyThere = services.voice.channelOf(guildId) === channelId;
+    await interaction.deferReply();
+    await services.voice.join({
+      guildId,
+      channelId,
+      adapterCreator: guild.voiceAdapterCreator,
+      textChannelId: interaction.channelId,
+    });
+    await interaction.editReply({
+      content: alreadyThere
+        ? `I am already in <#${channelId}>. Use \`/say\` to speak.`
+        : `🔊 Joined <#${channelId}>. Use \`/say\` and I will speak here; \`/leave\` when done.`,
+      ...noMentions,
+    });
+  },
+} satisfies Command;

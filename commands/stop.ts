@@ -1,0 +1,22 @@
+import { SlashCommandBuilder } from 'discord.js';
+import { type Command, guildIdOf, UserError } from '../src/discord/index.ts';
+import { requireListener } from '../src/discord/voice-events.ts';
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('stop')
+    .setDescription('Stop playing and clear the whole queue (I stay in the channel)')
+    .setContexts(0),
+
+  async execute(interaction, { services }) {
+    requireListener(interaction, services.voice);
+    const removed = services.voice.stop(guildIdOf(interaction));
+    if (removed === 0) {
+      throw new UserError('nothing_playing', 'Nothing is playing or queued.');
+    }
+    await interaction.reply({
+      content: `⏹️ Stopped and cleared ${removed} item${removed === 1 ? '' : 's'}.`,
+      allowedMentions: { parse: [] },
+    });
+  },
+} satisfies Command;

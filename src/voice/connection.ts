@@ -1,0 +1,270 @@
+/**
+ * One guild's @discordjs/voice connection: join, wait until ready, recover from disconnects
+ * with timeouts, and the one destroy path (deferred a turn, see `destroy`).
+ */
+import {
+  type AudioPlayer,
+  entersState,
+  getVoiceConnection,
+  joinVoiceChannel,
+  type VoiceConnection,
+  VoiceConnectionDisconnectReason,
+  type VoiceConnectionState,
+  VoiceConnectionStatus,
+} from '@discordjs/voice';
+import type { Logger } from '../log/index.ts';
+import type { Clock } from '../tts/index.ts';
+import {
+  type DisconnectCause,
+  type LinkEvent,
+  type LinkState,
+  nextLinkState,
+  type ReconnectPolicy,
+  reconnectPlan,
+} from './link-state.ts';
+import type { VoiceTarget } from './types.ts';
+
+/** Settings of a {@link VoiceLink}. */
+export interface VoiceLinkOptions {
+  readonly logger: Logger;
+  readonly clock: Clock;
+  /** Longest wait for Ready after a join, move or reconnect. */
+  readonly readyTimeoutMs: number;
+  readonly policy: ReconnectPolicy;
+  /** Called once when the link cannot recover; the owner then leaves (and destroys it). */
+  readonly onLost: (why: string) => void;
+}
+
+/** Destroys a connection one event-loop turn later (see {@link VoiceLink.destroy}). */
+export function destroyDeferred(connection: VoiceConnection, logger: Logger): Promise<void> {
+  return new Promise((resolve) => {
+    setImmediate(() => {
+      if (connection.state.status !== VoiceConnectionStatus.Destroyed) {
+        try {
+          connection.destroy();
+        } catch (error) {
+          logger.warn({ err: error }, 'destroying the voice connection failed');
+        }
+      }
+      resolve();
+    });
+  });
+}
+
+/** An AbortSignal that fires after `ms` on `clock`, or when `parent` aborts. */
+function deadline(clock: Clock, ms: number, parent: AbortSignal): AbortController {
+  const controller = new AbortController();
+  const stop = (): void => controller.abort(parent.reason);
+  parent.addEventListener('abort', stop, { once: true });
+  const release = (): void => parent.removeEventListener('abort', stop);
+  clock.sleep(ms, controller.signal).then(() => {
+    release();
+    controller.abort(new Error(`timed out after ${ms} ms`));
+  }, release);
+  return controller;
+}
+
+function causeOf(state: VoiceConnectionState): DisconnectCause {
+  if (state.status !== VoiceConnectionStatus.Disconnected) return { kind: 'manual' };
+  switch (state.reason) {
+    case VoiceConnectionDisconnectReason.WebSocketClose:
+      return { kind: 'websocket-close', closeCode: state.closeCode };
+    case VoiceConnectionDisconnectReason.AdapterUnavailable:
+      return { kind: 'adapter-unavailable' };
+    case VoiceConnectionDisconnectReason.EndpointRemoved:
+      return { kind: 'endpoint-removed' };
+    default:
+      return { kind: 'manual' };
+  }
+}
+
+/**
+ * The bot's connection to one guild's voice channel. The only way voice connections are made
+ * and destroyed: every leave goes through {@link VoiceLink.destroy}.
+ */
+export class VoiceLink {
+  readonly guildId: string;
+  readonly connection: VoiceConnection;
+  readonly #options: VoiceLinkOptions;
+  readonly #stop = new AbortController(); // aborts every wait once the link is left
+  #state: LinkState = 'joining';
+  #channelId: string;
+  #watchdog: AbortController | undefined;
+  #destroyed: Promise<void> | undefined;
+
+  /** Joins `target`, first destroying any connection the library still tracks for the guild. */
+  static async open(target: VoiceTarget, options: VoiceLinkOptions): Promise<VoiceLink> {
+    const ghost = getVoiceConnection(target.guildId);
+    if (ghost !== undefined) {
+      options.logger.warn({ guildId: target.guildId }, 'destroying an untracked voice connection');
+      await destroyDeferred(ghost, options.logger);
+    }
+    return new VoiceLink(target, options);
+  }
+
+  private constructor(target: VoiceTarget, options: VoiceLinkOptions) {
+    this.guildId = target.guildId;
+    this.#channelId = target.channelId;
+    this.#options = options;
+    this.connection = joinVoiceChannel({
+      guildId: target.guildId,
+      channelId: target.channelId,
+      adapterCreator: target.adapterCreator,
+      selfDeaf: true,
+      selfMute: false,
+    });
+    this.connection.on('stateChange', (from, to) => this.#onStateChange(from, to));
+    this.connection.on('error', (error) => {
+      options.logger.warn({ err: error, guildId: this.guildId }, 'voice connection error');
+    });
+  }
+
+  /** Where the link is. */
+  get state(): LinkState {
+    return this.#state;
+  }
+
+  /** The voice channel joined (or being joined). */
+  get channelId(): string {
+    return this.#channelId;
+  }
+
+  /** Resolves once audio can flow; rejects after `readyTimeoutMs` or when the link is left. */
+  async ready(): Promise<void> {
+    const timeout = deadline(this.#options.clock, this.#options.readyTimeoutMs, this.#stop.signal);
+    try {
+      await entersState(this.connection, VoiceConnectionStatus.Ready, timeout.signal);
+    } catch (error) {
+      if (this.#stop.signal.aborted) throw new Error('left the voice channel while joining');
+      throw new Error(
+        `could not connect to the voice channel within ${this.#options.readyTimeoutMs} ms`,
+        { cause: error },
+      );
+    } finally {
+      timeout.abort();
+    }
+  }
+
+  /** Moves to another channel of the guild (the library rejoins); wait with `ready()`. */
+  move(channelId: string): void {
+    this.#channelId = channelId;
+    this.connection.rejoin({ channelId, selfDeaf: true, selfMute: false });
+  }
+
+  /** Records a move made by someone else (Discord told us the bot is now in `channelId`). */
+  movedTo(channelId: string): void {
+    this.#channelId = channelId;
+  }
+
+  /** Plays `player` on this connection. */
+  subscribe(player: AudioPlayer): void {
+    this.connection.subscribe(player);
+  }
+
+  /**
+   * The one destroy path. `connection.destroy()` runs one event-loop turn later: destroying in
+   * the turn that created the UDP socket makes @discordjs/voice 0.19 throw
+   * ERR_SOCKET_DGRAM_NOT_RUNNING from its keep-alive timer, uncaught. Idempotent.
+   */
+  destroy(): Promise<void> {
+    if (this.#destroyed === undefined) {
+      this.#apply('leave');
+      this.#stop.abort(new Error('voice link destroyed'));
+      this.#destroyed = destroyDeferred(this.connection, this.#options.logger).then(() =>
+        this.#apply('destroyed'),
+      );
+    }
+    return this.#destroyed;
+  }
+
+  #apply(event: LinkEvent): void {
+    const next = nextLinkState(this.#state, event);
+    if (next === undefined) return; // a late library event after the link was left
+    this.#options.logger.debug(
+      { guildId: this.guildId, from: this.#state, event, to: next },
+      'voice link',
+    );
+    this.#state = next;
+  }
+
+  #onStateChange(from: VoiceConnectionState, to: VoiceConnectionState): void {
+    if (from.status === to.status) return;
+    const previous = this.#state;
+    switch (to.status) {
+      case VoiceConnectionStatus.Signalling:
+      case VoiceConnectionStatus.Connecting:
+        this.#apply('connecting');
+        if (previous === 'ready' || previous === 'reconnecting') this.#watchReconnect();
+        return;
+      case VoiceConnectionStatus.Ready:
+        this.#apply('ready');
+        this.#watchdog?.abort();
+        this.#watchdog = undefined;
+        return;
+      case VoiceConnectionStatus.Disconnected:
+        this.#apply('lost');
+        void this.#recover(causeOf(to));
+        return;
+      case VoiceConnectionStatus.Destroyed:
+        if (this.#state !== 'leaving' && this.#state !== 'gone') {
+          this.#giveUp('the voice connection was destroyed');
+        }
+        this.#apply('destroyed');
+        return;
+    }
+  }
+
+  // A rejoin or move that never reaches Ready must not leave a half-open link.
+  #watchReconnect(): void {
+    if (this.#watchdog !== undefined) return;
+    const { clock, readyTimeoutMs } = this.#options;
+    const watchdog = deadline(clock, readyTimeoutMs, this.#stop.signal);
+    this.#watchdog = watchdog;
+    entersState(this.connection, VoiceConnectionStatus.Ready, watchdog.signal).then(
+      () => watchdog.abort(),
+      () => {
+        if (this.#watchdog !== watchdog || this.#stop.signal.aborted) return;
+        this.#watchdog = undefined;
+        this.#giveUp(`could not reconnect within ${readyTimeoutMs} ms`);
+      },
+    );
+  }
+
+  // The @discordjs/voice guide's Disconnected recipe, with timeouts on every wait.
+  async #recover(cause: DisconnectCause): Promise<void> {
+    const { clock, policy, logger } = this.#options;
+    const plan = reconnectPlan(cause, this.connection.rejoinAttempts, policy);
+    logger.info({ guildId: this.guildId, cause, plan }, 'voice connection disconnected');
+    if (plan.kind === 'give-up') {
+      this.#giveUp(plan.why);
+    } else if (plan.kind === 'await-move') {
+      const wait = deadline(clock, plan.timeoutMs, this.#stop.signal);
+      try {
+        await Promise.race([
+          entersState(this.connection, VoiceConnectionStatus.Signalling, wait.signal),
+          entersState(this.connection, VoiceConnectionStatus.Connecting, wait.signal),
+        ]);
+      } catch (error) {
+        if (this.#stop.signal.aborted) return;
+        logger.debug({ err: error, guildId: this.guildId }, 'no move after a disconnect');
+        this.#giveUp('disconnected from the voice channel');
+      } finally {
+        wait.abort();
+      }
+    } else {
+      try {
+        await clock.sleep(plan.delayMs, this.#stop.signal);
+      } catch (error) {
+        logger.debug({ err: error, guildId: this.guildId }, 'rejoin wait ended: link left');
+        return;
+      }
+      if (this.#state === 'reconnecting') this.connection.rejoin();
+    }
+  }
+
+  #giveUp(why: string): void {
+    if (this.#state === 'leaving' || this.#state === 'gone') return;
+    this.#options.logger.warn({ guildId: this.guildId, why }, 'giving up on the voice connection');
+    this.#options.onLost(why);
+  }
+}

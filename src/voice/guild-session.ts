@@ -1,0 +1,274 @@
+/**
+ * One guild's voice session: its link, audio player and speech queue, and the driver that
+ * generates items near the head, plays them in turn and reports their progress.
+ */
+import { type AudioPlayer, type AudioPlayerState, AudioPlayerStatus } from '@discordjs/voice';
+import type { Logger } from '../log/index.ts';
+import { type ItemState, type QueueItem, SpeechQueue } from '../queue/index.ts';
+import type { Clock } from '../tts/index.ts';
+import type { VoiceLink } from './connection.ts';
+import { type OpenedSpeech, openSpeech, type PlaybackOptions } from './playback.ts';
+import type { QueueEntry, SpeakOutcome, SpeakRequest } from './types.ts';
+import { ItemUpdates } from './updates.ts';
+
+/** Settings of a {@link GuildSession}. */
+export interface GuildSessionOptions {
+  readonly link: VoiceLink;
+  readonly player: AudioPlayer;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly playback: PlaybackOptions;
+  readonly idleMs: number;
+  readonly maxQueueLength: number;
+  readonly lookahead?: number | undefined;
+  /** Called when nothing was queued or playing for `idleMs`; the owner leaves. */
+  readonly onIdle: () => void;
+}
+
+interface Current {
+  readonly itemId: string;
+  readonly controller: AbortController;
+  opened?: OpenedSpeech;
+  error?: unknown;
+}
+
+/** Why an item failed, for the queue's record (the full error goes to the reply). */
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The speech queue and player of one guild; the manager owns its link's lifecycle. */
+export class GuildSession {
+  readonly link: VoiceLink;
+  /** Text channel where `/join` was used, for notices. */
+  textChannelId: string | undefined;
+  readonly #options: GuildSessionOptions;
+  readonly #logger: Logger;
+  readonly #player: AudioPlayer;
+  readonly #queue: SpeechQueue<SpeakRequest>;
+  readonly #updates: ItemUpdates;
+  readonly #generations = new Map<string, AbortController>();
+  readonly #audioUrls = new Map<string, string>();
+  readonly #transcodes = new Set<Promise<void>>();
+  #current: Current | undefined;
+  #idle: AbortController | undefined;
+  #closed = false;
+
+  constructor(options: GuildSessionOptions) {
+    this.link = options.link;
+    this.#options = options;
+    this.#logger = options.logger.child({ guildId: options.link.guildId });
+    this.#player = options.player;
+    this.#updates = new ItemUpdates(this.#logger);
+    this.#queue = new SpeechQueue<SpeakRequest>({
+      now: () => options.clock.now(),
+      maxLength: options.maxQueueLength,
+      ...(options.lookahead === undefined ? {} : { lookahead: options.lookahead }),
+      onTransition: ({ item, from, event }) =>
+        this.#logger.debug({ itemId: item.id, from, event, to: item.state }, 'speech item'),
+    });
+    this.#player.on('stateChange', this.#onPlayerState);
+    this.#player.on('error', this.#onPlayerError);
+    this.#checkIdle();
+  }
+
+  /** Queues a request; its `onUpdate` hears of every change from now on. */
+  speak(request: SpeakRequest): SpeakOutcome {
+    if (this.#closed) return { ok: false, reason: 'not_connected' };
+    const result = this.#queue.enqueue({ requesterId: request.requesterId, payload: request });
+    if (!result.ok) return { ok: false, reason: 'full', maxLength: this.#queue.maxLength };
+    this.#updates.add(result.item.id, request.onUpdate);
+    this.#pump();
+    const position = this.#queue.positionOf(result.item.id) ?? result.position;
+    return { ok: true, itemId: result.item.id, position };
+  }
+
+  /** Skips the item that is up (playing, or next while nothing plays); false when none. */
+  skip(): boolean {
+    const affected = this.#queue.skip();
+    for (const { item, previous } of affected) {
+      this.#abort(item.id, previous);
+      this.#updates.end(item.id, { state: 'skipped' });
+    }
+    this.#pump();
+    return affected.length > 0;
+  }
+
+  /** Cancels the playing item and every pending one; the number removed. */
+  stop(): number {
+    const affected = this.#queue.clear();
+    for (const { item, previous } of affected) {
+      this.#abort(item.id, previous);
+      this.#updates.end(item.id, { state: 'cancelled' });
+    }
+    this.#pump();
+    return affected.length;
+  }
+
+  /** The playing item (position 0) and the pending ones in play order. */
+  entries(): QueueEntry[] {
+    const playing = this.#queue.current();
+    const rows = [...(playing ? [{ item: playing, position: 0 }] : []), ...this.#queue.order()];
+    return rows.map(({ item, position }) => ({
+      itemId: item.id,
+      position,
+      requesterId: item.requesterId,
+      requesterName: item.payload.requesterName,
+      text: item.payload.request.text,
+      state: item.state,
+    }));
+  }
+
+  /** Cancels everything, stops the player and resolves once every ffmpeg run has ended. */
+  async close(): Promise<void> {
+    if (!this.#closed) {
+      this.stop();
+      this.#closed = true;
+      this.#idle?.abort();
+      this.#player.off('stateChange', this.#onPlayerState);
+      this.#player.off('error', this.#onPlayerError);
+      this.#player.stop(true);
+    }
+    await Promise.allSettled([...this.#transcodes]);
+  }
+
+  #pump(): void {
+    if (this.#closed) return;
+    for (const item of this.#queue.toGenerate()) this.#generate(item);
+    if (this.#current === undefined) {
+      const next = this.#queue.next();
+      if (next !== undefined) this.#play(next);
+    }
+    this.#updates.publish(this.#queue.order());
+    this.#checkIdle();
+  }
+
+  #generate(item: QueueItem<SpeakRequest>): void {
+    if (!this.#queue.markGenerating(item.id).ok) return;
+    const controller = new AbortController();
+    this.#generations.set(item.id, controller);
+    const { client, request } = item.payload;
+    client.generate(request, { signal: controller.signal }).then(
+      ({ audioUrl }) => {
+        this.#generations.delete(item.id);
+        if (controller.signal.aborted) return;
+        if (this.#queue.markReady(item.id).ok) this.#audioUrls.set(item.id, audioUrl);
+        this.#pump();
+      },
+      (error: unknown) => {
+        this.#generations.delete(item.id);
+        if (controller.signal.aborted) return; // skipped, cancelled or left: nothing to report
+        this.#logger.warn({ err: error, itemId: item.id }, 'speech generation failed');
+        if (this.#queue.markFailed(item.id, reasonOf(error)).ok) {
+          this.#updates.end(item.id, { state: 'failed', error });
+        }
+        this.#pump();
+      },
+    );
+  }
+
+  #play(item: QueueItem<SpeakRequest>): void {
+    const current: Current = { itemId: item.id, controller: new AbortController() };
+    this.#current = current;
+    this.#updates.playing(item.id);
+    const audioUrl = this.#audioUrls.get(item.id);
+    this.#audioUrls.delete(item.id);
+    if (audioUrl === undefined) {
+      current.error = new Error('the item was ready without an audio address');
+      this.#endPlayback(current);
+      return;
+    }
+    openSpeech(item.payload.client, audioUrl, current.controller.signal, this.#options.playback)
+      .then((opened) => {
+        const done = opened.transcode.done.catch((error: unknown) => {
+          if (current.controller.signal.aborted) return;
+          this.#logger.warn({ err: error, itemId: item.id }, 'ffmpeg failed');
+          current.error ??= error;
+        });
+        this.#transcodes.add(done);
+        void done.finally(() => this.#transcodes.delete(done));
+        if (this.#current !== current) {
+          current.controller.abort(new Error('no longer playing'));
+          return;
+        }
+        current.opened = opened;
+        this.#player.play(opened.resource);
+      })
+      .catch((error: unknown) => {
+        if (this.#current !== current) return; // skipped or cancelled while opening
+        current.error = error;
+        this.#endPlayback(current);
+      });
+  }
+
+  // The item's resource ended (or never started): record how, then play the next one.
+  #endPlayback(current: Current): void {
+    if (this.#current !== current) return;
+    this.#current = undefined;
+    const { itemId, error, opened } = current;
+    if (error !== undefined) {
+      this.#logger.warn({ err: error, itemId }, 'playback failed');
+      current.controller.abort(error);
+      if (this.#queue.markFailed(itemId, reasonOf(error)).ok) {
+        this.#updates.end(itemId, { state: 'failed', error });
+      }
+    } else if (this.#queue.finish(itemId).ok) {
+      this.#updates.end(itemId, {
+        state: 'played',
+        durationMs: opened?.resource.playbackDuration ?? 0,
+      });
+    }
+    this.#pump();
+  }
+
+  // Stops whatever work an item that just left the queue still had running.
+  #abort(itemId: string, previous: ItemState): void {
+    const reason = new Error('removed from the queue');
+    this.#generations.get(itemId)?.abort(reason);
+    this.#generations.delete(itemId);
+    this.#audioUrls.delete(itemId);
+    const current = this.#current;
+    if (previous === 'playing' && current?.itemId === itemId) {
+      this.#current = undefined;
+      current.controller.abort(reason);
+      this.#player.stop(true);
+    }
+  }
+
+  readonly #onPlayerState = (from: AudioPlayerState, to: AudioPlayerState): void => {
+    if (to.status !== AudioPlayerStatus.Idle || from.status === AudioPlayerStatus.Idle) return;
+    const current = this.#current;
+    if (current?.opened !== undefined && from.resource === current.opened.resource) {
+      this.#endPlayback(current);
+    }
+  };
+
+  readonly #onPlayerError = (error: Error & { resource?: unknown }): void => {
+    const current = this.#current;
+    if (current?.opened !== undefined && error.resource === current.opened.resource) {
+      current.error ??= error;
+    } else {
+      this.#logger.warn({ err: error }, 'audio player error for an item no longer playing');
+    }
+  };
+
+  #checkIdle(): void {
+    const busy = this.#current !== undefined || this.#queue.length > 0;
+    if (busy || this.#closed) {
+      this.#idle?.abort();
+      this.#idle = undefined;
+      return;
+    }
+    if (this.#idle !== undefined) return;
+    const idle = new AbortController();
+    this.#idle = idle;
+    this.#options.clock.sleep(this.#options.idleMs, idle.signal).then(
+      () => {
+        if (this.#idle === idle && !this.#closed) this.#options.onIdle();
+      },
+      (error: unknown) => {
+        if (!idle.signal.aborted) this.#logger.warn({ err: error }, 'idle timer failed');
+      },
+    );
+  }
+}

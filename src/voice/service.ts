@@ -1,0 +1,211 @@
+/**
+ * The bot's voice service: one session per guild (link + player + queue), joined, left and
+ * cleaned up only here.
+ */
+import { type AudioPlayer, createAudioPlayer, NoSubscriberBehavior } from '@discordjs/voice';
+import { defaultFfmpegProcesses, type FfmpegProcesses } from '../audio/index.ts';
+import type { Logger } from '../log/index.ts';
+import type { Clock } from '../tts/index.ts';
+import { VoiceLink } from './connection.ts';
+import { GuildSession } from './guild-session.ts';
+import { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './link-state.ts';
+import { type LeaveReason, leaveNotice } from './notices.ts';
+import type { QueueEntry, SpeakOutcome, SpeakRequest, VoiceService, VoiceTarget } from './types.ts';
+
+/** Settings of a {@link VoiceManager}. */
+export interface VoiceManagerOptions {
+  /** From `resolveFfmpeg().path`. */
+  readonly ffmpegPath: string;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  /** Leave after this long with nothing queued or playing. */
+  readonly idleMs: number;
+  /** Most pending items per guild. */
+  readonly maxQueueLength: number;
+  /** Positions that generate ahead of playback; the queue's default (2) when absent. */
+  readonly lookahead?: number;
+  /**
+   * Posts a notice about a guild's voice session (left when idle or alone, connection lost…)
+   * to `textChannelId`, the text channel where `/join` was used. Not called when unknown.
+   */
+  readonly notify: (guildId: string, textChannelId: string, text: string) => Promise<void> | void;
+  /** Makes each guild's player; default: pauses while no connection can take audio. */
+  readonly createPlayer?: () => AudioPlayer;
+  /** Longest wait for a connection to become ready; default 20 000. */
+  readonly readyTimeoutMs?: number;
+  readonly reconnect?: Partial<ReconnectPolicy>;
+  /** Where ffmpeg children are registered; default the shared registry. */
+  readonly processes?: FfmpegProcesses;
+  /** Kill ffmpeg when it writes nothing for this long; the transcoder's default when absent. */
+  readonly stallTimeoutMs?: number;
+}
+
+const defaultPlayer = (): AudioPlayer =>
+  createAudioPlayer({ behaviors: { noSubscriber: NoSubscriberBehavior.Pause } });
+
+/**
+ * Every guild's voice session. The only way the bot joins, leaves or plays audio: each leave,
+ * whatever its cause, goes through {@link VoiceManager.leave}.
+ */
+export class VoiceManager implements VoiceService {
+  readonly #options: VoiceManagerOptions;
+  readonly #logger: Logger;
+  readonly #processes: FfmpegProcesses;
+  readonly #sessions = new Map<string, GuildSession>();
+  /** Guilds whose last link is still being destroyed: a new join waits for it. */
+  readonly #leaving = new Map<string, Promise<void>>();
+  /** Joins in progress, so two `/join`s in one guild do not make two links. */
+  readonly #joining = new Map<string, Promise<void>>();
+
+  constructor(options: VoiceManagerOptions) {
+    this.#options = options;
+    this.#logger = options.logger.child({ component: 'voice' });
+    this.#processes = options.processes ?? defaultFfmpegProcesses;
+  }
+
+  channelOf(guildId: string): string | undefined {
+    return this.#sessions.get(guildId)?.link.channelId;
+  }
+
+  /** The text channel where `/join` was used in the guild, if known. */
+  textChannelOf(guildId: string): string | undefined {
+    return this.#sessions.get(guildId)?.textChannelId;
+  }
+
+  async join(target: VoiceTarget): Promise<void> {
+    const previous = this.#joining.get(target.guildId) ?? Promise.resolve();
+    const joined = previous.catch(() => undefined).then(() => this.#join(target));
+    const settled = joined.catch(() => undefined);
+    this.#joining.set(target.guildId, settled);
+    void settled.finally(() => {
+      if (this.#joining.get(target.guildId) === settled) this.#joining.delete(target.guildId);
+    });
+    return joined;
+  }
+
+  async #join(target: VoiceTarget): Promise<void> {
+    const { guildId } = target;
+    const existing = this.#sessions.get(guildId);
+    if (existing !== undefined) {
+      if (target.textChannelId !== undefined) existing.textChannelId = target.textChannelId;
+      if (existing.link.channelId !== target.channelId) existing.link.move(target.channelId);
+      await existing.link.ready();
+      return;
+    }
+    await this.#leaving.get(guildId);
+    const { logger, clock } = this.#options;
+    const link = await VoiceLink.open(target, {
+      logger: this.#logger,
+      clock,
+      readyTimeoutMs: this.#options.readyTimeoutMs ?? 20_000,
+      policy: { ...DEFAULT_RECONNECT_POLICY, ...this.#options.reconnect },
+      onLost: (why) => void this.#leaveSession(session, 'lost', why),
+    });
+    const player = (this.#options.createPlayer ?? defaultPlayer)();
+    link.subscribe(player);
+    const session: GuildSession = new GuildSession({
+      link,
+      player,
+      clock,
+      logger,
+      playback: {
+        ffmpegPath: this.#options.ffmpegPath,
+        logger: this.#logger,
+        processes: this.#processes,
+        stallTimeoutMs: this.#options.stallTimeoutMs,
+      },
+      idleMs: this.#options.idleMs,
+      maxQueueLength: this.#options.maxQueueLength,
+      lookahead: this.#options.lookahead,
+      onIdle: () => void this.#leaveSession(session, 'idle'),
+    });
+    session.textChannelId = target.textChannelId;
+    this.#sessions.set(guildId, session);
+    try {
+      await link.ready();
+    } catch (error) {
+      await this.#leaveSession(session, 'join-failed');
+      throw error;
+    }
+  }
+
+  leave(guildId: string, reason: LeaveReason = 'command', detail?: string): Promise<boolean> {
+    const session = this.#sessions.get(guildId);
+    if (session === undefined) return Promise.resolve(false);
+    return this.#leaveSession(session, reason, detail);
+  }
+
+  /**
+   * Discord says the bot's voice channel in the guild is now `channelId` (null: disconnected by
+   * someone). A disconnect while a join is under way is an old leave's echo and is ignored.
+   */
+  botVoiceStateChanged(guildId: string, channelId: string | null): void {
+    const session = this.#sessions.get(guildId);
+    if (session === undefined) return;
+    if (channelId !== null) {
+      session.link.movedTo(channelId);
+    } else if (session.link.state === 'ready' || session.link.state === 'reconnecting') {
+      void this.#leaveSession(session, 'disconnected');
+    }
+  }
+
+  speak(request: SpeakRequest): SpeakOutcome {
+    const session = this.#sessions.get(request.guildId);
+    if (session === undefined) return { ok: false, reason: 'not_connected' };
+    return session.speak(request);
+  }
+
+  skip(guildId: string): boolean {
+    return this.#sessions.get(guildId)?.skip() ?? false;
+  }
+
+  stop(guildId: string): number {
+    return this.#sessions.get(guildId)?.stop() ?? 0;
+  }
+
+  queue(guildId: string): QueueEntry[] {
+    return this.#sessions.get(guildId)?.entries() ?? [];
+  }
+
+  async destroy(): Promise<void> {
+    const sessions = [...this.#sessions.values()];
+    await Promise.all(sessions.map((session) => this.#leaveSession(session, 'shutdown')));
+    await Promise.all(this.#leaving.values());
+    await this.#processes.killAll();
+  }
+
+  // The one leave path: forget the session at once (so a new /join starts fresh), cancel its
+  // items, destroy its link one turn later, and resolve once ffmpeg and the link are gone.
+  async #leaveSession(
+    session: GuildSession,
+    reason: LeaveReason,
+    detail?: string,
+  ): Promise<boolean> {
+    const guildId = session.link.guildId;
+    if (this.#sessions.get(guildId) !== session) return false;
+    this.#sessions.delete(guildId);
+    this.#logger.info({ guildId, reason, detail }, 'leaving voice');
+    const destroyed = Promise.all([session.close(), session.link.destroy()]).then(() => undefined);
+    this.#leaving.set(guildId, destroyed);
+    void destroyed.finally(() => {
+      if (this.#leaving.get(guildId) === destroyed) this.#leaving.delete(guildId);
+    });
+    const notice = leaveNotice(reason, {
+      channelId: session.link.channelId,
+      idleMs: this.#options.idleMs,
+      ...(detail === undefined ? {} : { detail }),
+    });
+    const textChannelId = session.textChannelId;
+    if (notice !== undefined && textChannelId !== undefined) {
+      const failed = (error: unknown): void =>
+        this.#logger.warn({ err: error, guildId }, 'voice notice failed');
+      try {
+        Promise.resolve(this.#options.notify(guildId, textChannelId, notice)).catch(failed);
+      } catch (error) {
+        failed(error);
+      }
+    }
+    await destroyed;
+    return true;
+  }
+}
