@@ -103,7 +103,7 @@ describe('/say with a file', () => {
     const reply = await finalReply(say({ voice: paid?.voiceId ?? '' }));
     expect(reply.content).toContain('only available on paid plans');
     await t.configureKey(USER_POOR.apiKey);
-    const poor = await finalReply(say({ voice: 'af_3kbq21leo' }));
+    const poor = await finalReply(say({ voice: 'af_3kbq21leo', text: TEXT.repeat(3) }));
     expect(poor.content).toContain('run out of credits');
     await t.configureKey(USER_ONE.apiKey);
   });
