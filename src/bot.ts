@@ -29,7 +29,7 @@ export interface VoiceDependencies {
 export interface Bot {
   readonly services: Services;
   readonly client: ReturnType<typeof createDiscordClient>;
-  /** Leaves voice, logs out and closes the store. */
+  /** Leaves voice, logs out and closes the store; calling it again waits for the same stop. */
   stop(): Promise<void>;
 }
 
@@ -111,10 +111,14 @@ export async function startBot(
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
   options.wireVoiceEvents?.(client, voice, logger);
 
-  const stop = async (): Promise<void> => {
-    await voice.destroy();
-    await client.destroy();
-    await keyv.disconnect();
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      await voice.destroy();
+      await client.destroy();
+      await keyv.disconnect();
+    })();
+    return stopping;
   };
   try {
     await login(client, config.discordToken, options.loginTimeoutMs ?? 30_000);

@@ -1,0 +1,93 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startBot } from '../src/bot.ts';
+import { VoiceManager } from '../src/voice/index.ts';
+import { type FakeDiscord, startFakeDiscord } from './fake-discord/index.ts';
+import { startTestBot } from './support/bot-harness.ts';
+
+/** Runs `npm start`'s command with only the given environment; resolves with its exit code and output. */
+function runBot(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['src/main.ts'], {
+      cwd: join(import.meta.dirname, '..'),
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+let fake: FakeDiscord;
+let dataDir: string;
+beforeAll(async () => {
+  fake = await startFakeDiscord();
+  dataDir = await mkdtemp(join(tmpdir(), 'tts-main-'));
+});
+afterAll(async () => {
+  await fake?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+test('without DISCORD_TOKEN it names the variable and exits 1', async () => {
+  const { code, output } = await runBot({ DATA_DIR: dataDir });
+  expect(code).toBe(1);
+  expect(output).toContain('DISCORD_TOKEN is required');
+});
+
+test('a wrong token is reported as refused, without the token, and exits 1', async () => {
+  const token = 'wrong-token-that-must-not-be-logged';
+  const { code, output } = await runBot({
+    DATA_DIR: dataDir,
+    DISCORD_TOKEN: token,
+    DISCORD_API_URL: fake.apiUrl,
+  });
+  expect(code).toBe(1);
+  expect(output).toContain('the token was refused (check DISCORD_TOKEN)');
+  expect(output).not.toContain(token);
+});
+
+test('an unreachable Discord is reported as such and exits 1', async () => {
+  const { code, output } = await runBot({
+    DATA_DIR: dataDir,
+    DISCORD_TOKEN: 'x',
+    DISCORD_API_URL: 'http://127.0.0.1:1/api',
+  });
+  expect(code).toBe(1);
+  expect(output).toContain('Discord is unreachable (ECONNREFUSED)');
+});
+
+test('a restarted bot does not register unchanged commands again', async () => {
+  const first = await startTestBot();
+  expect(first.discord.commands().putCount).toBe(1);
+  await first.bot.stop();
+  // Same store, same fake Discord: a second start finds the definitions unchanged.
+  const again = await startBot(first.bot.services.config, {
+    logger: first.bot.services.logger,
+    createVoice: (deps) =>
+      new VoiceManager({
+        ffmpegPath: deps.ffmpegPath,
+        logger: deps.logger,
+        clock: deps.clock,
+        idleMs: 60_000,
+        maxQueueLength: 5,
+        notify: deps.notify,
+      }),
+  });
+  expect(first.discord.commands().putCount).toBe(1);
+  await again.stop();
+  await first.stop();
+});
