@@ -1,0 +1,49 @@
+import { expect, test } from 'vitest';
+import { describeFailure, UserError } from '../../src/discord/index.ts';
+import { TtsError, type TtsErrorKind } from '../../src/tts/index.ts';
+
+test.each<[TtsErrorKind, string]>([
+  ['invalid_key', '`/config api-key`'],
+  ['access_denied', 'denied access (generation `base_1`)'],
+  ['plan_required', 'only available on paid plans'],
+  ['invalid_voice', 'does not know that voice'],
+  ['not_found', 'could not find that (generation `base_1`)'],
+  ['bad_request', 'refused the request: detail text'],
+  ['insufficient_balance', 'run out of credits'],
+  ['rate_limited', 'busy for this server right now; try again <t:'],
+  ['quota_exhausted', 'used its TTS quota'],
+  ['server_error', 'internal error'],
+  ['timeout', 'could not be reached'],
+  ['network', 'could not be reached'],
+  ['malformed_response', 'something unexpected'],
+  ['media_refused', 'something unexpected'],
+  ['generation_failed', 'could not generate this speech (generation `base_1`): detail text'],
+  ['generation_timeout', 'taking too long to generate (generation `base_1`)'],
+])('%s → %s', (kind, text) => {
+  const error = new TtsError(
+    kind,
+    kind === 'generation_failed' ? 'generation base_1 failed: detail text' : 'detail text',
+    { generationId: 'base_1', retryAt: 1_800_000_000_000 },
+  );
+  const failure = describeFailure(error);
+  expect(failure.text).toContain(text);
+  expect(failure.incidentId).toBeUndefined();
+});
+
+test('a daily quota says when it frees up', () => {
+  const error = new TtsError('quota_exhausted', 'the generate limit of 500 per 1 day is used up', {
+    retryAt: 1_800_000_000_000,
+  });
+  expect(describeFailure(error).text).toBe(
+    'This server has used its TTS quota (500 per 1 day). It frees up <t:1800000000:R>.',
+  );
+});
+
+test('user errors are shown as they are; anything else gets an apology and an incident id', () => {
+  expect(describeFailure(new UserError('queue_full', 'The queue is full.'))).toEqual({
+    text: 'The queue is full.',
+  });
+  const unexpected = describeFailure(new Error('database exploded: password=hunter2'));
+  expect(unexpected.text).toBe('Sorry, something went wrong on our side.');
+  expect(unexpected.incidentId).toMatch(/^[0-9a-f]{8}$/);
+});
