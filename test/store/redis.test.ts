@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import {
+  ApiKeyVault,
+  KeyvBudgetJournal,
+  KeyvSettingsStore,
+  openKeyv,
+} from '../../src/store/index.ts';
+import { startRedis, type TestRedis } from '../support/redis.ts';
+
+let redis: TestRedis;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+test('STORE_URL redis:// keeps settings, encrypted keys and budgets in Redis', async () => {
+  const keyv = await openKeyv(redis.url);
+  const settings = new KeyvSettingsStore(keyv);
+  const vault = new ApiKeyVault(settings, Buffer.alloc(32, 5));
+  await vault.set('42', 'adx_redis_secret_key_1234');
+  await settings.setUser('7', { voiceId: 'am_2riuownnf' });
+  await new KeyvBudgetJournal(keyv).save('k:generate', [1, 2]);
+  await keyv.disconnect();
+
+  const again = await openKeyv(redis.url);
+  const raw = JSON.stringify(await again.get('guild:42'));
+  expect(raw).not.toContain('adx_redis_secret_key_1234');
+  expect(await new ApiKeyVault(new KeyvSettingsStore(again), Buffer.alloc(32, 5)).get('42')).toBe(
+    'adx_redis_secret_key_1234',
+  );
+  expect(await new KeyvSettingsStore(again).user('7')).toEqual({ voiceId: 'am_2riuownnf' });
+  expect(await new KeyvBudgetJournal(again).load('k:generate')).toEqual([1, 2]);
+  await again.disconnect();
+});
