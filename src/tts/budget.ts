@@ -51,6 +51,12 @@ export interface LimitUsage {
 export interface BudgetStore {
   /** Takes one unit of `op` for the key if every limit allows it at `now`; otherwise says how long to wait. */
   take(keyId: string, op: Operation, now: number): Promise<Take>;
+  /**
+   * Moves one counted request from `takenAt` to `answeredAt`. The server counts
+   * a request when it arrives, which is no later than its answer, so windows
+   * counted from the answer can never end before the server's do.
+   */
+  restamp(keyId: string, op: Operation, takenAt: number, answeredAt: number): Promise<void>;
   /** How much of each limit of `op` the key has used at `now`. */
   usage(keyId: string, op: Operation, now: number): Promise<LimitUsage[]>;
 }
@@ -89,6 +95,18 @@ export class MemoryBudgetStore implements BudgetStore {
     times.push(now);
     if (this.#persisted(op)) await this.#journal?.save(`${keyId}:${op}`, times);
     return { ok: true };
+  }
+
+  async restamp(keyId: string, op: Operation, takenAt: number, answeredAt: number): Promise<void> {
+    if (answeredAt <= takenAt) return;
+    const times = await this.#log(keyId, op);
+    const index = times.indexOf(takenAt);
+    if (index === -1) return;
+    times.splice(index, 1);
+    let at = times.length;
+    while (at > 0 && (times[at - 1] ?? 0) > answeredAt) at--;
+    times.splice(at, 0, answeredAt);
+    if (this.#persisted(op)) await this.#journal?.save(`${keyId}:${op}`, times);
   }
 
   async usage(keyId: string, op: Operation, now: number): Promise<LimitUsage[]> {

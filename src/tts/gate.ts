@@ -23,8 +23,8 @@ export class RateGate {
     this.#options = options;
   }
 
-  /** Waits until one request of `op` for the key fits its limits, and counts it. */
-  acquire(keyId: string, op: Operation, signal?: AbortSignal): Promise<void> {
+  /** Waits until one request of `op` for the key fits its limits, counts it, and returns when (for {@link answered}). */
+  acquire(keyId: string, op: Operation, signal?: AbortSignal): Promise<number> {
     const name = `${keyId}:${op}`;
     const previous = this.#tails.get(name) ?? Promise.resolve();
     const mine = previous.then(() => this.#take(keyId, op, signal));
@@ -40,13 +40,18 @@ export class RateGate {
     return mine;
   }
 
-  async #take(keyId: string, op: Operation, signal?: AbortSignal): Promise<void> {
+  /** Counts the request acquired at `takenAt` from now on, when its answer (or failure) came back. */
+  answered(keyId: string, op: Operation, takenAt: number): Promise<void> {
+    return this.#options.store.restamp(keyId, op, takenAt, this.#options.clock.now());
+  }
+
+  async #take(keyId: string, op: Operation, signal?: AbortSignal): Promise<number> {
     const { store, clock, maxWaitMs } = this.#options;
     for (;;) {
       signal?.throwIfAborted();
       const now = clock.now();
       const take = await store.take(keyId, op, now);
-      if (take.ok) return;
+      if (take.ok) return now;
       if (take.waitMs > maxWaitMs) {
         throw new TtsError(
           'quota_exhausted',

@@ -57,13 +57,16 @@ const NETWORK_REASONS: Readonly<Record<string, string>> = {
 export async function callApi(context: HttpContext, request: ApiRequest): Promise<unknown> {
   const idempotent = request.method === 'GET';
   for (let attempt = 0; ; attempt++) {
-    await context.gate.acquire(context.keyId, request.op, request.signal);
+    const takenAt = await context.gate.acquire(context.keyId, request.op, request.signal);
     let outcome: Outcome;
     try {
       outcome = await send(context, request);
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
       throw error;
+    } finally {
+      // A burst of requests can reach the server well after it left; count from the answer.
+      await context.gate.answered(context.keyId, request.op, takenAt);
     }
     if (outcome.ok) return outcome.body;
     const { error, retryAfterMs, sent } = outcome;

@@ -77,6 +77,21 @@ describe('MemoryBudgetStore', () => {
     expect(usage[1]?.resetAt).toBeGreaterThan(86_400_000);
   });
 
+  test('restamp counts a request from its answer: the window moves later, order is kept', async () => {
+    const journal = new MapJournal();
+    const store = new MemoryBudgetStore(parseLimits('generate=1/1s+5/1d'), journal);
+    expect((await store.take('k', 'generate', 0)).ok).toBe(true);
+    await store.restamp('k', 'generate', 0, 300);
+    // Without the restamp the request at 0 would have left the window (1 s + 50 ms margin) at 1050.
+    expect(await store.take('k', 'generate', 1100)).toMatchObject({ ok: false, waitMs: 250 });
+    expect((await store.take('k', 'generate', 1350)).ok).toBe(true);
+    expect(journal.saved.get('k:generate')).toEqual([300, 1350]);
+    // Unknown or earlier times change nothing.
+    await store.restamp('k', 'generate', 12345, 20_000);
+    await store.restamp('k', 'generate', 1350, 1000);
+    expect(journal.saved.get('k:generate')).toEqual([300, 1350]);
+  });
+
   test('minute windows are not written to the journal', async () => {
     const journal = new MapJournal();
     const store = new MemoryBudgetStore(DEFAULT_LIMITS, journal);
@@ -136,6 +151,6 @@ describe('RateGate', () => {
     await expect(aborted).rejects.toThrow('skipped');
     await settle();
     await clock.advance(1100);
-    await expect(next).resolves.toBeUndefined();
+    await expect(next).resolves.toBe(1050);
   });
 });
