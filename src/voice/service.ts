@@ -56,6 +56,8 @@ export class VoiceManager implements VoiceService {
   readonly #leaving = new Map<string, Promise<void>>();
   /** Joins in progress, so two `/join`s in one guild do not make two links. */
   readonly #joining = new Map<string, Promise<void>>();
+  /** Counts leaves per guild, so a join asked before a leave does not complete after it. */
+  readonly #epochs = new Map<string, number>();
 
   constructor(options: VoiceManagerOptions) {
     this.#options = options;
@@ -74,7 +76,8 @@ export class VoiceManager implements VoiceService {
 
   async join(target: VoiceTarget): Promise<void> {
     const previous = this.#joining.get(target.guildId) ?? Promise.resolve();
-    const joined = previous.catch(() => undefined).then(() => this.#join(target));
+    const epoch = this.#epochOf(target.guildId);
+    const joined = previous.catch(() => undefined).then(() => this.#join(target, epoch));
     const settled = joined.catch(() => undefined);
     this.#joining.set(target.guildId, settled);
     void settled.finally(() => {
@@ -83,8 +86,18 @@ export class VoiceManager implements VoiceService {
     return joined;
   }
 
-  async #join(target: VoiceTarget): Promise<void> {
+  // A leave after a join was asked cancels it, even while it waits for an earlier one.
+  #epochOf(guildId: string): number {
+    return this.#epochs.get(guildId) ?? 0;
+  }
+
+  #checkEpoch(guildId: string, epoch: number): void {
+    if (this.#epochOf(guildId) !== epoch) throw new Error('left the voice channel while joining');
+  }
+
+  async #join(target: VoiceTarget, epoch: number): Promise<void> {
     const { guildId } = target;
+    this.#checkEpoch(guildId, epoch);
     const existing = this.#sessions.get(guildId);
     if (existing !== undefined) {
       if (target.textChannelId !== undefined) existing.textChannelId = target.textChannelId;
@@ -93,6 +106,7 @@ export class VoiceManager implements VoiceService {
       return;
     }
     await this.#leaving.get(guildId);
+    this.#checkEpoch(guildId, epoch);
     const { logger, clock } = this.#options;
     const link = await VoiceLink.open(target, {
       logger: this.#logger,
@@ -122,6 +136,7 @@ export class VoiceManager implements VoiceService {
     session.textChannelId = target.textChannelId;
     this.#sessions.set(guildId, session);
     try {
+      this.#checkEpoch(guildId, epoch); // a leave while VoiceLink.open waited for a ghost
       await link.ready();
     } catch (error) {
       await this.#leaveSession(session, 'join-failed');
@@ -130,6 +145,7 @@ export class VoiceManager implements VoiceService {
   }
 
   leave(guildId: string, reason: LeaveReason = 'command', detail?: string): Promise<boolean> {
+    this.#epochs.set(guildId, this.#epochOf(guildId) + 1);
     const session = this.#sessions.get(guildId);
     if (session === undefined) return Promise.resolve(false);
     return this.#leaveSession(session, reason, detail);
