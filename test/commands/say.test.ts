@@ -150,9 +150,8 @@ describe('/voices and /myvoice', () => {
     });
     await next.waitFor((e) => e.kind === 'callback' && e.type === 7);
     const updated = t.discord.message(first.id);
-    expect((updated?.embeds?.[0] as { footer?: { text?: string } }).footer?.text).toMatch(
-      /^Page 2 of 2/,
-    );
+    const footer = (updated?.embeds?.[0] as { footer?: { text?: string } } | undefined)?.footer;
+    expect(footer?.text).toMatch(/^Page 2 of 2/);
   });
 
   test('/voices filters by accent and marks custom voices', async () => {
