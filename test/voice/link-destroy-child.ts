@@ -1,0 +1,58 @@
+/**
+ * Child process for crash-guard.test.ts: joins through `VoiceLink` (trusting the fake voice
+ * server through NODE_EXTRA_CA_CERTS) and calls `link.destroy()` at a chosen moment, including
+ * the event-loop turn that created the UDP socket, WITHOUT any uncaughtException handler: an
+ * ERR_SOCKET_DGRAM_NOT_RUNNING would kill the process. argv[2]: JSON of `LinkChildArgs`.
+ */
+import { NetworkingStatusCode, VoiceConnectionStatus } from '@discordjs/voice';
+import pino from 'pino';
+import { systemClock } from '../../src/tts/index.ts';
+import { DEFAULT_RECONNECT_POLICY, VoiceLink } from '../../src/voice/index.ts';
+import { fakeAdapterCreator } from '../fake-discord/voice/test-client.ts';
+
+/** What the parent hands the child. */
+export interface LinkChildArgs {
+  endpoint: string;
+  token?: string;
+  guildId: string;
+  channelId: string;
+  userId: string;
+  sessionId: string;
+  at: 'udp-handshake' | 'signalling' | 'ready';
+}
+
+const args = JSON.parse(process.argv[2] ?? '{}') as LinkChildArgs;
+const { endpoint, token = '', guildId, channelId, userId, sessionId, at } = args;
+
+const link = await VoiceLink.open(
+  {
+    guildId,
+    channelId,
+    adapterCreator: fakeAdapterCreator(
+      { open: () => ({ endpoint, token }), close: () => undefined },
+      { userId, sessionId },
+    ),
+  },
+  {
+    logger: pino({ level: 'silent' }),
+    clock: systemClock,
+    readyTimeoutMs: 5000,
+    policy: DEFAULT_RECONNECT_POLICY,
+    onLost: (why) => console.error(`lost: ${why}`),
+  },
+);
+let destroying: Promise<void> | undefined;
+const destroy = (): void => {
+  if (destroying) return;
+  console.log(`destroying at ${at}`);
+  destroying = link.destroy();
+};
+if (at === 'signalling') destroy();
+link.connection.on('stateChange', (_, state) => {
+  if (at === 'ready' && state.status === VoiceConnectionStatus.Ready) destroy();
+  if (at !== 'udp-handshake' || state.status !== VoiceConnectionStatus.Connecting) return;
+  if (state.networking.state.code === NetworkingStatusCode.UdpHandshaking) destroy();
+});
+setTimeout(() => {
+  console.log(`survived; link ${link.state}, connection ${link.connection.state.status}`);
+}, 1500);

@@ -1,0 +1,30 @@
+import { expect, test } from 'vitest';
+import { type LeaveReason, leaveNotice } from '../../src/voice/index.ts';
+
+const context = { channelId: '42', idleMs: 300_000, detail: 'disconnected from the voice channel' };
+
+test.each<[LeaveReason, RegExp | undefined]>([
+  ['command', undefined],
+  ['shutdown', undefined],
+  ['join-failed', undefined],
+  ['idle', /^👋 Left <#42> after 5 min with nothing to say\. Use `\/join`/],
+  ['alone', /^👋 Left <#42>: nobody is listening/],
+  ['disconnected', /disconnected from <#42>, so the queue was cleared/],
+  ['channel-deleted', /voice channel was deleted/],
+  ['lost', /Lost the voice connection to <#42> \(disconnected from the voice channel\)/],
+])('%s → %s', (reason, expected) => {
+  const notice = leaveNotice(reason, context);
+  if (expected === undefined) expect(notice).toBeUndefined();
+  else expect(notice).toMatch(expected);
+});
+
+test('short idle times are said in seconds', () => {
+  expect(leaveNotice('idle', { channelId: '1', idleMs: 45_000 })).toContain('after 45 s');
+});
+
+test('no notice mentions anyone', () => {
+  const reasons: LeaveReason[] = ['idle', 'alone', 'disconnected', 'channel-deleted', 'lost'];
+  for (const reason of reasons) {
+    expect(leaveNotice(reason, context)).not.toMatch(/<@|@everyone|@here/);
+  }
+});
