@@ -171,9 +171,10 @@ async function attachFile(
     clock,
   );
   let stage: 'waiting' | 'generating' | 'downloading' = 'waiting';
+  let ahead = (): number => 0;
   const show = () =>
     reply.update({
-      content: fileProgress(stage, clock.now() - startedAt, voiceLabel(voice)),
+      content: fileProgress(stage, clock.now() - startedAt, voiceLabel(voice), ahead()),
       ...noMentions,
     });
   const ticker = new AbortController();
@@ -186,6 +187,7 @@ async function attachFile(
   try {
     const { generationId, audioUrl } = await client.generate(request, {
       onProgress: (progress) => {
+        if (progress.stage === 'waiting-for-budget') ahead = progress.ahead;
         stage = progress.stage === 'generating' ? 'generating' : 'waiting';
         show();
       },

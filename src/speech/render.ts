@@ -12,11 +12,14 @@ export function fileProgress(
   stage: 'waiting' | 'generating' | 'downloading',
   elapsedMs: number,
   voiceName: string,
+  ahead = 0,
 ): string {
   const elapsed = formatSeconds(elapsedMs);
   switch (stage) {
     case 'waiting':
-      return `⏳ Waiting for a free generation slot on this server’s key… (${elapsed})`;
+      return ahead > 0
+        ? `⏳ In line for this server’s generation budget: ${ahead} ahead of you… (${elapsed})`
+        : `⏳ Waiting for a free generation slot on this server’s key… (${elapsed})`;
     case 'generating':
       return `🎙️ Generating with **${quoteSafely(voiceName, 80)}**… (${elapsed})`;
     case 'downloading':

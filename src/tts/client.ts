@@ -35,7 +35,11 @@ export interface FinishedGeneration {
 
 /** Progress of one generation, for status displays. */
 export type GenerationProgress =
-  | { readonly stage: 'waiting-for-budget' }
+  | {
+      readonly stage: 'waiting-for-budget';
+      /** Generations of this key still waiting to be submitted ahead of this one. */
+      readonly ahead: () => number;
+    }
   | { readonly stage: 'generating'; readonly generationId: string };
 
 /**
@@ -50,6 +54,8 @@ export class TtsClient {
   readonly #voices: VoiceCache;
   readonly #options: TtsClientOptions;
   readonly #media: MediaPolicy;
+  /** Generations waiting for their turn to be submitted, oldest first (they pass the FIFO gate in this order). */
+  readonly #waiting = new Set<object>();
 
   constructor(apiKey: string, options: TtsClientOptions, estimator: GenerationEstimator) {
     this.keyId = keyId(apiKey);
@@ -117,8 +123,18 @@ export class TtsClient {
     options: { signal?: AbortSignal; onProgress?: (progress: GenerationProgress) => void } = {},
   ): Promise<FinishedGeneration> {
     const { signal, onProgress } = options;
-    onProgress?.({ stage: 'waiting-for-budget' });
-    const generationId = await this.submit(request, signal);
+    const ticket = {};
+    this.#waiting.add(ticket);
+    let generationId: string;
+    try {
+      onProgress?.({
+        stage: 'waiting-for-budget',
+        ahead: () => [...this.#waiting].indexOf(ticket),
+      });
+      generationId = await this.submit(request, signal);
+    } finally {
+      this.#waiting.delete(ticket);
+    }
     const submittedAt = this.#options.clock.now();
     onProgress?.({ stage: 'generating', generationId });
     const audioUrl = await this.waitFor(
