@@ -120,7 +120,7 @@ describe('joining and leaving', () => {
     const { manager: voice, notices } = manager();
     await voice.join(target(server, guildId));
     const spoken = speak(voice, guildId, client, 'a', sentence(800));
-    await eventually('audio arrives', () => server.received(guildId).durationMs > 300, 10_000);
+    await eventually('audio arrives', () => server.received(guildId).durationMs > 300, 20_000);
     const pids = liveFfmpegProcesses();
     expect(pids.length).toBeGreaterThan(0);
     await voice.destroy();

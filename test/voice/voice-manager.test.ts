@@ -107,7 +107,8 @@ describe('VoiceManager with the fake voice server and the emulator', () => {
     // 48 s: far more Opus than the pipes hold, so ffmpeg is still running when skipped.
     const long = speak(voice, guildId, client, 'alice', sentence(800));
     const next = speak(voice, guildId, client, 'bob', sentence(30));
-    await eventually('the long item plays', () => long.updates.at(-1)?.state === 'playing');
+    // The poller's first status check waits for an estimate that grows with the text length.
+    await eventually('the long item plays', () => long.updates.at(-1)?.state === 'playing', 20_000);
     await eventually('audio arrives', () => server.received(guildId).durationMs > 500, 10_000);
     const pids = liveFfmpegProcesses();
     expect(pids.length).toBeGreaterThan(0);

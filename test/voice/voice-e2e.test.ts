@@ -1,0 +1,136 @@
+/**
+ * The real bot (discord.js + @discordjs/voice + ffmpeg) logged into the fake Discord with its
+ * fake voice server, speaking the TTS emulator's audio: /join, /say in voice, /skip, /queue,
+ * /stop, /leave, and leaving when the last member leaves.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { liveFfmpegProcesses } from '../../src/audio/index.ts';
+import { USER_ONE } from '../../tools/emulator/index.ts';
+import { startTestBot, type TestBot } from '../support/bot-harness.ts';
+import { sentence } from '../tts/emulated.ts';
+import { eventually, fetchedGenerations, wavDurationMs } from './support.ts';
+
+let t: TestBot;
+const EPHEMERAL = 64;
+
+beforeAll(async () => {
+  t = await startTestBot();
+  await t.configureKey(USER_ONE.apiKey);
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+const guildId = () => t.discord.guild.id;
+const voiceChannel = () => t.discord.guild.voiceChannelId;
+const botInVoice = () =>
+  t.discord.voiceStates().find((state) => state.userId === t.discord.botUser.id)?.channelId;
+
+function command(name: string, user = 'member', options: Record<string, string> = {}) {
+  return t.discord.slash({ user, name, options });
+}
+
+async function replyOf(handle: ReturnType<typeof command>): Promise<string> {
+  return (await handle.waitForReply(15_000)).content ?? '';
+}
+
+function say(text: string, user = 'member') {
+  return t.discord.slash({ user, name: 'say', options: { text, output: 'voice' } });
+}
+
+/** Resolves with the reply content once it matches `pattern`. */
+async function replyMatching(handle: ReturnType<typeof say>, pattern: RegExp, timeoutMs = 20_000) {
+  await handle.waitFor(
+    (event) => event.kind === 'edit' && pattern.test(JSON.stringify(event.data)),
+    timeoutMs,
+  );
+  return handle.lastMessage()?.content ?? '';
+}
+
+describe('voice end to end', () => {
+  test('/join refuses a member who is not in a voice channel, ephemerally', async () => {
+    const handle = command('join');
+    const reply = await handle.waitForReply();
+    expect(reply.content).toContain('Join a voice channel first');
+    expect((reply.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
+  });
+
+  test('/join then /say: the audio is heard with the generated duration', async () => {
+    t.discord.moveMember({ userId: 'member', channelId: voiceChannel() });
+    t.discord.moveMember({ userId: 'admin', channelId: voiceChannel() });
+    await eventually('the bot sees the members', () => t.discord.voiceStates().length === 2);
+    expect(await replyOf(command('join'))).toContain(`Joined <#${voiceChannel()}>`);
+    expect(botInVoice()).toBe(voiceChannel());
+    t.voiceServer.reset(guildId());
+    const handle = say(sentence(50));
+    const final = await replyMatching(handle, /Played/);
+    expect(final).toMatch(/🔊 Played \(\d+ s\)\./);
+    const id = fetchedGenerations(t.emulator).at(-1) ?? '';
+    const expectedMs = wavDurationMs(t.emulator.audioOf(id) ?? Buffer.alloc(0));
+    const heard = await t.voiceServer.waitForAudio(guildId(), { timeoutMs: 10_000 });
+    expect(Math.abs(heard.durationMs - expectedMs) / expectedMs).toBeLessThan(0.1);
+    expect(heard.rejectedPackets).toBe(0);
+  });
+
+  test('/skip ends only the item playing; the next one plays', async () => {
+    const long = say(sentence(600)); // 36 s
+    const next = say(sentence(35), 'admin');
+    await replyMatching(long, /Playing now/);
+    const skip = await replyOf(command('skip'));
+    expect(skip).toMatch(/^⏭️ Skipped \*\*member\*\*’s/);
+    expect(await replyMatching(long, /Skipped/)).toContain('⏭️ Skipped.');
+    expect(await replyMatching(next, /Played/)).toMatch(/Played/);
+  });
+
+  test('/queue shows the fair order; /stop clears it and stops playing', async () => {
+    const texts = ['A1', 'A2', 'A3', 'A4'].map((label) => `${label} ${sentence(40)}`);
+    const admin: ReturnType<typeof say>[] = [];
+    for (const text of texts) {
+      const handle = say(text, 'admin'); // one at a time, so they are queued in this order
+      admin.push(handle);
+      await replyMatching(handle, /position|Playing/);
+    }
+    const member = say(`M1 ${sentence(40)}`);
+    await replyMatching(member, /position/);
+    const queue = await command('queue').waitForReply();
+    expect((queue.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
+    const order = [...(queue.content ?? '').matchAll(/“(A\d|M1) /g)].map((match) => match[1]);
+    // A1 and A2 took their turns when their generation started; then the rotation: A3, M1, A4.
+    expect(order).toEqual(['A1', 'A2', 'A3', 'M1', 'A4']);
+    expect(queue.content).toMatch(/\*\*member\*\*/);
+    const stop = await replyOf(command('stop'));
+    expect(stop).toBe('⏹️ Stopped and cleared 5 items.');
+    for (const handle of [...admin, member]) {
+      expect(await replyMatching(handle, /Played|Removed/)).toMatch(/Removed from the queue/);
+    }
+    expect(botInVoice()).toBe(voiceChannel());
+    await eventually('ffmpeg gone', () => liveFfmpegProcesses().length === 0);
+  });
+
+  test('the bot leaves when the last member leaves, and says so where /join was used', async () => {
+    t.discord.moveMember({ userId: 'admin', channelId: null });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(botInVoice()).toBe(voiceChannel());
+    t.discord.moveMember({ userId: 'member', channelId: null });
+    await eventually('the bot left', () => botInVoice() === undefined);
+    await eventually('no voice connection', () => t.voiceServer.connections().length === 0);
+    await eventually('notice posted', () =>
+      t.discord
+        .channelMessages(t.discord.guild.textChannelId)
+        .some((message) => /nobody is listening/.test(message.content ?? '')),
+    );
+  });
+
+  test('after a server-side disconnect, /join works again; /leave leaves', async () => {
+    t.discord.moveMember({ userId: 'member', channelId: voiceChannel() });
+    expect(await replyOf(command('join'))).toContain('Joined');
+    t.discord.disconnectBot();
+    await eventually('cleaned up', () => t.bot.services.voice.channelOf(guildId()) === undefined);
+    expect(await replyOf(command('join'))).toContain('Joined');
+    expect(botInVoice()).toBe(voiceChannel());
+    expect(await replyOf(command('leave'))).toBe(`👋 Left <#${voiceChannel()}>.`);
+    await eventually('no voice connection', () => t.voiceServer.connections().length === 0);
+    const after = await command('skip').waitForReply();
+    expect(after.content).toContain('not in a voice channel');
+  });
+});
