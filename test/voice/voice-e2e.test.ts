@@ -133,4 +133,16 @@ describe('voice end to end', () => {
     const after = await command('skip').waitForReply();
     expect(after.content).toContain('not in a voice channel');
   });
+
+  // Last: the guild has no voice channel afterwards.
+  test('deleting the voice channel cleans up, with nothing left behind', async () => {
+    expect(await replyOf(command('join'))).toContain('Joined');
+    const handle = say(sentence(600));
+    await replyMatching(handle, /Playing now/);
+    t.discord.deleteChannel(voiceChannel());
+    expect(await replyMatching(handle, /Removed/)).toContain('Removed from the queue');
+    await eventually('cleaned up', () => t.bot.services.voice.channelOf(guildId()) === undefined);
+    await eventually('no voice connection', () => t.voiceServer.connections().length === 0);
+    await eventually('ffmpeg gone', () => liveFfmpegProcesses().length === 0);
+  });
 });
