@@ -3,6 +3,7 @@ import { resolveFfmpeg } from './audio/index.ts';
 import type { Config } from './config/index.ts';
 import { createDiscordClient } from './discord/client.ts';
 import { createRouter, loadCommands, registerCommands } from './discord/index.ts';
+import { wireVoiceEvents } from './discord/voice-events.ts';
 import type { Logger } from './log/index.ts';
 import type { Services } from './services.ts';
 import {
@@ -12,8 +13,14 @@ import {
   loadSecretKey,
   openKeyv,
 } from './store/index.ts';
-import { type Clock, MemoryBudgetStore, systemClock, TtsClients } from './tts/index.ts';
-import type { VoiceService } from './voice/index.ts';
+import {
+  type Clock,
+  MemoryBudgetStore,
+  productionClientOptions,
+  systemClock,
+  TtsClients,
+} from './tts/index.ts';
+import { VoiceManager, type VoiceService } from './voice/index.ts';
 
 /** What the voice service is built from. */
 export interface VoiceDependencies {
@@ -46,12 +53,8 @@ export async function startBot(
   config: Config,
   options: {
     logger: Logger;
-    createVoice: (deps: VoiceDependencies) => VoiceService;
-    wireVoiceEvents?: (
-      client: ReturnType<typeof createDiscordClient>,
-      voice: VoiceService,
-      logger: Logger,
-    ) => void;
+    /** Builds the voice service; the real {@link VoiceManager} by default. */
+    createVoice?: (deps: VoiceDependencies) => VoiceService;
     clock?: Clock;
     loginTimeoutMs?: number;
   },
@@ -66,21 +69,18 @@ export async function startBot(
   const keyv = await openKeyv(config.storeUrl);
   const secretKey = await loadSecretKey(config.secretKey, config.dataDir, logger);
   const settings = new KeyvSettingsStore(keyv);
-  const tts = new TtsClients({
-    baseUrl: config.ttsApiUrl,
-    media: { origins: config.ttsMediaOrigins, maxBytes: 25 * 1024 * 1024, timeoutMs: 60_000 },
-    budgets: new MemoryBudgetStore(config.ttsLimits, new KeyvBudgetJournal(keyv)),
-    clock,
-    requestTimeoutMs: 15_000,
-    maxRetries: 4,
-    maxBudgetWaitMs: 5 * 60_000,
-    pollDeadlineMs: config.pollDeadlineMs,
-    pollIntervalMs: { min: 1000, max: 2000 },
-    voicesTtlMs: 10 * 60_000,
-    onBackgroundError: (error) => logger.warn({ err: error }, 'TTS background request failed'),
-  });
+  const tts = new TtsClients(
+    productionClientOptions({
+      baseUrl: config.ttsApiUrl,
+      mediaOrigins: config.ttsMediaOrigins,
+      pollDeadlineMs: config.pollDeadlineMs,
+      budgets: new MemoryBudgetStore(config.ttsLimits, new KeyvBudgetJournal(keyv)),
+      clock,
+      onBackgroundError: (error) => logger.warn({ err: error }, 'TTS background request failed'),
+    }),
+  );
   const client = createDiscordClient({ apiUrl: config.discordApiUrl });
-  const voice = options.createVoice({
+  const voice = (options.createVoice ?? createVoiceManager)({
     ffmpegPath: ffmpeg.path,
     logger: logger.child({ subsystem: 'voice' }),
     clock,
@@ -109,7 +109,7 @@ export async function startBot(
     );
   });
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
-  options.wireVoiceEvents?.(client, voice, logger);
+  wireVoiceEvents(client, voice, logger);
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
@@ -131,6 +131,18 @@ export async function startBot(
   }
   logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'bot is ready');
   return { services, client, stop };
+}
+
+/** The voice service the bot uses unless told otherwise. */
+export function createVoiceManager(deps: VoiceDependencies): VoiceService {
+  return new VoiceManager({
+    ffmpegPath: deps.ffmpegPath,
+    logger: deps.logger,
+    clock: deps.clock,
+    idleMs: deps.config.voiceIdleMs,
+    maxQueueLength: deps.config.queueMaxLength,
+    notify: deps.notify,
+  });
 }
 
 /** Logs in and waits for the ready event, within a time limit. */

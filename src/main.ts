@@ -1,8 +1,7 @@
 import { startBot } from './bot.ts';
 import { type Config, ConfigError, parseConfig } from './config/index.ts';
-import { wireVoiceEvents } from './discord/voice-events.ts';
 import { createLogger } from './log/index.ts';
-import { installVoiceCrashGuard, VoiceManager } from './voice/index.ts';
+import { installVoiceCrashGuard } from './voice/index.ts';
 
 let config: Config;
 try {
@@ -17,19 +16,7 @@ const logger = createLogger({ level: config.logLevel, pretty: config.prettyLogs 
 installVoiceCrashGuard(process, logger);
 
 try {
-  const bot = await startBot(config, {
-    logger,
-    createVoice: (deps) =>
-      new VoiceManager({
-        ffmpegPath: deps.ffmpegPath,
-        logger: deps.logger,
-        clock: deps.clock,
-        idleMs: deps.config.voiceIdleMs,
-        maxQueueLength: deps.config.queueMaxLength,
-        notify: deps.notify,
-      }),
-    wireVoiceEvents,
-  });
+  const bot = await startBot(config, { logger });
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     bot.stop().then(

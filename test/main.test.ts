@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startBot } from '../src/bot.ts';
-import { VoiceManager } from '../src/voice/index.ts';
 import { type FakeDiscord, startFakeDiscord } from './fake-discord/index.ts';
 import { startTestBot } from './support/bot-harness.ts';
 
@@ -75,18 +74,7 @@ test('a restarted bot does not register unchanged commands again', async () => {
   expect(first.discord.commands().putCount).toBe(1);
   await first.bot.stop();
   // Same store, same fake Discord: a second start finds the definitions unchanged.
-  const again = await startBot(first.bot.services.config, {
-    logger: first.bot.services.logger,
-    createVoice: (deps) =>
-      new VoiceManager({
-        ffmpegPath: deps.ffmpegPath,
-        logger: deps.logger,
-        clock: deps.clock,
-        idleMs: 60_000,
-        maxQueueLength: 5,
-        notify: deps.notify,
-      }),
-  });
+  const again = await startBot(first.bot.services.config, { logger: first.bot.services.logger });
   expect(first.discord.commands().putCount).toBe(1);
   await again.stop();
   await first.stop();

@@ -5,13 +5,14 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, parseConfig } from '../src/config/index.ts';
+import { ConfigError, parseTtsConfig, type TtsConfig } from '../src/config/index.ts';
 import {
   EMOTIONS,
   type Emotion,
   MemoryBudgetStore,
   MODELS,
   maskKey,
+  productionClientOptions,
   type SpeechRequest,
   systemClock,
   TtsClients,
@@ -139,16 +140,9 @@ async function main(): Promise<void> {
   }
   const apiKey = process.env.TTS_API_KEY?.trim();
   if (!apiKey) throw new UsageError('TTS_API_KEY is not set: put the key to try in it');
-  let config: ReturnType<typeof parseConfig>;
+  let config: TtsConfig;
   try {
-    // Only the TTS settings matter here; the Discord token is the bot's business.
-    config = parseConfig({
-      DISCORD_TOKEN: 'not-used-by-the-tts-cli',
-      TTS_API_URL: process.env.TTS_API_URL,
-      TTS_MEDIA_ORIGINS: process.env.TTS_MEDIA_ORIGINS,
-      TTS_LIMITS: process.env.TTS_LIMITS,
-      TTS_POLL_DEADLINE: process.env.TTS_POLL_DEADLINE,
-    });
+    config = parseTtsConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message.replace(/\n\s*/g, ' '));
     throw error;
@@ -156,17 +150,17 @@ async function main(): Promise<void> {
   const model = oneOf('model', values.model, MODELS);
   const warnings: string[] = [];
   const client = new TtsClients({
-    baseUrl: config.ttsApiUrl,
-    media: { origins: config.ttsMediaOrigins, maxBytes: 25 * 1024 * 1024, timeoutMs: 60_000 },
-    budgets: new MemoryBudgetStore(config.ttsLimits),
-    clock: systemClock,
-    requestTimeoutMs: 15_000,
+    ...productionClientOptions({
+      baseUrl: config.ttsApiUrl,
+      mediaOrigins: config.ttsMediaOrigins,
+      pollDeadlineMs: config.pollDeadlineMs,
+      budgets: new MemoryBudgetStore(config.ttsLimits),
+      clock: systemClock,
+      onBackgroundError: (error) => warnings.push(error instanceof Error ? error.message : 'error'),
+    }),
+    // A person is waiting at a terminal: fail sooner than the bot would.
     maxRetries: 2,
     maxBudgetWaitMs: 60_000,
-    pollDeadlineMs: config.pollDeadlineMs,
-    pollIntervalMs: { min: 1000, max: 2000 },
-    voicesTtlMs: 60_000,
-    onBackgroundError: (error) => warnings.push(error instanceof Error ? error.message : 'error'),
   }).forKey(apiKey);
   console.error(`key ${maskKey(apiKey)} at ${config.ttsApiUrl}`);
 

@@ -1,1 +1,1 @@
-export { type Config, ConfigError, parseConfig } from './parse.ts';
+export { type Config, ConfigError, parseConfig, parseTtsConfig, type TtsConfig } from './parse.ts';

@@ -1,21 +1,25 @@
 import { z } from 'zod';
 import { type Limits, parseLimits } from '../tts/limits.ts';
 
+/** What any user of the TTS API needs: the bot, and the admin CLI. */
+export interface TtsConfig {
+  readonly ttsApiUrl: string;
+  readonly ttsMediaOrigins: readonly string[];
+  readonly ttsLimits: Limits;
+  readonly pollDeadlineMs: number;
+}
+
 /** The bot's configuration, parsed once at start. */
-export interface Config {
+export interface Config extends TtsConfig {
   readonly discordToken: string;
   readonly discordApiUrl: string | undefined;
   readonly devGuildId: string | undefined;
-  readonly ttsApiUrl: string;
-  readonly ttsMediaOrigins: readonly string[];
   readonly storeUrl: string;
   readonly dataDir: string;
   readonly secretKey: Buffer | undefined;
-  readonly ttsLimits: Limits;
   readonly logLevel: string;
   readonly prettyLogs: boolean;
   readonly ffmpegPath: string | undefined;
-  readonly pollDeadlineMs: number;
   readonly voiceIdleMs: number;
   readonly queueMaxLength: number;
   readonly minTextLength: number;
@@ -41,10 +45,7 @@ const secret = z
   .transform((text) => Buffer.from(text, /^[0-9a-f]{64}$/i.test(text) ? 'hex' : 'base64'))
   .refine((key) => key.length === 32, 'must be 32 bytes, as 64 hex characters or base64');
 
-const schema = z.object({
-  DISCORD_TOKEN: z.string({ error: 'is required: the bot token from the Discord developer portal' }),
-  DISCORD_API_URL: url.optional(),
-  DISCORD_DEV_GUILD_ID: snowflake.optional(),
+const ttsSchema = z.object({
   TTS_API_URL: url.default('https://api.audixa.ai/v2'),
   TTS_MEDIA_ORIGINS: z
     .string()
@@ -56,35 +57,48 @@ const schema = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(url).min(1)),
+  TTS_LIMITS: z.string().optional(),
+  TTS_POLL_DEADLINE: duration.default(300_000),
+});
+
+const schema = ttsSchema.extend({
+  DISCORD_TOKEN: z.string({
+    error: 'is required: the bot token from the Discord developer portal',
+  }),
+  DISCORD_API_URL: url.optional(),
+  DISCORD_DEV_GUILD_ID: snowflake.optional(),
   STORE_URL: z
     .string()
     .regex(/^(sqlite|redis|rediss):\/\//, 'must start with sqlite:// or redis://')
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   SECRET_KEY: secret.optional(),
-  TTS_LIMITS: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
   FFMPEG_PATH: z.string().min(1).optional(),
-  TTS_POLL_DEADLINE: duration.default(300_000),
   VOICE_IDLE_TIMEOUT: duration.default(300_000),
   QUEUE_MAX_LENGTH: z.coerce.number().int().min(1).max(1000).default(25),
   TTS_MIN_TEXT_LENGTH: z.coerce.number().int().min(1).max(5000).default(30),
 });
 
-/** Parses the environment into a {@link Config}, or throws a ConfigError naming every bad variable. */
-export function parseConfig(env: Readonly<Record<string, string | undefined>>): Config {
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Validates `env` against `shape`, or throws a ConfigError naming every bad variable. */
+function validate<T>(shape: z.ZodType<T>, env: Env): T {
   const present = Object.fromEntries(
     Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
   );
-  const result = schema.safeParse(present);
+  const result = shape.safeParse(present);
   if (!result.success) {
     const problems = result.error.issues.map(
       (issue) => `${String(issue.path[0] ?? 'environment')} ${issue.message}`,
     );
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
-  const e = result.data;
+  return result.data;
+}
+
+function ttsConfig(e: z.infer<typeof ttsSchema>): TtsConfig {
   let ttsLimits: Limits;
   try {
     ttsLimits = parseLimits(e.TTS_LIMITS);
@@ -92,19 +106,32 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     throw new ConfigError(`Invalid configuration:\n  TTS_LIMITS ${(error as Error).message}`);
   }
   return {
+    ttsApiUrl: e.TTS_API_URL,
+    ttsMediaOrigins: e.TTS_MEDIA_ORIGINS,
+    ttsLimits,
+    pollDeadlineMs: e.TTS_POLL_DEADLINE,
+  };
+}
+
+/** Parses only the TTS variables (for tools that talk to the API but not to Discord). */
+export function parseTtsConfig(env: Env): TtsConfig {
+  return ttsConfig(validate(ttsSchema, env));
+}
+
+/** Parses the environment into a {@link Config}, or throws a ConfigError naming every bad variable. */
+export function parseConfig(env: Env): Config {
+  const e = validate(schema, env);
+  return {
+    ...ttsConfig(e),
     discordToken: e.DISCORD_TOKEN,
     discordApiUrl: e.DISCORD_API_URL,
     devGuildId: e.DISCORD_DEV_GUILD_ID,
-    ttsApiUrl: e.TTS_API_URL,
-    ttsMediaOrigins: e.TTS_MEDIA_ORIGINS,
     storeUrl: e.STORE_URL ?? `sqlite://${e.DATA_DIR.replace(/\/+$/, '')}/bot.sqlite`,
     dataDir: e.DATA_DIR,
     secretKey: e.SECRET_KEY,
-    ttsLimits,
     logLevel: e.LOG_LEVEL,
     prettyLogs: e.NODE_ENV !== 'production',
     ffmpegPath: e.FFMPEG_PATH,
-    pollDeadlineMs: e.TTS_POLL_DEADLINE,
     voiceIdleMs: e.VOICE_IDLE_TIMEOUT,
     queueMaxLength: e.QUEUE_MAX_LENGTH,
     minTextLength: e.TTS_MIN_TEXT_LENGTH,

@@ -13,6 +13,7 @@ export {
   TtsClients,
 } from './client.ts';
 export { type Clock, systemClock } from './clock.ts';
+export { productionClientOptions } from './defaults.ts';
 export { describeDetail, isTransient, TtsError, type TtsErrorKind } from './errors.ts';
 export { formatWindow } from './gate.ts';
 export { keyId, maskKey } from './key.ts';

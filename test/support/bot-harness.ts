@@ -4,8 +4,6 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { type Bot, startBot } from '../../src/bot.ts';
 import { parseConfig } from '../../src/config/index.ts';
-import { wireVoiceEvents } from '../../src/discord/voice-events.ts';
-import { VoiceManager } from '../../src/voice/index.ts';
 import {
   type Emulator,
   type EmulatorOptions,
@@ -61,19 +59,7 @@ export async function startTestBot(
   });
   let bot: Bot;
   try {
-    bot = await startBot(config, {
-      logger,
-      createVoice: (deps) =>
-        new VoiceManager({
-          ffmpegPath: deps.ffmpegPath,
-          logger: deps.logger,
-          clock: deps.clock,
-          idleMs: deps.config.voiceIdleMs,
-          maxQueueLength: deps.config.queueMaxLength,
-          notify: deps.notify,
-        }),
-      wireVoiceEvents,
-    });
+    bot = await startBot(config, { logger });
   } catch (error) {
     await Promise.allSettled([discord.close(), voiceServer.close(), emulator.close()]);
     throw error;
