@@ -19,6 +19,11 @@ export interface PollSchedulerOptions {
   readonly onTransientError?: (error: unknown, generationId: string) => void;
 }
 
+/** The first poll comes at this share of the expected generation time… */
+const FIRST_POLL_SHARE = 0.8;
+/** …and at most this many of the longest poll intervals after submission. */
+const FIRST_POLL_CAP_INTERVALS = 5;
+
 interface Entry {
   readonly generation: PendingGeneration;
   readonly signal: AbortSignal | undefined;
@@ -55,14 +60,13 @@ export class PollScheduler {
         reject(signal.reason);
         return;
       }
-      const { estimator, minIntervalMs } = this.#options;
-      const expected = estimator.estimate(generation.model, generation.textLength);
+      const expected = this.#options.estimator.estimate(generation.model, generation.textLength);
       const entry: Entry = {
         generation,
         signal,
         resolve,
         reject,
-        nextPollAt: generation.submittedAt + Math.max(minIntervalMs, expected),
+        nextPollAt: generation.submittedAt + this.#firstWait(expected),
         lastGeneratingAt: undefined,
         failures: 0,
       };
@@ -77,6 +81,20 @@ export class PollScheduler {
       this.#wake?.abort();
       if (!this.#running) void this.#run();
     });
+  }
+
+  /**
+   * How long after submission to poll first: a little before the estimate
+   * (an early poll costs one request, a late one costs the user time), and
+   * never more than a few intervals, since an estimate fitted to other
+   * lengths can be far off.
+   */
+  #firstWait(expectedMs: number): number {
+    const { minIntervalMs, maxIntervalMs } = this.#options;
+    return Math.min(
+      Math.max(minIntervalMs, expectedMs * FIRST_POLL_SHARE),
+      maxIntervalMs * FIRST_POLL_CAP_INTERVALS,
+    );
   }
 
   async #run(): Promise<void> {

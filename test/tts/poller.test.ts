@@ -75,8 +75,25 @@ describe('PollScheduler', () => {
     });
     await clock.advance(12_000);
     await expect(done).resolves.toContain('base_b');
-    expect(api.polls[0]?.at).toBe(9000);
-    expect(api.polls).toHaveLength(1);
+    // Expected 9 s: a first look at 80 % of it, then right when it should be done.
+    expect(api.polls.map((p) => p.at)).toEqual([7200, 9000]);
+  });
+
+  test('an estimate far beyond the cadence waits at most five intervals before the first poll', async () => {
+    const clock = new FakeClock(0);
+    const api = fakeApi(clock);
+    const estimator = new GenerationEstimator();
+    estimator.observe('base', 10, 60_000);
+    api.finishAt.set('base_c', 500);
+    const done = scheduler(clock, api.poll, estimator).track({
+      generationId: 'base_c',
+      model: 'base',
+      textLength: 10,
+      submittedAt: 0,
+    });
+    await clock.advance(20_000);
+    await expect(done).resolves.toContain('base_c');
+    expect(api.polls.map((p) => p.at)).toEqual([10_000]);
   });
 
   test('shares one request at a time between generations, earliest due first', async () => {
