@@ -71,7 +71,10 @@ export interface VoiceService {
   botVoiceStateChanged?(guildId: string, channelId: string | null): void;
   /** Queues speech in the guild the bot is connected to. */
   speak(request: SpeakRequest): SpeakOutcome;
-  /** Skips only the item playing; false when nothing plays. */
+  /**
+   * Skips only the item that is up: the one playing or, while nothing plays, the head of the
+   * queue (its generation is aborted). Nothing else moves. False when the queue is empty.
+   */
   skip(guildId: string): boolean;
   /** Clears the queue and stops playing; the number of items removed. */
   stop(guildId: string): number;
