@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { fileTypeFromBuffer } from 'file-type';
 import { TtsError } from './errors.ts';
 
@@ -39,7 +38,10 @@ export function checkMediaUrl(address: string, origins: readonly string[]): URL 
 
 /**
  * Opens the audio at `address` as a byte stream, checked against the media
- * policy (origin, size cap, timeout). The stream errors when a cap is hit.
+ * policy (origin, size cap, timeouts). `timeoutMs` bounds the wait for the
+ * response headers, then each wait for the next chunk: playback may read
+ * for minutes, so only time spent waiting on the network counts. The stream
+ * errors with a {@link TtsError} when a cap or a timeout is hit.
  */
 export async function openAudio(
   address: string,
@@ -47,15 +49,18 @@ export async function openAudio(
   signal?: AbortSignal,
 ): Promise<Readable> {
   const url = checkMediaUrl(address, policy.origins);
-  const timeout = AbortSignal.timeout(policy.timeoutMs);
-  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const watchdog = new Watchdog(policy.timeoutMs);
+  const combined = signal ? AbortSignal.any([signal, watchdog.signal]) : watchdog.signal;
   let response: Response;
+  watchdog.arm();
   try {
     response = await policy.fetch(url, { signal: combined, redirect: 'error' });
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    const kind = timeout.aborted ? 'timeout' : 'network';
+    const kind = watchdog.fired ? 'timeout' : 'network';
     throw new TtsError(kind, `downloading the audio failed (${kind})`, { cause: error });
+  } finally {
+    watchdog.disarm();
   }
   if (!response.ok || response.body === null) {
     await response.body?.cancel();
@@ -74,19 +79,96 @@ export async function openAudio(
     await response.body.cancel();
     throw new TtsError('media_refused', `the audio is larger than ${policy.maxBytes} bytes`);
   }
-  const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
-  return Readable.from(capBytes(body, policy.maxBytes), { objectMode: false });
+  const chunks = readBody(response.body, watchdog, policy.maxBytes, signal);
+  return Readable.from(chunks, { objectMode: false });
 }
 
-async function* capBytes(chunks: AsyncIterable<Buffer>, maxBytes: number): AsyncGenerator<Buffer> {
-  let total = 0;
-  for await (const chunk of chunks) {
-    total += chunk.length;
-    if (total > maxBytes) {
-      throw new TtsError('media_refused', `the audio is larger than ${maxBytes} bytes`);
-    }
-    yield chunk;
+/**
+ * Aborts the download when the network has kept us waiting `timeoutMs`.
+ * Armed only while we wait (for headers, or for a chunk a reader asked for).
+ */
+class Watchdog {
+  readonly #controller = new AbortController();
+  readonly #timeoutMs: number;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #fired = false;
+
+  constructor(timeoutMs: number) {
+    this.#timeoutMs = timeoutMs;
   }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  get timeoutMs(): number {
+    return this.#timeoutMs;
+  }
+
+  get fired(): boolean {
+    return this.#fired;
+  }
+
+  arm(): void {
+    this.disarm();
+    this.#timer = setTimeout(() => {
+      this.#fired = true;
+      this.#controller.abort(new DOMException('the media timeout elapsed', 'TimeoutError'));
+    }, this.#timeoutMs);
+  }
+
+  disarm(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** Releases the connection when the consumer stops early (no effect once the body ended). */
+  release(): void {
+    this.disarm();
+    this.#controller.abort();
+  }
+}
+
+async function* readBody(
+  body: ReadableStream<Uint8Array>,
+  watchdog: Watchdog,
+  maxBytes: number,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<Buffer> {
+  const reader = body.getReader();
+  let total = 0;
+  try {
+    for (;;) {
+      let next: Awaited<ReturnType<typeof reader.read>>;
+      watchdog.arm();
+      try {
+        next = await reader.read();
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        if (watchdog.fired) throw stalled(watchdog);
+        throw new TtsError('network', 'downloading the audio was interrupted', { cause: error });
+      } finally {
+        watchdog.disarm();
+      }
+      // A fetch that ignores its signal may end the body instead of failing it.
+      if (watchdog.fired) throw stalled(watchdog);
+      if (next.done) return;
+      total += next.value.byteLength;
+      if (total > maxBytes) {
+        throw new TtsError('media_refused', `the audio is larger than ${maxBytes} bytes`);
+      }
+      yield Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
+    }
+  } finally {
+    watchdog.release();
+  }
+}
+
+function stalled(watchdog: Watchdog): TtsError {
+  return new TtsError(
+    'timeout',
+    `the audio download stalled: no data for ${watchdog.timeoutMs} ms`,
+  );
 }
 
 /** Downloads the whole file and decides its format from the bytes, never from the address. */
