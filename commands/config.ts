@@ -7,8 +7,15 @@ import {
   TextInputBuilder,
   TextInputStyle,
 } from 'discord.js';
-import { type Command, guildIdOf, requireManager, UserError } from '../src/discord/index.ts';
-import { findVoice, voiceChoices } from '../src/speech/index.ts';
+import {
+  answerVoiceAutocomplete,
+  type Command,
+  guildClient,
+  guildIdOf,
+  requireManager,
+  UserError,
+} from '../src/discord/index.ts';
+import { findVoice } from '../src/speech/index.ts';
 import { guildDefaultsSchema } from '../src/store/index.ts';
 import { formatWindow, MODELS, type Model, maskKey, TtsError } from '../src/tts/index.ts';
 
@@ -87,7 +94,7 @@ export default {
           settings.defaults.model ??
           'base') as Model;
         if (voice !== null) {
-          const client = await guildClientOrFail(guildId, services);
+          const client = await guildClient(interaction, services);
           const found = findVoice(await client.voices(model), voice);
           if (found === undefined)
             throw new UserError(
@@ -130,16 +137,7 @@ export default {
     }
   },
 
-  async autocomplete(interaction, { services }) {
-    const guildId = guildIdOf(interaction);
-    const apiKey = await services.apiKeys.get(guildId);
-    if (apiKey === undefined) return interaction.respond([]);
-    const model = (interaction.options.getString('model') ??
-      (await services.settings.guild(guildId)).defaults.model ??
-      'base') as Model;
-    const voices = await services.tts.forKey(apiKey).voices(model);
-    await interaction.respond(voiceChoices(voices, interaction.options.getFocused()));
-  },
+  autocomplete: (interaction, { services }) => answerVoiceAutocomplete(interaction, services),
 
   async modal(interaction, { services, logger }) {
     requireManager(interaction);
@@ -166,16 +164,6 @@ export default {
     });
   },
 } satisfies Command;
-
-async function guildClientOrFail(
-  guildId: string,
-  services: Parameters<Command['execute']>[1]['services'],
-) {
-  const apiKey = await services.apiKeys.get(guildId);
-  if (apiKey === undefined)
-    throw new UserError('no_api_key', 'Set an API key first with `/config api-key`.');
-  return services.tts.forKey(apiKey);
-}
 
 function describeDefaults(defaults: {
   voiceId?: string | undefined;

@@ -1,6 +1,5 @@
 import { SlashCommandBuilder } from 'discord.js';
-import { type Command, guildIdOf, UserError } from '../src/discord/index.ts';
-import { memberVoiceChannel } from '../src/discord/names.ts';
+import { type Command, guildIdOf, memberVoiceChannel, UserError } from '../src/discord/index.ts';
 
 const noMentions = { allowedMentions: { parse: [] } } as const;
 

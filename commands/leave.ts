@@ -1,6 +1,5 @@
 import { SlashCommandBuilder } from 'discord.js';
-import { type Command, guildIdOf } from '../src/discord/index.ts';
-import { requireListener } from '../src/discord/voice-events.ts';
+import { type Command, guildIdOf, requireListener } from '../src/discord/index.ts';
 
 export default {
   data: new SlashCommandBuilder()
@@ -11,8 +10,10 @@ export default {
   async execute(interaction, { services }) {
     const channelId = requireListener(interaction, services.voice);
     const cleared = services.voice.queue(guildIdOf(interaction)).length;
+    // Tearing down the connection and ffmpeg can outlast Discord's 3 s to answer.
+    await interaction.deferReply();
     await services.voice.leave(guildIdOf(interaction));
-    await interaction.reply({
+    await interaction.editReply({
       content: `👋 Left <#${channelId}>${cleared > 0 ? ` and cleared ${cleared} queued item${cleared === 1 ? '' : 's'}` : ''}.`,
       allowedMentions: { parse: [] },
     });

@@ -4,15 +4,17 @@ import {
   SlashCommandBuilder,
 } from 'discord.js';
 import {
+  answerVoiceAutocomplete,
   type Command,
   type CommandContext,
   guildClient,
   guildIdOf,
+  memberVoiceChannel,
+  mentionNames,
   reportFailure,
   ThrottledReply,
   UserError,
 } from '../src/discord/index.ts';
-import { memberVoiceChannel, mentionNames } from '../src/discord/names.ts';
 import {
   audioDurationMs,
   fileProgress,
@@ -22,7 +24,6 @@ import {
   speakableText,
   type ValidatedSay,
   validateSay,
-  voiceChoices,
   voiceLabel,
   voiceProgress,
 } from '../src/speech/index.ts';
@@ -122,16 +123,7 @@ export default {
     else await attachFile(interaction, context, client, request, voice, caption);
   },
 
-  async autocomplete(interaction, { services }) {
-    const apiKey = await services.apiKeys.get(guildIdOf(interaction));
-    if (apiKey === undefined) return interaction.respond([]);
-    const guild = await services.settings.guild(guildIdOf(interaction));
-    const model = interaction.options.getString('model') ?? guild.defaults.model ?? 'base';
-    const voices = await services.tts
-      .forKey(apiKey)
-      .voices(model === 'advance' ? 'advance' : 'base');
-    await interaction.respond(voiceChoices(voices, interaction.options.getFocused()));
-  },
+  autocomplete: (interaction, { services }) => answerVoiceAutocomplete(interaction, services),
 } satisfies Command;
 
 async function chooseVoice(client: TtsClient, validated: ValidatedSay): Promise<Voice> {
@@ -158,18 +150,15 @@ async function chooseVoice(client: TtsClient, validated: ValidatedSay): Promise<
 /** Generates, downloads and attaches the audio, editing the reply as it goes. */
 async function attachFile(
   interaction: ChatInputCommandInteraction,
-  { services }: CommandContext,
+  context: CommandContext,
   client: TtsClient,
   request: SpeechRequest,
   voice: Voice,
   caption: string,
 ): Promise<void> {
-  const { clock } = services;
+  const { clock } = context.services;
   const startedAt = clock.now();
-  const reply = new ThrottledReply<InteractionEditReplyOptions>(
-    (payload) => interaction.editReply(payload),
-    clock,
-  );
+  const reply = progressReply(interaction, context);
   let stage: 'waiting' | 'generating' | 'downloading' = 'waiting';
   let ahead = (): number => 0;
   const show = () =>
@@ -181,7 +170,9 @@ async function attachFile(
   void (async () => {
     while (!ticker.signal.aborted) {
       show();
-      await clock.sleep(3000, ticker.signal).catch(() => undefined);
+      await clock.sleep(3000, ticker.signal).catch((error: unknown) => {
+        if (!ticker.signal.aborted) context.logger.warn({ err: error }, 'progress ticker stopped');
+      });
     }
   })();
   try {
@@ -195,7 +186,18 @@ async function attachFile(
     stage = 'downloading';
     show();
     const audio = await client.download(audioUrl);
-    const duration = await audioDurationMs(audio.bytes, audio.mime);
+    const limit = interaction.attachmentSizeLimit;
+    if (audio.bytes.length > limit) {
+      const mb = (bytes: number) => (bytes / 1_048_576).toFixed(1);
+      throw new UserError(
+        'too_large',
+        `The audio is ${mb(audio.bytes.length)} MB, more than this server allows for attachments (${mb(limit)} MB). Use shorter text, or \`/join\` and have it spoken.`,
+      );
+    }
+    const duration = await audioDurationMs(audio.bytes, audio.mime).catch((error: unknown) => {
+      context.logger.debug({ err: error }, 'could not read the audio duration');
+      return undefined;
+    });
     ticker.abort();
     await reply.finish({
       content: `🔊 ${caption}${duration === undefined ? '' : ` · ${formatSeconds(duration)}`}`,
@@ -208,9 +210,27 @@ async function attachFile(
       ],
       ...noMentions,
     });
+  } catch (error) {
+    // The failure message replaces the progress; no scheduled progress edit may overwrite it.
+    await reply.cancel();
+    throw error;
   } finally {
     ticker.abort();
   }
+}
+
+/** The reply a `/say` edits while it works, throttled to what Discord tolerates. */
+function progressReply(
+  interaction: ChatInputCommandInteraction,
+  { services, logger }: CommandContext,
+): ThrottledReply<InteractionEditReplyOptions> {
+  return new ThrottledReply<InteractionEditReplyOptions>(
+    (payload) => interaction.editReply(payload),
+    services.clock,
+    {
+      onError: (error) => logger.warn({ err: error }, 'could not update the /say reply'),
+    },
+  );
 }
 
 /** Queues the speech in the voice channel and mirrors the item's progress in the reply. */
@@ -222,10 +242,7 @@ async function speakInVoice(
   caption: string,
 ): Promise<void> {
   const startedAt = services.clock.now();
-  const reply = new ThrottledReply<InteractionEditReplyOptions>(
-    (payload) => interaction.editReply(payload),
-    services.clock,
-  );
+  const reply = progressReply(interaction, { services, logger });
   const outcome = services.voice.speak({
     guildId: guildIdOf(interaction),
     requesterId: interaction.user.id,

@@ -1,6 +1,5 @@
 import { SlashCommandBuilder } from 'discord.js';
-import { type Command, guildIdOf, UserError } from '../src/discord/index.ts';
-import { requireListener } from '../src/discord/voice-events.ts';
+import { type Command, guildIdOf, requireListener, UserError } from '../src/discord/index.ts';
 import { quoteSafely } from '../src/speech/index.ts';
 
 export default {

@@ -48,8 +48,10 @@ export default {
   async button(interaction, { services }) {
     const filter = parseCustomId(interaction.customId);
     const client = await guildClient(interaction, services);
+    // A cold cache waits for the voices budget, which can outlast Discord's 3 s to answer.
+    await interaction.deferUpdate();
     const voices = filterVoices(await client.voices(filter.model), filter);
-    await interaction.update(page(voices, filter, filter.page));
+    await interaction.editReply(page(voices, filter, filter.page));
   },
 } satisfies Command;
 

@@ -1,6 +1,12 @@
-import { type Interaction, PermissionFlagsBits } from 'discord.js';
+import {
+  type ChatInputCommandInteraction,
+  type Interaction,
+  PermissionFlagsBits,
+} from 'discord.js';
 import type { Services } from '../services.ts';
 import type { TtsClient } from '../tts/index.ts';
+import type { VoiceService } from '../voice/index.ts';
+import { memberVoiceChannel } from './names.ts';
 import { UserError } from './user-error.ts';
 
 /** The guild an interaction came from, or a UserError for DMs. */
@@ -40,4 +46,26 @@ export async function guildClient(
     );
   }
   return services.tts.forKey(apiKey);
+}
+
+/**
+ * Refuses playback controls (`/skip`, `/stop`, `/leave`) to members who are neither in the
+ * bot's voice channel nor allowed to manage the server; returns the bot's channel.
+ */
+export function requireListener(
+  interaction: ChatInputCommandInteraction,
+  voice: Pick<VoiceService, 'channelOf'>,
+): string {
+  const guildId = guildIdOf(interaction);
+  const botChannel = voice.channelOf(guildId);
+  if (botChannel === undefined) {
+    throw new UserError('not_in_voice', 'I am not in a voice channel. Use `/join` first.');
+  }
+  if (memberVoiceChannel(interaction) !== botChannel && !canManage(interaction)) {
+    throw new UserError(
+      'not_in_voice',
+      `Join <#${botChannel}> to control what I play (or ask someone with Manage Server).`,
+    );
+  }
+  return botChannel;
 }

@@ -1,7 +1,9 @@
+export { answerVoiceAutocomplete } from './autocomplete.ts';
 export type { Command, CommandContext } from './command.ts';
-export { canManage, guildClient, guildIdOf, requireManager } from './guild.ts';
+export { canManage, guildClient, guildIdOf, requireListener, requireManager } from './guild.ts';
 export { loadCommands } from './loader.ts';
 export { describeFailure } from './messages.ts';
+export { memberVoiceChannel, mentionNames } from './names.ts';
 export { ThrottledReply } from './progress.ts';
 export { registerCommands } from './register.ts';
 export { createRouter, reportFailure } from './router.ts';

@@ -3,6 +3,7 @@ import type { Logger } from '../log/index.ts';
 import type { Services } from '../services.ts';
 import type { Command, CommandContext } from './command.ts';
 import { describeFailure } from './messages.ts';
+import { UserError } from './user-error.ts';
 
 /** Routes each interaction to its command; the only place interactions enter the bot. */
 export function createRouter(commands: ReadonlyMap<string, Command>, services: Services) {
@@ -16,14 +17,28 @@ export function createRouter(commands: ReadonlyMap<string, Command>, services: S
     });
     if (command === undefined) {
       logger.warn({ type: interaction.type }, 'interaction for an unknown command');
+      if (interaction.isRepliable()) {
+        await reportFailure(interaction, gone(), logger);
+      } else if (interaction.isAutocomplete()) {
+        await interaction
+          .respond([])
+          .catch((error: unknown) => logger.warn({ err: error }, 'could not answer autocomplete'));
+      }
       return;
     }
     const context: CommandContext = { services, logger };
     try {
       if (interaction.isChatInputCommand()) await command.execute(interaction, context);
-      else if (interaction.isAutocomplete()) await command.autocomplete?.(interaction, context);
-      else if (interaction.isButton()) await command.button?.(interaction, context);
-      else if (interaction.isModalSubmit()) await command.modal?.(interaction, context);
+      else if (interaction.isAutocomplete()) {
+        if (command.autocomplete === undefined) await interaction.respond([]);
+        else await command.autocomplete(interaction, context);
+      } else if (interaction.isButton()) {
+        if (command.button === undefined) throw gone();
+        await command.button(interaction, context);
+      } else if (interaction.isModalSubmit()) {
+        if (command.modal === undefined) throw gone();
+        await command.modal(interaction, context);
+      }
     } catch (error) {
       if (interaction.isAutocomplete()) {
         logger.error({ err: error }, 'autocomplete failed');
@@ -38,6 +53,10 @@ export function createRouter(commands: ReadonlyMap<string, Command>, services: S
   };
 }
 
+function gone(): UserError {
+  return new UserError('unknown_command', 'This command or button is not available any more.');
+}
+
 function commandName(interaction: Interaction): string | undefined {
   if (interaction.isChatInputCommand() || interaction.isAutocomplete())
     return interaction.commandName;
@@ -46,7 +65,11 @@ function commandName(interaction: Interaction): string | undefined {
   return undefined;
 }
 
-/** Tells the user what failed: ephemerally before a reply exists, in the reply they are watching after. */
+/**
+ * Tells the user what failed. Expected failures go to them alone
+ * (ephemerally), even when a public reply was already deferred; other
+ * failures replace the reply everyone was watching.
+ */
 export async function reportFailure(
   interaction: RepliableInteraction,
   error: unknown,
@@ -59,21 +82,15 @@ export async function reportFailure(
     failure.incidentId === undefined
       ? failure.text
       : `${failure.text} (incident \`${failure.incidentId}\`)`;
+  const quiet = { allowedMentions: { parse: [] } };
   try {
-    if (interaction.deferred || interaction.replied) {
-      await interaction.editReply({
-        content,
-        embeds: [],
-        components: [],
-        files: [],
-        allowedMentions: { parse: [] },
-      });
+    if (!interaction.deferred && !interaction.replied) {
+      await interaction.reply({ content, flags: MessageFlags.Ephemeral, ...quiet });
+    } else if (error instanceof UserError && interaction.ephemeral === false) {
+      await interaction.followUp({ content, flags: MessageFlags.Ephemeral, ...quiet });
+      await interaction.deleteReply();
     } else {
-      await interaction.reply({
-        content,
-        flags: MessageFlags.Ephemeral,
-        allowedMentions: { parse: [] },
-      });
+      await interaction.editReply({ content, embeds: [], components: [], files: [], ...quiet });
     }
   } catch (replyError) {
     logger.warn({ err: replyError }, 'could not tell the user about a failure');

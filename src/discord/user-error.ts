@@ -7,7 +7,10 @@ export type UserErrorId =
   | 'voice_not_found'
   | 'not_in_voice'
   | 'queue_full'
-  | 'nothing_playing';
+  | 'nothing_playing'
+  | 'unknown_command'
+  | 'too_large'
+  | 'key_unreadable';
 
 /** An expected failure with the next step for the user; shown ephemerally to them only. */
 export class UserError extends Error {

@@ -3,7 +3,6 @@
  * bot's channel or the channel is deleted, and follows the bot being moved or disconnected.
  */
 import {
-  type ChatInputCommandInteraction,
   type Client,
   type DMChannel,
   Events,
@@ -13,9 +12,6 @@ import {
 } from 'discord.js';
 import type { Logger } from '../log/index.ts';
 import type { LeaveReason, VoiceService } from '../voice/index.ts';
-import { canManage, guildIdOf } from './guild.ts';
-import { memberVoiceChannel } from './names.ts';
-import { UserError } from './user-error.ts';
 
 /**
  * Members in a voice channel who are not bots, from the guild's voice states. A member missing
@@ -72,26 +68,4 @@ export function wireVoiceEvents(client: Client, voice: VoiceService, logger: Log
     client.off(Events.VoiceStateUpdate, onVoiceState);
     client.off(Events.ChannelDelete, onChannelDelete);
   };
-}
-
-/**
- * Refuses playback controls (`/skip`, `/stop`, `/leave`) to members who are neither in the
- * bot's voice channel nor allowed to manage the server; returns the bot's channel.
- */
-export function requireListener(
-  interaction: ChatInputCommandInteraction,
-  voice: Pick<VoiceService, 'channelOf'>,
-): string {
-  const guildId = guildIdOf(interaction);
-  const botChannel = voice.channelOf(guildId);
-  if (botChannel === undefined) {
-    throw new UserError('not_in_voice', 'I am not in a voice channel. Use `/join` first.');
-  }
-  if (memberVoiceChannel(interaction) !== botChannel && !canManage(interaction)) {
-    throw new UserError(
-      'not_in_voice',
-      `Join <#${botChannel}> to control what I play (or ask someone with Manage Server).`,
-    );
-  }
-  return botChannel;
 }

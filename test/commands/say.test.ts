@@ -69,10 +69,11 @@ describe('/say with a file', () => {
   ])('%j is refused before any generation, ephemerally: %s', async (options, message) => {
     const before = t.emulator.counts()['POST /v2/tts']?.total ?? 0;
     const handle = say(options);
-    await handle.waitFor((e) => (e.kind === 'callback' && e.type === 4) || e.kind === 'edit');
-    const reply = handle.lastMessage();
+    await handle.waitFor((e) => (e.kind === 'callback' && e.type === 4) || e.kind === 'delete');
+    // Refused at once, or after the public defer: then privately, and the public reply is gone.
+    const reply = handle.callback()?.type === 4 ? handle.lastMessage() : handle.followUps()[0];
     expect(reply?.content).toContain(message);
-    if (handle.callback()?.type === 4) expect((reply?.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
+    expect((reply?.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
     expect(t.emulator.counts()['POST /v2/tts']?.total ?? 0).toBe(before);
   });
 
@@ -92,6 +93,17 @@ describe('/say with a file', () => {
     expect(reply.content).toContain(message);
     expect(reply.content).toContain(detail);
     expect(reply.content).not.toContain('incident');
+  });
+
+  test('a failure is not overwritten later by a progress edit that was still scheduled', async () => {
+    t.emulator.fault({ kind: 'fail', error: 'engine overheated' });
+    const handle = say({});
+    const reply = await finalReply(handle);
+    t.emulator.clearFaults();
+    expect(reply.content).toContain('engine overheated');
+    // Longer than the 2.5 s between progress edits.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(handle.lastMessage()?.content).toContain('engine overheated');
   });
 
   test('a premium voice on a free plan and an exhausted balance say what to do', async () => {
@@ -148,7 +160,8 @@ describe('/voices and /myvoice', () => {
       message: first,
       customId: 'voices:base:1::',
     });
-    await next.waitFor((e) => e.kind === 'callback' && e.type === 7);
+    await next.waitFor((e) => e.kind === 'edit');
+    expect(next.callback()?.type).toBe(6);
     const updated = t.discord.message(first.id);
     const footer = (updated?.embeds?.[0] as { footer?: { text?: string } } | undefined)?.footer;
     expect(footer?.text).toMatch(/^Page 2 of 2/);
