@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Installs the system programs the bot and its tests use, when missing:
-# ffmpeg (audio), espeak-ng (real speech in the emulator), redis-server
-# (Redis store tests) and openssl (TLS for the fake voice server).
-# Idempotent and quiet when everything is present.
+# Installs the system programs the project uses, when missing. With no
+# arguments: everything the tests need — ffmpeg (audio), espeak-ng (real
+# speech in the emulator), redis-server (Redis store tests), openssl (TLS
+# for the fake voice server). With arguments: only those programs (the bot
+# itself needs only ffmpeg). Quiet when everything is present.
 set -euo pipefail
+wanted=("$@")
+[ ${#wanted[@]} -eq 0 ] && wanted=(ffmpeg espeak-ng redis-server openssl)
 missing=()
-for tool in ffmpeg:ffmpeg espeak-ng:espeak-ng redis-server:redis-server openssl:openssl; do
-  command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool#*:}")
+for tool in "${wanted[@]}"; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then

@@ -66,71 +66,79 @@ export async function startBot(
     { path: ffmpeg.path, source: ffmpeg.source, version: ffmpeg.version },
     'using ffmpeg',
   );
-  const keyv = await openKeyv(config.storeUrl);
-  const secretKey = await loadSecretKey(config.secretKey, config.dataDir, logger);
-  const settings = new KeyvSettingsStore(keyv);
-  const tts = new TtsClients(
-    productionClientOptions({
-      baseUrl: config.ttsApiUrl,
-      mediaOrigins: config.ttsMediaOrigins,
-      pollDeadlineMs: config.pollDeadlineMs,
-      budgets: new MemoryBudgetStore(config.ttsLimits, new KeyvBudgetJournal(keyv)),
-      clock,
-      onBackgroundError: (error) => logger.warn({ err: error }, 'TTS background request failed'),
-    }),
-  );
-  const client = createDiscordClient({ apiUrl: config.discordApiUrl });
-  const voice = (options.createVoice ?? createVoiceManager)({
-    ffmpegPath: ffmpeg.path,
-    logger: logger.child({ subsystem: 'voice' }),
-    clock,
-    config,
-    notify: async (_guildId, channelId, text) => {
-      const channel = await client.channels.fetch(channelId);
-      if (channel?.isSendable())
-        await channel.send({ content: text, allowedMentions: { parse: [] } });
-    },
-  });
-  const services: Services = {
-    config,
-    logger,
-    clock,
-    keyv,
-    settings,
-    apiKeys: new ApiKeyVault(settings, secretKey),
-    tts,
-    voice,
-  };
-  const commands = await loadCommands();
-  const route = createRouter(commands, services);
-  client.on(Events.InteractionCreate, (interaction) => {
-    route(interaction).catch((error: unknown) =>
-      logger.error({ err: error }, 'interaction handler failed'),
-    );
-  });
-  client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
-  wireVoiceEvents(client, voice, logger);
-
+  for (const failure of ffmpeg.failures) {
+    // ffmpeg-static is optional and usually absent; a broken FFMPEG_PATH is worth a warning.
+    if (failure.source === 'FFMPEG_PATH')
+      logger.warn({ ...failure }, 'FFMPEG_PATH is unusable, fell back');
+  }
+  // What has been opened so far, closed in reverse order by `stop` (also when start-up fails).
+  const opened: (() => Promise<void>)[] = [];
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
-      await voice.destroy();
-      await client.destroy();
-      await keyv.disconnect();
+      for (const close of opened.reverse()) await close();
     })();
     return stopping;
   };
   try {
+    const commands = await loadCommands();
+    const keyv = await openKeyv(config.storeUrl);
+    opened.push(() => keyv.disconnect());
+    const secretKey = await loadSecretKey(config.secretKey, config.dataDir, logger);
+    const settings = new KeyvSettingsStore(keyv);
+    const tts = new TtsClients(
+      productionClientOptions({
+        baseUrl: config.ttsApiUrl,
+        mediaOrigins: config.ttsMediaOrigins,
+        pollDeadlineMs: config.pollDeadlineMs,
+        budgets: new MemoryBudgetStore(config.ttsLimits, new KeyvBudgetJournal(keyv)),
+        clock,
+        onBackgroundError: (error) => logger.warn({ err: error }, 'TTS background request failed'),
+      }),
+    );
+    const client = createDiscordClient({ apiUrl: config.discordApiUrl });
+    opened.push(() => client.destroy());
+    const voice = (options.createVoice ?? createVoiceManager)({
+      ffmpegPath: ffmpeg.path,
+      logger: logger.child({ subsystem: 'voice' }),
+      clock,
+      config,
+      notify: async (_guildId, channelId, text) => {
+        const channel = await client.channels.fetch(channelId);
+        if (channel?.isSendable())
+          await channel.send({ content: text, allowedMentions: { parse: [] } });
+      },
+    });
+    opened.push(() => voice.destroy());
+    const services: Services = {
+      config,
+      logger,
+      clock,
+      keyv,
+      settings,
+      apiKeys: new ApiKeyVault(settings, secretKey),
+      tts,
+      voice,
+    };
+    const route = createRouter(commands, services);
+    client.on(Events.InteractionCreate, (interaction) => {
+      route(interaction).catch((error: unknown) =>
+        logger.error({ err: error }, 'interaction handler failed'),
+      );
+    });
+    client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
+    wireVoiceEvents(client, voice, logger);
+
     await login(client, config.discordToken, options.loginTimeoutMs ?? 30_000);
     if (!client.isReady())
       throw new DiscordConnectError('the Discord client is not ready after login');
     await registerCommands({ client, commands, keyv, logger, guildId: config.devGuildId });
+    logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'bot is ready');
+    return { services, client, stop };
   } catch (error) {
     await stop();
     throw error;
   }
-  logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'bot is ready');
-  return { services, client, stop };
 }
 
 /** The voice service the bot uses unless told otherwise. */

@@ -33,4 +33,6 @@ try {
   logger.fatal({ err: error }, error instanceof Error ? error.message : 'the bot could not start');
   logger.flush();
   process.exitCode = 1;
+  // Everything opened was closed; should anything still hold the event loop, do not hang.
+  setTimeout(() => process.exit(1), 5000).unref();
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { UnreadableKeyError } from '../store/index.ts';
 import { formatWindow, TtsError } from '../tts/index.ts';
 import { UserError } from './user-error.ts';
 
@@ -19,6 +20,11 @@ const when = (epochMs: number | undefined): string =>
 export function describeFailure(error: unknown): FailureMessage {
   if (error instanceof UserError) return { text: error.message };
   if (error instanceof TtsError) return { text: ttsMessage(error) };
+  if (error instanceof UnreadableKeyError) {
+    return {
+      text: 'This server’s stored API key can no longer be read (the bot’s SECRET_KEY changed). An admin needs to set it again with `/config api-key`.',
+    };
+  }
   return {
     text: 'Sorry, something went wrong on our side.',
     incidentId: randomBytes(4).toString('hex'),

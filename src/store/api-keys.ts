@@ -1,6 +1,18 @@
 import { decryptSecret, encryptSecret } from './secrets.ts';
 import type { SettingsStore } from './settings.ts';
 
+/** A stored key that cannot be decrypted: SECRET_KEY changed or the data folder's key was lost. */
+export class UnreadableKeyError extends Error {
+  override readonly name = 'UnreadableKeyError';
+
+  constructor(guildId: string, options: ErrorOptions) {
+    super(
+      `the stored API key of guild ${guildId} cannot be decrypted with the current SECRET_KEY`,
+      options,
+    );
+  }
+}
+
 /** Each server's own API key, encrypted at rest. The only way to read or change a stored key. */
 export class ApiKeyVault {
   readonly #settings: SettingsStore;
@@ -11,12 +23,21 @@ export class ApiKeyVault {
     this.#secretKey = secretKey;
   }
 
-  /** The server's key in clear, or undefined when none is configured. */
+  /**
+   * The server's key in clear, or undefined when none is configured. Throws
+   * {@link UnreadableKeyError} when it was sealed with another secret key.
+   */
   async get(guildId: string): Promise<string | undefined> {
     const { sealedApiKey } = await this.#settings.guild(guildId);
-    return sealedApiKey === undefined ? undefined : decryptSecret(sealedApiKey, this.#secretKey);
+    if (sealedApiKey === undefined) return undefined;
+    try {
+      return decryptSecret(sealedApiKey, this.#secretKey);
+    } catch (error) {
+      throw new UnreadableKeyError(guildId, { cause: error });
+    }
   }
 
+  /** Stores the server's key, encrypted. */
   async set(guildId: string, apiKey: string): Promise<void> {
     const settings = await this.#settings.guild(guildId);
     await this.#settings.setGuild(guildId, {

@@ -9,6 +9,7 @@ export class KeyvBudgetJournal implements BudgetJournal {
     this.#keyv = keyv;
   }
 
+  /** The request times saved under `name`, or undefined when none are. */
   async load(name: string): Promise<number[] | undefined> {
     const saved: unknown = await this.#keyv.get(`budget:${name}`);
     return Array.isArray(saved)
@@ -16,6 +17,7 @@ export class KeyvBudgetJournal implements BudgetJournal {
       : undefined;
   }
 
+  /** Replaces the request times saved under `name`; kept two days, past any daily window. */
   async save(name: string, times: readonly number[]): Promise<void> {
     await this.#keyv.set(`budget:${name}`, [...times], 2 * 86_400_000);
   }

@@ -1,4 +1,4 @@
-export { ApiKeyVault } from './api-keys.ts';
+export { ApiKeyVault, UnreadableKeyError } from './api-keys.ts';
 export { KeyvBudgetJournal } from './budget-journal.ts';
 export { openKeyv } from './keyv.ts';
 export { decryptSecret, encryptSecret, loadSecretKey } from './secrets.ts';

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { describeFailure, UserError } from '../../src/discord/index.ts';
+import { UnreadableKeyError } from '../../src/store/index.ts';
 import { TtsError, type TtsErrorKind } from '../../src/tts/index.ts';
 
 test.each<[TtsErrorKind, string]>([
@@ -37,6 +38,11 @@ test('a daily quota says when it frees up', () => {
   expect(describeFailure(error).text).toBe(
     'This server has used its TTS quota (500 per 1 day). It frees up <t:1800000000:R>.',
   );
+});
+
+test('an unreadable stored key tells admins to set it again', () => {
+  const error = new UnreadableKeyError('1', { cause: new Error('bad decrypt') });
+  expect(describeFailure(error).text).toContain('set it again with `/config api-key`');
 });
 
 test('user errors are shown as they are; anything else gets an apology and an incident id', () => {

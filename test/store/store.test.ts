@@ -11,6 +11,7 @@ import {
   KeyvSettingsStore,
   loadSecretKey,
   openKeyv,
+  UnreadableKeyError,
 } from '../../src/store/index.ts';
 
 let dir: string;
@@ -72,6 +73,26 @@ describe('SQLite store', () => {
     expect(await again.get('1')).toBeUndefined();
     expect(await again.remove('1')).toBe(false);
     await reopened.disconnect();
+  });
+
+  test('a key sealed with another secret key is reported as unreadable, not as missing', async () => {
+    const keyv = await openKeyv(`sqlite://${join(dir, 'u.sqlite')}`);
+    await new ApiKeyVault(new KeyvSettingsStore(keyv), Buffer.alloc(32, 1)).set(
+      '1',
+      'adx_k_123456789',
+    );
+    const other = new ApiKeyVault(new KeyvSettingsStore(keyv), Buffer.alloc(32, 2));
+    const error = await other.get('1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnreadableKeyError);
+    expect(String(error)).not.toContain('adx_k_123456789');
+    await keyv.disconnect();
+  });
+
+  test('a failing store throws instead of reporting a lost write as saved', async () => {
+    const keyv = await openKeyv(`sqlite://${join(dir, 'f.sqlite')}`);
+    await keyv.disconnect();
+    const vault = new ApiKeyVault(new KeyvSettingsStore(keyv), Buffer.alloc(32, 1));
+    await expect(vault.set('1', 'adx_k_123456789')).rejects.toThrow();
   });
 
   test('settings are validated and keep defaults beside the key', async () => {
