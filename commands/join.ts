@@ -25,12 +25,20 @@ export default {
     }
     const alreadyThere = services.voice.channelOf(guildId) === channelId;
     await interaction.deferReply();
-    await services.voice.join({
-      guildId,
-      channelId,
-      adapterCreator: guild.voiceAdapterCreator,
-      textChannelId: interaction.channelId,
-    });
+    try {
+      await services.voice.join({
+        guildId,
+        channelId,
+        adapterCreator: guild.voiceAdapterCreator,
+        textChannelId: interaction.channelId,
+      });
+    } catch (error) {
+      throw new UserError(
+        'voice_unavailable',
+        `I could not connect to <#${channelId}>. Discord’s voice servers may be busy: try \`/join\` again in a minute.`,
+        { cause: error },
+      );
+    }
     await interaction.editReply({
       content: alreadyThere
         ? `I am already in <#${channelId}>. Use \`/say\` to speak.`

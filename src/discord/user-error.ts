@@ -10,15 +10,16 @@ export type UserErrorId =
   | 'nothing_playing'
   | 'unknown_command'
   | 'too_large'
-  | 'key_unreadable';
+  | 'key_unreadable'
+  | 'voice_unavailable';
 
 /** An expected failure with the next step for the user; shown ephemerally to them only. */
 export class UserError extends Error {
   override readonly name = 'UserError';
   readonly id: UserErrorId;
 
-  constructor(id: UserErrorId, message: string) {
-    super(message);
+  constructor(id: UserErrorId, message: string, options?: ErrorOptions) {
+    super(message, options);
     this.id = id;
   }
 }
