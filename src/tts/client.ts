@@ -2,9 +2,10 @@ import { TtsApi } from './api.ts';
 import { type Audio, downloadAudio, type MediaPolicy, openAudio } from './audio.ts';
 import type { BudgetStore, LimitUsage } from './budget.ts';
 import type { Clock } from './clock.ts';
+import { unsendableKeyError } from './errors.ts';
 import { GenerationEstimator } from './estimator.ts';
 import { RateGate } from './gate.ts';
-import { keyId } from './key.ts';
+import { isSendableKey, keyId } from './key.ts';
 import { PollScheduler } from './poller.ts';
 import type { Model, Operation, SpeechRequest, Voice } from './types.ts';
 import { VoiceCache } from './voice-cache.ts';
@@ -54,11 +55,14 @@ export class TtsClient {
   readonly #voices: VoiceCache;
   readonly #options: TtsClientOptions;
   readonly #media: MediaPolicy;
+  /** False for a key an HTTP header cannot carry: every API call then fails at once. */
+  readonly #sendable: boolean;
   /** Generations waiting for their turn to be submitted, oldest first (they pass the FIFO gate in this order). */
   readonly #waiting = new Set<object>();
 
   constructor(apiKey: string, options: TtsClientOptions, estimator: GenerationEstimator) {
     this.keyId = keyId(apiKey);
+    this.#sendable = isSendableKey(apiKey);
     this.#options = options;
     const fetcher = options.fetch ?? globalThis.fetch;
     this.#media = { ...options.media, fetch: fetcher };
@@ -95,25 +99,29 @@ export class TtsClient {
   }
 
   /** The voices for `model`, from the cache when fresh. */
-  voices(model: Model): Promise<Voice[]> {
+  async voices(model: Model): Promise<Voice[]> {
+    this.#checkKey();
     return this.#voices.get(model);
   }
 
   /** Checks the key with a real GET /voices call (and refreshes the cache). */
-  verify(model: Model = 'base'): Promise<Voice[]> {
+  async verify(model: Model = 'base'): Promise<Voice[]> {
+    this.#checkKey();
     return this.#voices.refresh(model);
   }
 
   /** Submits a generation and returns its id as soon as the API accepted it. */
-  submit(request: SpeechRequest, signal?: AbortSignal): Promise<string> {
+  async submit(request: SpeechRequest, signal?: AbortSignal): Promise<string> {
+    this.#checkKey();
     return this.#api.submit(request, signal);
   }
 
   /** Waits for a submitted generation to complete (polling shares the key's status budget). */
-  waitFor(
+  async waitFor(
     generation: { generationId: string; model: Model; textLength: number; submittedAt: number },
     signal?: AbortSignal,
   ): Promise<string> {
+    this.#checkKey();
     return this.#poller.track(generation, signal);
   }
 
@@ -122,6 +130,7 @@ export class TtsClient {
     request: SpeechRequest,
     options: { signal?: AbortSignal; onProgress?: (progress: GenerationProgress) => void } = {},
   ): Promise<FinishedGeneration> {
+    this.#checkKey();
     const { signal, onProgress } = options;
     const ticket = {};
     this.#waiting.add(ticket);
@@ -155,13 +164,18 @@ export class TtsClient {
   }
 
   /** Health check of the service. */
-  health(signal?: AbortSignal): Promise<boolean> {
+  async health(signal?: AbortSignal): Promise<boolean> {
+    this.#checkKey();
     return this.#api.health(signal);
   }
 
   /** How much of each limit of `op` this key has used. */
   usage(op: Operation): Promise<LimitUsage[]> {
     return this.#options.budgets.usage(this.keyId, op, this.#options.clock.now());
+  }
+
+  #checkKey(): void {
+    if (!this.#sendable) throw unsendableKeyError();
   }
 }
 

@@ -120,3 +120,11 @@ export function errorForStatus(status: number, detail: string | undefined): TtsE
         : new TtsError('bad_request', text, context);
   }
 }
+
+/** The failure of every call made with a key that cannot be sent; it carries no cause that could quote the key. */
+export function unsendableKeyError(): TtsError {
+  return new TtsError(
+    'invalid_key',
+    'the API key contains characters that cannot be sent in an HTTP header',
+  );
+}

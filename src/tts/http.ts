@@ -1,5 +1,5 @@
 import type { Clock } from './clock.ts';
-import { describeDetail, errorForStatus, TtsError } from './errors.ts';
+import { describeDetail, errorForStatus, TtsError, unsendableKeyError } from './errors.ts';
 import type { RateGate } from './gate.ts';
 import type { Operation } from './types.ts';
 
@@ -95,11 +95,14 @@ async function send(context: HttpContext, request: ApiRequest): Promise<Outcome>
   }
   const timeout = AbortSignal.timeout(context.timeoutMs);
   const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
-  const headers: Record<string, string> = {
-    'x-api-key': context.apiKey,
-    accept: 'application/json',
-  };
-  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  let headers: Headers;
+  try {
+    headers = new Headers({ 'x-api-key': context.apiKey, accept: 'application/json' });
+  } catch {
+    // The header error quotes the value it refused, which is the key: keep no cause.
+    return { ok: false, sent: false, error: unsendableKeyError() };
+  }
+  if (request.body !== undefined) headers.set('content-type', 'application/json');
   const where = `${request.method} ${url.pathname}`;
   let response: Response;
   let text: string;
@@ -114,6 +117,10 @@ async function send(context: HttpContext, request: ApiRequest): Promise<Outcome>
     text = await response.text();
   } catch (error) {
     if (request.signal?.aborted) throw request.signal.reason;
+    // Only a header check quotes the key; such an error must never reach a log as a cause.
+    if (quotesKey(error, context.apiKey)) {
+      return { ok: false, sent: false, error: unsendableKeyError() };
+    }
     if (timeout.aborted) {
       const message = `${where} got no answer within ${context.timeoutMs} ms`;
       return { ok: false, sent: true, error: new TtsError('timeout', message, { cause: error }) };
@@ -144,6 +151,17 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** True when any message in the error's cause chain contains the key. */
+function quotesKey(error: unknown, apiKey: string): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current !== undefined && current !== null; depth++) {
+    const text = current instanceof Error ? `${current.message} ${current.stack}` : String(current);
+    if (text.includes(apiKey)) return true;
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return false;
 }
 
 function networkCode(error: unknown): string | undefined {

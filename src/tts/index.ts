@@ -16,7 +16,7 @@ export { type Clock, systemClock } from './clock.ts';
 export { productionClientOptions } from './defaults.ts';
 export { describeDetail, isTransient, TtsError, type TtsErrorKind } from './errors.ts';
 export { formatWindow } from './gate.ts';
-export { keyId, maskKey } from './key.ts';
+export { isSendableKey, keyId, maskKey } from './key.ts';
 export { DEFAULT_LIMITS, type Limit, type Limits, parseLimits } from './limits.ts';
 export {
   EMOTIONS,

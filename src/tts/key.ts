@@ -11,3 +11,11 @@ export function maskKey(apiKey: string): string {
   const tail = apiKey.length >= prefix.length + 8 ? apiKey.slice(-4) : '';
   return `${prefix}…${tail}`;
 }
+
+/**
+ * True when `apiKey` can be sent in an HTTP header (visible ASCII only). A key
+ * that cannot would fail inside `fetch` with an error that quotes it.
+ */
+export function isSendableKey(apiKey: string): boolean {
+  return /^[\x21-\x7E]+$/.test(apiKey);
+}
