@@ -4,7 +4,7 @@
  */
 import { type AudioPlayer, type AudioPlayerState, AudioPlayerStatus } from '@discordjs/voice';
 import type { Logger } from '../log/index.ts';
-import { type ItemState, type QueueItem, SpeechQueue } from '../queue/index.ts';
+import { type AffectedItem, type ItemState, type QueueItem, SpeechQueue } from '../queue/index.ts';
 import type { Clock } from '../tts/index.ts';
 import type { VoiceLink } from './connection.ts';
 import { type OpenedSpeech, openSpeech, type PlaybackOptions } from './playback.ts';
@@ -85,21 +85,19 @@ export class GuildSession {
 
   /** Skips the item that is up (playing, or next while nothing plays); false when none. */
   skip(): boolean {
-    const affected = this.#queue.skip();
-    for (const { item, previous } of affected) {
-      this.#abort(item.id, previous);
-      this.#updates.end(item.id, { state: 'skipped' });
-    }
-    this.#pump();
-    return affected.length > 0;
+    return this.#end(this.#queue.skip(), 'skipped') > 0;
   }
 
   /** Cancels the playing item and every pending one; the number removed. */
   stop(): number {
-    const affected = this.#queue.clear();
+    return this.#end(this.#queue.clear(), 'cancelled');
+  }
+
+  /** Stops the work of items the queue just ended and tells their requesters; how many. */
+  #end(affected: readonly AffectedItem<SpeakRequest>[], state: 'skipped' | 'cancelled'): number {
     for (const { item, previous } of affected) {
       this.#abort(item.id, previous);
-      this.#updates.end(item.id, { state: 'cancelled' });
+      this.#updates.end(item.id, { state });
     }
     this.#pump();
     return affected.length;
