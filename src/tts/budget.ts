@@ -63,7 +63,12 @@ export interface BudgetStore {
 
 /** Persistence for request logs whose windows outlive a restart (the daily limit). */
 export interface BudgetJournal {
+  /**
+   * The request times saved under `name` (`keyId:op`), or undefined when none were.
+   * A rejection fails the call that needed them; the next call loads again.
+   */
   load(name: string): Promise<number[] | undefined>;
+  /** Replaces the request times under `name` with `times` (sorted, oldest first). */
   save(name: string, times: readonly number[]): Promise<void>;
 }
 
@@ -135,6 +140,11 @@ export class MemoryBudgetStore implements BudgetStore {
         [...(saved ?? [])].sort((a, b) => a - b),
       );
       this.#logs.set(name, log);
+      // A store that is briefly down must not break this budget until restart: forget the failure.
+      const loading = log;
+      loading.catch(() => {
+        if (this.#logs.get(name) === loading) this.#logs.delete(name);
+      });
     }
     return log;
   }

@@ -92,6 +92,24 @@ describe('MemoryBudgetStore', () => {
     expect(journal.saved.get('k:generate')).toEqual([300, 1350]);
   });
 
+  test('a journal load that fails once is retried by the next call, not cached', async () => {
+    const journal = new MapJournal();
+    journal.saved.set('k:generate', [0, 1000]);
+    let failures = 1;
+    const flaky: BudgetJournal = {
+      load: async (name) => {
+        if (failures-- > 0) throw new Error('store briefly down');
+        return journal.load(name);
+      },
+      save: (name, times) => journal.save(name, times),
+    };
+    const store = new MemoryBudgetStore(parseLimits('generate=100/1m+3/1d'), flaky);
+    await expect(store.take('k', 'generate', 5000)).rejects.toThrow('store briefly down');
+    expect((await store.take('k', 'generate', 6000)).ok).toBe(true);
+    expect(journal.saved.get('k:generate')).toEqual([0, 1000, 6000]);
+    expect((await store.take('k', 'generate', 7000)).ok).toBe(false);
+  });
+
   test('minute windows are not written to the journal', async () => {
     const journal = new MapJournal();
     const store = new MemoryBudgetStore(DEFAULT_LIMITS, journal);
