@@ -17,7 +17,14 @@ import {
 } from '../src/discord/index.ts';
 import { findVoice } from '../src/speech/index.ts';
 import { guildDefaultsSchema } from '../src/store/index.ts';
-import { formatWindow, MODELS, type Model, maskKey, TtsError } from '../src/tts/index.ts';
+import {
+  formatWindow,
+  isSendableKey,
+  MODELS,
+  type Model,
+  maskKey,
+  TtsError,
+} from '../src/tts/index.ts';
 
 const KEY_FIELD = 'api-key';
 const ephemeral = { flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } } as const;
@@ -143,6 +150,12 @@ export default {
     requireManager(interaction);
     const guildId = guildIdOf(interaction);
     const apiKey = interaction.fields.getTextInputValue(KEY_FIELD).trim();
+    if (!isSendableKey(apiKey)) {
+      throw new UserError(
+        'invalid_input',
+        'That is not an API key: it contains spaces or characters keys do not have. Nothing was saved; paste the key again.',
+      );
+    }
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     try {
       await services.tts.forKey(apiKey).verify('base');

@@ -35,6 +35,18 @@ describe('/config', () => {
     expect((reply.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
   });
 
+  test('a pasted value with spaces or control characters is refused before any request', async () => {
+    const before = t.emulator.counts()['GET /v2/voices']?.total ?? 0;
+    const handle = await t.discord
+      .slash({ user: 'admin', name: 'config', subcommand: 'api-key' })
+      .submitModal({ 'api-key': 'adx_two words\u0007bell' });
+    const reply = await handle.waitForReply();
+    expect(reply.content).toContain('not an API key');
+    expect(reply.content).not.toContain('two words');
+    expect((reply.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
+    expect(t.emulator.counts()['GET /v2/voices']?.total ?? 0).toBe(before);
+  });
+
   test('an invalid key is checked with GET /voices and not stored', async () => {
     const reply = await t.configureKey('adx_wrong_key_000000');
     expect(reply).toContain('not valid');
