@@ -8,9 +8,12 @@ import { type FakeDiscord, startFakeDiscord } from './fake-discord/index.ts';
 import { startTestBot } from './support/bot-harness.ts';
 
 /** Runs `npm start`'s command with only the given environment; resolves with its exit code and output. */
-function runBot(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function runBot(
+  env: Record<string, string>,
+  script = 'src/main.ts',
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['src/main.ts'], {
+    const child = spawn(process.execPath, [script], {
       cwd: join(import.meta.dirname, '..'),
       env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -67,6 +70,17 @@ test('an unreachable Discord is reported as such and exits 1', async () => {
   });
   expect(code).toBe(1);
   expect(output).toContain('Discord is unreachable (ECONNREFUSED)');
+});
+
+test('deploy-commands registers the commands even when unchanged, then exits', async () => {
+  const before = fake.commands().putCount;
+  const env = { DATA_DIR: dataDir, DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl };
+  for (let run = 1; run <= 2; run++) {
+    const { code, output } = await runBot(env, 'src/deploy-commands.ts');
+    expect(code, output).toBe(0);
+    expect(fake.commands().putCount).toBe(before + run);
+  }
+  expect(fake.commands().global.map((command) => command.name)).toContain('say');
 });
 
 test('a restarted bot does not register unchanged commands again', async () => {
