@@ -24,7 +24,7 @@ export interface TtsClientOptions {
   readonly pollDeadlineMs: number;
   readonly pollIntervalMs: { readonly min: number; readonly max: number };
   readonly voicesTtlMs: number;
-  /** Failures in the background (voice refreshes, transient poll errors); never contains the key. */
+  /** Failures in the background (voice refreshes, transient poll errors, budget updates); never contains the key. */
   readonly onBackgroundError: (error: unknown) => void;
 }
 
@@ -80,6 +80,7 @@ export class TtsClient {
       fetch: fetcher,
       timeoutMs: options.requestTimeoutMs,
       maxRetries: options.maxRetries,
+      onBudgetError: options.onBackgroundError,
     });
     this.#poller = new PollScheduler({
       poll: (id) => this.#api.status(id),

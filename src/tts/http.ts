@@ -14,6 +14,11 @@ export interface HttpContext {
   readonly timeoutMs: number;
   /** Attempts after the first, for 429 (any method) and for transient failures of GETs. */
   readonly maxRetries: number;
+  /**
+   * Failures to update the rate budget after an answer. They never replace the
+   * call's own outcome (a POST that succeeded has spent quota: its id must reach the caller).
+   */
+  readonly onBudgetError?: ((error: unknown) => void) | undefined;
 }
 
 /** One API call. */
@@ -65,8 +70,7 @@ export async function callApi(context: HttpContext, request: ApiRequest): Promis
       if (request.signal?.aborted) throw request.signal.reason;
       throw error;
     } finally {
-      // A burst of requests can reach the server well after it left; count from the answer.
-      await context.gate.answered(context.keyId, request.op, takenAt);
+      await answered(context, request.op, takenAt);
     }
     if (outcome.ok) return outcome.body;
     const { error, retryAfterMs, sent } = outcome;
@@ -76,6 +80,15 @@ export async function callApi(context: HttpContext, request: ApiRequest): Promis
       (idempotent && ['server_error', 'network', 'timeout'].includes(error.kind));
     if (!retryable || attempt >= context.maxRetries) throw error;
     await context.clock.sleep(retryAfterMs ?? 1000 * 2 ** attempt, request.signal);
+  }
+}
+
+/** Counts the request from its answer: a burst can reach the server well after it left. */
+async function answered(context: HttpContext, op: Operation, takenAt: number): Promise<void> {
+  try {
+    await context.gate.answered(context.keyId, op, takenAt);
+  } catch (error) {
+    context.onBudgetError?.(error);
   }
 }
 
