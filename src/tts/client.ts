@@ -200,4 +200,13 @@ export class TtsClients {
     }
     return client;
   }
+
+  /**
+   * Drops the client of `apiKey` (a key that failed verification or was removed),
+   * so it no longer holds the key. Calls already under way finish normally; the
+   * key's rate budgets stay in the budget store.
+   */
+  forget(apiKey: string): void {
+    this.#clients.delete(keyId(apiKey));
+  }
 }

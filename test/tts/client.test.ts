@@ -119,6 +119,25 @@ describe('happy paths, vendor defaults (201, generation_id, audio_url, WAV)', ()
     expect(emu().counts()['GET /v2/']?.byStatus).toEqual({ 200: 1 });
   });
 
+  test('forget drops the client of a key; an in-flight call finishes, budgets stay with the key', async () => {
+    const { clients } = clientsFor(emu());
+    const first = clients.forKey(USER_ONE.apiKey);
+    expect(clients.forKey(USER_ONE.apiKey)).toBe(first);
+    const inFlight = first.generate(request);
+    clients.forget(USER_ONE.apiKey);
+    const done = await inFlight;
+    expect(emu().generation(done.generationId)?.status).toBe('Completed');
+    const second = clients.forKey(USER_ONE.apiKey);
+    expect(second).not.toBe(first);
+    const [minute] = await second.usage('generate');
+    expect(minute?.used).toBe(1);
+    // Forgetting a key that has no client, or twice, is harmless.
+    clients.forget('adx_never_used_key_0000');
+    clients.forget(USER_ONE.apiKey);
+    clients.forget(USER_ONE.apiKey);
+    expect(clients.forKey(USER_ONE.apiKey)).not.toBe(second);
+  });
+
   test('usage reports what the key has spent', async () => {
     const client = clientsFor(emu()).clients.forKey(USER_ONE.apiKey);
     await client.submit(request);
