@@ -10,13 +10,14 @@ import {
 import {
   answerVoiceAutocomplete,
   type Command,
+  type CommandContext,
   guildClient,
   guildIdOf,
   requireManager,
   UserError,
 } from '../src/discord/index.ts';
 import { findVoice } from '../src/speech/index.ts';
-import { guildDefaultsSchema } from '../src/store/index.ts';
+import { guildDefaultsSchema, UnreadableKeyError } from '../src/store/index.ts';
 import {
   formatWindow,
   isSendableKey,
@@ -84,7 +85,9 @@ export default {
         return;
       }
       case 'remove-api-key': {
+        const previous = await readableKey(services, guildId);
         const removed = await services.apiKeys.remove(guildId);
+        if (previous !== undefined) services.tts.forget(previous);
         await interaction.reply({
           ...ephemeral,
           content: removed
@@ -161,6 +164,7 @@ export default {
       await services.tts.forKey(apiKey).verify('base');
     } catch (error) {
       if (error instanceof TtsError && error.kind === 'invalid_key') {
+        services.tts.forget(apiKey);
         await interaction.editReply({
           content: `The TTS service rejected \`${maskKey(apiKey)}\`: the key is not valid. Nothing was saved; check the key and try again.`,
           allowedMentions: { parse: [] },
@@ -169,7 +173,9 @@ export default {
       }
       throw error;
     }
+    const previous = await readableKey(services, guildId);
     await services.apiKeys.set(guildId, apiKey);
+    if (previous !== undefined && previous !== apiKey) services.tts.forget(previous);
     logger.info({ keyId: services.tts.forKey(apiKey).keyId }, 'API key configured');
     await interaction.editReply({
       content: `API key \`${maskKey(apiKey)}\` checked and saved. Members can use \`/say\` now.`,
@@ -177,6 +183,19 @@ export default {
     });
   },
 } satisfies Command;
+
+/** The guild's stored key, or undefined when there is none or it can no longer be decrypted. */
+async function readableKey(
+  services: CommandContext['services'],
+  guildId: string,
+): Promise<string | undefined> {
+  try {
+    return await services.apiKeys.get(guildId);
+  } catch (error) {
+    if (error instanceof UnreadableKeyError) return undefined;
+    throw error;
+  }
+}
 
 function describeDefaults(defaults: {
   voiceId?: string | undefined;
