@@ -7,13 +7,22 @@ const SECONDS_PER_CHAR = 0.06;
 /** A 16-bit mono PCM WAV of a soft sine tone whose length follows the text length. */
 export function toneWav(textLength: number, speed = 1, frequency = 440): Buffer {
   const seconds = Math.max(0.2, (textLength * SECONDS_PER_CHAR) / speed);
-  const samples = Math.round(seconds * TONE_RATE);
+  return sineWav(seconds, { rate: TONE_RATE, frequency, amplitude: 0.3, fadeMs: 20 });
+}
+
+/** A 16-bit mono PCM WAV of a sine tone, faded in and out over `fadeMs` when given. */
+export function sineWav(
+  seconds: number,
+  options: { rate?: number; frequency?: number; amplitude?: number; fadeMs?: number } = {},
+): Buffer {
+  const { rate = 48_000, frequency = 440, amplitude = 0.5, fadeMs = 0 } = options;
+  const samples = Math.round(seconds * rate);
   const wav = Buffer.alloc(44 + samples * 2);
-  writeHeader(wav, TONE_RATE, samples * 2);
-  const fade = Math.min(samples / 2, TONE_RATE / 50);
+  writeHeader(wav, rate, samples * 2);
+  const fade = Math.min(samples / 2, (rate * fadeMs) / 1000);
   for (let i = 0; i < samples; i++) {
-    const envelope = Math.min(1, i / fade, (samples - 1 - i) / fade);
-    const value = Math.sin((2 * Math.PI * frequency * i) / TONE_RATE) * 0.3 * envelope;
+    const envelope = fade > 0 ? Math.min(1, i / fade, (samples - 1 - i) / fade) : 1;
+    const value = Math.sin((2 * Math.PI * frequency * i) / rate) * amplitude * envelope;
     wav.writeInt16LE(Math.round(value * 32767), 44 + i * 2);
   }
   return wav;

@@ -5,6 +5,7 @@ import type {
   DiscordGatewayAdapterCreator,
   DiscordGatewayAdapterLibraryMethods,
 } from '@discordjs/voice';
+import { sineWav as emulatorSineWav } from '../../../tools/emulator/wav.ts';
 import type { VoiceBackend } from '../types.ts';
 
 type VoiceStateData = Parameters<DiscordGatewayAdapterLibraryMethods['onVoiceStateUpdate']>[0];
@@ -67,26 +68,7 @@ function voiceState(guildId: string, channelId: string, userId: string, sessionI
 
 /** A mono 16-bit 48 kHz WAV file holding a sine tone. */
 export function sineWav(seconds: number, frequency = 440): Buffer {
-  const rate = 48_000;
-  const samples = Math.round(seconds * rate);
-  const wav = Buffer.alloc(44 + samples * 2);
-  wav.write('RIFF', 0, 'ascii');
-  wav.writeUInt32LE(36 + samples * 2, 4);
-  wav.write('WAVEfmt ', 8, 'ascii');
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20); // PCM
-  wav.writeUInt16LE(1, 22); // mono
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36, 'ascii');
-  wav.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i += 1) {
-    const value = Math.sin((2 * Math.PI * frequency * i) / rate) * 0.5 * 0x7fff;
-    wav.writeInt16LE(Math.round(value), 44 + i * 2);
-  }
-  return wav;
+  return emulatorSineWav(seconds, { frequency });
 }
 
 /** Transcodes a WAV to Ogg/Opus with the system ffmpeg; `exited` settles when ffmpeg is reaped. */
