@@ -51,7 +51,7 @@ function ttsMessage(error: TtsError): string {
     case 'rate_limited':
       return `The TTS service is busy for this server right now; try again ${when(error.retryAt ?? Date.now() + 60_000)}.`;
     case 'quota_exhausted':
-      return `This server has used its TTS quota (${error.message.replace(/^the \w+ limit of /, '').replace(/ is used up$/, '')}). It frees up ${when(error.retryAt)}.`;
+      return `This server has used its TTS quota${error.limit === undefined ? '' : ` (${error.limit.count} per ${formatWindow(error.limit.windowMs)})`}. It frees up ${when(error.retryAt)}.`;
     case 'server_error':
       return 'The TTS service had an internal error. Please try again in a minute.';
     case 'timeout':
@@ -66,5 +66,3 @@ function ttsMessage(error: TtsError): string {
       return `The speech is taking too long to generate${id}; giving up. Please try again later.`;
   }
 }
-
-export { formatWindow };

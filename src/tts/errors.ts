@@ -24,6 +24,8 @@ export interface TtsErrorContext {
   readonly retryAt?: number;
   /** The generation concerned, kept so a user can quote it. */
   readonly generationId?: string;
+  /** The client-side limit that was used up (with `quota_exhausted`). */
+  readonly limit?: { readonly count: number; readonly windowMs: number };
   readonly cause?: unknown;
 }
 
@@ -34,6 +36,7 @@ export class TtsError extends Error {
   readonly status: number | undefined;
   readonly retryAt: number | undefined;
   readonly generationId: string | undefined;
+  readonly limit: { readonly count: number; readonly windowMs: number } | undefined;
 
   constructor(kind: TtsErrorKind, message: string, context: TtsErrorContext = {}) {
     super(message, context.cause === undefined ? undefined : { cause: context.cause });
@@ -41,6 +44,7 @@ export class TtsError extends Error {
     this.status = context.status;
     this.retryAt = context.retryAt;
     this.generationId = context.generationId;
+    this.limit = context.limit;
   }
 }
 

@@ -56,7 +56,7 @@ export class RateGate {
         throw new TtsError(
           'quota_exhausted',
           `the ${op} limit of ${take.limit.count} per ${formatWindow(take.limit.windowMs)} is used up`,
-          { retryAt: now + take.waitMs },
+          { retryAt: now + take.waitMs, limit: take.limit },
         );
       }
       await clock.sleep(take.waitMs, signal);

@@ -34,6 +34,7 @@ test.each<[TtsErrorKind, string]>([
 test('a daily quota says when it frees up', () => {
   const error = new TtsError('quota_exhausted', 'the generate limit of 500 per 1 day is used up', {
     retryAt: 1_800_000_000_000,
+    limit: { count: 500, windowMs: 86_400_000 },
   });
   expect(describeFailure(error).text).toBe(
     'This server has used its TTS quota (500 per 1 day). It frees up <t:1800000000:R>.',

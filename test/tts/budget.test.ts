@@ -154,6 +154,7 @@ describe('RateGate', () => {
       kind: 'quota_exhausted',
       retryAt: expect.any(Number),
       message: 'the generate limit of 2 per 1 day is used up',
+      limit: { count: 2, windowMs: 86_400_000 },
     });
   });
 
