@@ -1,0 +1,81 @@
+import { EventEmitter } from 'node:events';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { KeyvStoreAdapter, StoredData } from 'keyv';
+
+/**
+ * A keyv store on Node's built-in SQLite (`node:sqlite`): no native module to
+ * build, no download at install. It keeps `@keyv/sqlite`'s table layout
+ * (`keyv(key PRIMARY KEY, value TEXT)`), so files written before still open.
+ * Keyv itself serialises values and checks expiry; this only stores strings.
+ */
+export class NodeSqliteStore extends EventEmitter implements KeyvStoreAdapter {
+  opts: { url: string };
+  namespace?: string | undefined;
+  readonly #db: DatabaseSync;
+  readonly #get: StatementSync;
+  readonly #set: StatementSync;
+  readonly #delete: StatementSync;
+
+  /** Opens (and creates when missing) the database file at `path`, or `:memory:`. */
+  constructor(path: string) {
+    super();
+    this.opts = { url: `sqlite://${path}` };
+    this.#db = new DatabaseSync(path);
+    // WAL keeps readers unblocked by a writer; the timeout rides out a second
+    // process (a CLI, a test) holding the write lock for a moment.
+    this.#db.exec('PRAGMA busy_timeout = 5000');
+    if (path !== ':memory:') this.#db.exec('PRAGMA journal_mode = WAL');
+    this.#db.exec('CREATE TABLE IF NOT EXISTS keyv (key VARCHAR(255) PRIMARY KEY, value TEXT)');
+    this.#get = this.#db.prepare('SELECT value FROM keyv WHERE key = ?');
+    this.#set = this.#db.prepare(
+      'INSERT INTO keyv (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    );
+    this.#delete = this.#db.prepare('DELETE FROM keyv WHERE key = ?');
+  }
+
+  async get<Value>(key: string): Promise<StoredData<Value> | undefined> {
+    const row = this.#get.get(key) as { value: string } | undefined;
+    return row?.value as StoredData<Value> | undefined;
+  }
+
+  async getMany<Value>(keys: string[]): Promise<Array<StoredData<Value | undefined>>> {
+    return Promise.all(keys.map((key) => this.get<Value>(key)));
+  }
+
+  async set(key: string, value: unknown): Promise<void> {
+    this.#set.run(key, typeof value === 'string' ? value : JSON.stringify(value));
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return Number(this.#delete.run(key).changes) > 0;
+  }
+
+  async deleteMany(keys: string[]): Promise<boolean> {
+    let deleted = false;
+    for (const key of keys) deleted = (await this.delete(key)) || deleted;
+    return deleted;
+  }
+
+  async has(key: string): Promise<boolean> {
+    return this.#get.get(key) !== undefined;
+  }
+
+  /** Deletes this namespace's keys only (all keys when there is no namespace). */
+  async clear(): Promise<void> {
+    if (this.namespace === undefined) {
+      this.#db.exec('DELETE FROM keyv');
+      return;
+    }
+    this.#db
+      .prepare("DELETE FROM keyv WHERE key LIKE ? ESCAPE '\\'")
+      .run(`${escapeLike(this.namespace)}:%`);
+  }
+
+  async disconnect(): Promise<void> {
+    if (this.#db.isOpen) this.#db.close();
+  }
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
