@@ -6,6 +6,7 @@ import { createRouter, loadCommands, registerCommands } from './discord/index.ts
 import { wireVoiceEvents } from './discord/voice-events.ts';
 import type { Logger } from './log/index.ts';
 import type { Services } from './services.ts';
+import { SpeakingService } from './speaking/index.ts';
 import {
   ApiKeyVault,
   KeyvBudgetJournal,
@@ -110,15 +111,26 @@ export async function startBot(
       },
     });
     opened.push(() => voice.destroy());
+    const apiKeys = new ApiKeyVault(settings, secretKey);
+    const speaking = new SpeakingService({
+      settings,
+      apiKeyOf: (guildId) => apiKeys.get(guildId),
+      tts,
+      voice,
+      clock,
+      logger,
+      minTextLength: config.minTextLength,
+    });
     const services: Services = {
       config,
       logger,
       clock,
       keyv,
       settings,
-      apiKeys: new ApiKeyVault(settings, secretKey),
+      apiKeys,
       tts,
       voice,
+      speaking,
     };
     const route = createRouter(commands, services);
     client.on(Events.InteractionCreate, (interaction) => {

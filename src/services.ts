@@ -1,6 +1,7 @@
 import type Keyv from 'keyv';
 import type { Config } from './config/index.ts';
 import type { Logger } from './log/index.ts';
+import type { SpeakingService } from './speaking/index.ts';
 import type { ApiKeyVault, SettingsStore } from './store/index.ts';
 import type { Clock, TtsClients } from './tts/index.ts';
 import type { VoiceService } from './voice/index.ts';
@@ -15,4 +16,6 @@ export interface Services {
   readonly apiKeys: ApiKeyVault;
   readonly tts: TtsClients;
   readonly voice: VoiceService;
+  /** The one path from a request (`/say`, the chat reader) to speech. */
+  readonly speaking: SpeakingService;
 }

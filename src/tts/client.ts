@@ -126,13 +126,20 @@ export class TtsClient {
     return this.#poller.track(generation, signal);
   }
 
-  /** Submits and waits: the whole generation, reporting its stages. */
+  /**
+   * Submits and waits: the whole generation, reporting its stages. `onSubmitted` is awaited
+   * once the API accepted the request, before polling starts (e.g. to journal the id).
+   */
   async generate(
     request: SpeechRequest,
-    options: { signal?: AbortSignal; onProgress?: (progress: GenerationProgress) => void } = {},
+    options: {
+      signal?: AbortSignal;
+      onProgress?: (progress: GenerationProgress) => void;
+      onSubmitted?: (generationId: string) => Promise<void> | void;
+    } = {},
   ): Promise<FinishedGeneration> {
     this.#checkKey();
-    const { signal, onProgress } = options;
+    const { signal, onProgress, onSubmitted } = options;
     const ticket = {};
     this.#waiting.add(ticket);
     let generationId: string;
@@ -146,6 +153,7 @@ export class TtsClient {
       this.#waiting.delete(ticket);
     }
     const submittedAt = this.#options.clock.now();
+    await onSubmitted?.(generationId);
     onProgress?.({ stage: 'generating', generationId });
     const audioUrl = await this.waitFor(
       { generationId, model: request.model, textLength: request.text.length, submittedAt },

@@ -112,7 +112,7 @@ export class GuildSession {
       position,
       requesterId: item.requesterId,
       requesterName: item.payload.requesterName,
-      text: item.payload.request.text,
+      text: item.payload.text,
       state: item.state,
     }));
   }
@@ -145,9 +145,8 @@ export class GuildSession {
     if (!this.#queue.markGenerating(item.id).ok) return;
     const controller = new AbortController();
     this.#generations.set(item.id, controller);
-    const { client, request } = item.payload;
-    client.generate(request, { signal: controller.signal }).then(
-      ({ audioUrl }) => {
+    item.payload.source.generate(controller.signal).then(
+      (audioUrl) => {
         this.#generations.delete(item.id);
         if (controller.signal.aborted) return;
         if (this.#queue.markReady(item.id).ok) this.#audioUrls.set(item.id, audioUrl);
@@ -176,7 +175,7 @@ export class GuildSession {
       this.#endPlayback(current);
       return;
     }
-    openSpeech(item.payload.client, audioUrl, current.controller.signal, this.#options.playback)
+    openSpeech(item.payload.source, audioUrl, current.controller.signal, this.#options.playback)
       .then((opened) => {
         const done = opened.transcode.done.catch((error: unknown) => {
           if (current.controller.signal.aborted) return;

@@ -23,6 +23,7 @@ export type {
   SpeakOutcome,
   SpeakRequest,
   SpeakUpdate,
+  SpeechSource,
   VoiceService,
   VoiceTarget,
 } from './types.ts';

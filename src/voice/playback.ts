@@ -6,7 +6,7 @@
 import { type AudioResource, createAudioResource, StreamType } from '@discordjs/voice';
 import { type FfmpegProcesses, type Transcode, transcodeToOpus } from '../audio/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { TtsClient } from '../tts/index.ts';
+import type { SpeechSource } from './types.ts';
 
 /** How speech is transcoded for playback. */
 export interface PlaybackOptions {
@@ -26,16 +26,16 @@ export interface OpenedSpeech {
 }
 
 /**
- * Opens the audio at `audioUrl` (through the client's media checks) and starts ffmpeg on it,
- * loudness-normalised. Aborting `signal` stops the download and kills ffmpeg.
+ * Opens the audio at `audioUrl` (through the source, e.g. the TTS client's media checks) and
+ * starts ffmpeg on it, loudness-normalised. Aborting `signal` stops the download and kills ffmpeg.
  */
 export async function openSpeech(
-  client: Pick<TtsClient, 'stream'>,
+  source: Pick<SpeechSource, 'open'>,
   audioUrl: string,
   signal: AbortSignal,
   options: PlaybackOptions,
 ): Promise<OpenedSpeech> {
-  const input = await client.stream(audioUrl, signal);
+  const input = await source.open(audioUrl, signal);
   if (signal.aborted) {
     input.destroy();
     throw signal.reason;

@@ -1,5 +1,5 @@
+import type { Readable } from 'node:stream';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
-import type { SpeechRequest, TtsClient } from '../tts/index.ts';
 import type { LeaveReason } from './notices.ts';
 
 /** Where one `/say` item stands, as shown in its reply. */
@@ -13,14 +13,25 @@ export type SpeakUpdate =
   | { readonly state: 'skipped' }
   | { readonly state: 'cancelled' };
 
+/**
+ * What voice needs to play one item: a way to make its audio when the item's turn to generate
+ * comes, and to stream it when its turn to play comes. Voice knows nothing of the TTS API.
+ */
+export interface SpeechSource {
+  /** Makes the audio (generation, cache…); resolves with its address. Aborted when the item leaves. */
+  generate(signal: AbortSignal): Promise<string>;
+  /** Opens the audio at an address `generate` gave, as bytes for ffmpeg. */
+  open(audioUrl: string, signal: AbortSignal): Promise<Readable>;
+}
+
 /** One request to speak in a guild's voice channel. */
 export interface SpeakRequest {
   readonly guildId: string;
   readonly requesterId: string;
   readonly requesterName: string;
-  readonly request: SpeechRequest;
-  /** The guild's TTS client (its key's budgets and poller). */
-  readonly client: TtsClient;
+  /** What will be said, as `/queue` shows it. */
+  readonly text: string;
+  readonly source: SpeechSource;
   /** Told of every change of the item, in order, ending with played, failed, skipped or cancelled. */
   readonly onUpdate: (update: SpeakUpdate) => void;
 }

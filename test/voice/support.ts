@@ -5,13 +5,9 @@
 import { existsSync } from 'node:fs';
 import pino from 'pino';
 import { expect } from 'vitest';
-import { systemClock, type TtsClient } from '../../src/tts/index.ts';
-import {
-  type SpeakRequest,
-  type SpeakUpdate,
-  VoiceManager,
-  type VoiceManagerOptions,
-} from '../../src/voice/index.ts';
+import { ttsSource } from '../../src/speaking/index.ts';
+import { type SpeechRequest, systemClock, type TtsClient } from '../../src/tts/index.ts';
+import { type SpeakUpdate, VoiceManager, type VoiceManagerOptions } from '../../src/voice/index.ts';
 import type { Emulator } from '../../tools/emulator/index.ts';
 import type { FakeVoiceServer } from '../fake-discord/voice/index.ts';
 import { fakeAdapterCreator } from '../fake-discord/voice/test-client.ts';
@@ -85,7 +81,7 @@ export function speak(
   client: TtsClient,
   requesterId: string,
   text: string,
-  extra: Partial<SpeakRequest['request']> = {},
+  extra: Partial<SpeechRequest> = {},
 ): Spoken {
   const updates: SpeakUpdate[] = [];
   let end: (update: SpeakUpdate) => void = () => undefined;
@@ -96,8 +92,8 @@ export function speak(
     guildId,
     requesterId,
     requesterName: `user ${requesterId}`,
-    request: { text, voiceId: 'am_2riuownnf', model: 'base', ...extra },
-    client,
+    text,
+    source: ttsSource(client, { text, voiceId: 'am_2riuownnf', model: 'base', ...extra }),
     onUpdate: (update) => {
       updates.push(update);
       if (TERMINAL.has(update.state)) end(update);

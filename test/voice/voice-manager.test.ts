@@ -5,6 +5,7 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { liveFfmpegProcesses } from '../../src/audio/index.ts';
+import { ttsSource } from '../../src/speaking/index.ts';
 import type { TtsClient } from '../../src/tts/index.ts';
 import type { VoiceManager } from '../../src/voice/index.ts';
 import { type Emulator, startEmulator } from '../../tools/emulator/index.ts';
@@ -212,8 +213,8 @@ describe('VoiceManager with the fake voice server and the emulator', () => {
       guildId,
       requesterId: 'c',
       requesterName: 'c',
-      request: { text: sentence(30), voiceId: 'am_2riuownnf', model: 'base' },
-      client,
+      text: sentence(30),
+      source: ttsSource(client, { text: sentence(30), voiceId: 'am_2riuownnf', model: 'base' }),
       onUpdate: () => undefined,
     });
     expect(outcome).toEqual({ ok: false, reason: 'full', maxLength: 2 });
@@ -221,8 +222,8 @@ describe('VoiceManager with the fake voice server and the emulator', () => {
       guildId: newGuildId(),
       requesterId: 'c',
       requesterName: 'c',
-      request: { text: sentence(30), voiceId: 'am_2riuownnf', model: 'base' },
-      client,
+      text: sentence(30),
+      source: ttsSource(client, { text: sentence(30), voiceId: 'am_2riuownnf', model: 'base' }),
       onUpdate: () => undefined,
     });
     expect(elsewhere).toEqual({ ok: false, reason: 'not_connected' });

@@ -1,0 +1,143 @@
+/**
+ * The `/say` side of the speaking service: who asks, from where, and the reply that follows a
+ * request (throttled progress edits, then the audio or the outcome).
+ */
+import type { ChatInputCommandInteraction, InteractionEditReplyOptions } from 'discord.js';
+import type { ReadySpeech, Requester, SpeechOrigin } from '../speaking/index.ts';
+import {
+  fileProgress,
+  formatSeconds,
+  quoteSafely,
+  voiceLabel,
+  voiceProgress,
+} from '../speech/index.ts';
+import type { CommandContext } from './command.ts';
+import { canManage } from './guild.ts';
+import { ThrottledReply } from './progress.ts';
+import { reportFailure } from './router.ts';
+
+const noMentions = { allowedMentions: { parse: [] } } as const;
+/** Discord accepts edits of an interaction's reply for 15 minutes. */
+const TOKEN_LIFETIME_MS = 15 * 60_000;
+
+/** The member who ran the command, as the speaking service sees them. */
+export function requesterOf(interaction: ChatInputCommandInteraction): Requester {
+  return {
+    id: interaction.user.id,
+    name: interaction.user.displayName,
+    canManage: canManage(interaction),
+  };
+}
+
+/** Where the command came from, so its reply can still be edited after a restart. */
+export function originOf(interaction: ChatInputCommandInteraction): SpeechOrigin {
+  return {
+    channelId: interaction.channelId,
+    reply: {
+      applicationId: interaction.applicationId,
+      token: interaction.token,
+      expiresAt: interaction.createdTimestamp + TOKEN_LIFETIME_MS,
+    },
+  };
+}
+
+/** One line naming what is said: voice, model and the text, made inert. */
+export function captionOf(speech: ReadySpeech): string {
+  return `**${quoteSafely(speech.voice.name, 80)}** · ${speech.request.model} — “${quoteSafely(speech.request.text)}”`;
+}
+
+/** The reply a `/say` edits while it works, throttled to what Discord tolerates. */
+function progressReply(
+  interaction: ChatInputCommandInteraction,
+  { services, logger }: CommandContext,
+): ThrottledReply<InteractionEditReplyOptions> {
+  return new ThrottledReply<InteractionEditReplyOptions>(
+    (payload) => interaction.editReply(payload),
+    services.clock,
+    { onError: (error) => logger.warn({ err: error }, 'could not update the /say reply') },
+  );
+}
+
+/** Generates the speech as a file and attaches it to the (deferred) reply, showing progress. */
+export async function replyWithFile(
+  interaction: ChatInputCommandInteraction,
+  context: CommandContext,
+  speech: ReadySpeech,
+): Promise<void> {
+  const { clock } = context.services;
+  const startedAt = clock.now();
+  const reply = progressReply(interaction, context);
+  let stage: 'waiting' | 'generating' | 'downloading' = 'waiting';
+  let ahead = (): number => 0;
+  const show = () =>
+    reply.update({
+      content: fileProgress(stage, clock.now() - startedAt, voiceLabel(speech.voice), ahead()),
+      ...noMentions,
+    });
+  const ticker = new AbortController();
+  void (async () => {
+    while (!ticker.signal.aborted) {
+      show();
+      await clock.sleep(3000, ticker.signal).catch((error: unknown) => {
+        if (!ticker.signal.aborted) context.logger.warn({ err: error }, 'progress ticker stopped');
+      });
+    }
+  })();
+  try {
+    await context.services.speaking.attach(speech, {
+      maxBytes: interaction.attachmentSizeLimit,
+      onProgress: (progress) => {
+        stage = progress.stage;
+        if (progress.stage === 'waiting') ahead = progress.ahead;
+        show();
+      },
+      deliver: async (file) => {
+        ticker.abort();
+        const duration =
+          file.durationMs === undefined ? '' : ` · ${formatSeconds(file.durationMs)}`;
+        await reply.finish({
+          content: `🔊 ${captionOf(speech)}${duration}`,
+          files: [
+            {
+              attachment: file.bytes,
+              name: `speech-${file.generationId.slice(-8)}.${file.extension}`,
+              contentType: file.mime,
+            },
+          ],
+          ...noMentions,
+        });
+      },
+    });
+  } catch (error) {
+    // The failure message replaces the progress; no scheduled progress edit may overwrite it.
+    await reply.cancel();
+    throw error;
+  } finally {
+    ticker.abort();
+  }
+}
+
+/** Queues the speech in the voice channel and mirrors the item's progress in the reply. */
+export function replyWithVoice(
+  interaction: ChatInputCommandInteraction,
+  context: CommandContext,
+  speech: ReadySpeech,
+): void {
+  const { services, logger } = context;
+  const startedAt = services.clock.now();
+  const reply = progressReply(interaction, context);
+  const caption = captionOf(speech);
+  const editFailed = (error: unknown) => logger.warn({ err: error }, 'could not edit the reply');
+  services.speaking.speak(speech, (update) => {
+    const content = `${voiceProgress(update, services.clock.now() - startedAt)}\n${caption}`;
+    if (update.state === 'failed') {
+      void reply
+        .finish({ content, ...noMentions })
+        .then(() => reportFailure(interaction, update.error, logger), editFailed);
+    } else if (['played', 'skipped', 'cancelled'].includes(update.state)) {
+      reply.finish({ content, ...noMentions }).catch(editFailed);
+    } else {
+      reply.update({ content, ...noMentions });
+    }
+  });
+}

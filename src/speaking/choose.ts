@@ -1,0 +1,54 @@
+/** Pure choices of the speaking service: where speech goes and which voice speaks it. */
+import { UserError } from '../discord/user-error.ts';
+import { findVoice, quoteSafely } from '../speech/index.ts';
+import type { Model, Voice } from '../tts/index.ts';
+import type { Output } from './types.ts';
+
+/**
+ * Where a request's speech goes: the output asked for, else voice when the bot is in the
+ * requester's voice channel, else a file. Voice while the bot is in no channel is refused.
+ */
+export function chooseOutput(
+  requested: Output | undefined,
+  botChannelId: string | undefined,
+  requesterChannelId: string | undefined,
+): Output {
+  const output =
+    requested ??
+    (botChannelId !== undefined && botChannelId === requesterChannelId ? 'voice' : 'file');
+  if (output === 'voice' && botChannelId === undefined) {
+    throw new UserError(
+      'not_in_voice',
+      'I am not in a voice channel. Use `/join` from your voice channel first, or `output: file`.',
+    );
+  }
+  return output;
+}
+
+/**
+ * The voice that speaks: the one asked for (by id, case-insensitively), else the first free one
+ * of the model, else its first. Refuses an unknown id or a model without voices.
+ */
+export function pickVoice(
+  voices: readonly Voice[],
+  voiceId: string | undefined,
+  model: Model,
+): Voice {
+  if (voiceId === undefined) {
+    const fallback = voices.find((voice) => voice.free) ?? voices[0];
+    if (fallback === undefined)
+      throw new UserError(
+        'voice_not_found',
+        `The TTS account has no voices for the ${model} model.`,
+      );
+    return fallback;
+  }
+  const voice = findVoice(voices, voiceId);
+  if (voice === undefined) {
+    throw new UserError(
+      'voice_not_found',
+      `There is no voice \`${quoteSafely(voiceId, 50)}\` for the ${model} model. Pick one from the autocomplete list or see \`/voices\`.`,
+    );
+  }
+  return voice;
+}

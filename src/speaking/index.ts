@@ -1,0 +1,24 @@
+/** The speaking service: the one path from a request to speech, shared by every adapter. */
+export { chooseOutput, pickVoice } from './choose.ts';
+export {
+  type AttachOptions,
+  type Queued,
+  SpeakingService,
+  type SpeakingServiceOptions,
+  ttsSource,
+} from './service.ts';
+export {
+  type FileProgress,
+  MAX_TEXT_LENGTH,
+  type Output,
+  type PreparedSpeech,
+  type ReadySpeech,
+  type Requester,
+  type SpeechChoices,
+  type SpeechEnd,
+  type SpeechFile,
+  type SpeechInput,
+  type SpeechJournal,
+  type SpeechOrigin,
+  type SpeechTicket,
+} from './types.ts';

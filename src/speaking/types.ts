@@ -1,0 +1,126 @@
+/** The shapes adapters (`/say`, the chat reader) hand to the speaking service and get back. */
+import type { ValidatedSay } from '../speech/index.ts';
+import type { SpeechRequest, TtsClient, Voice } from '../tts/index.ts';
+
+/** Longest text one request may speak (the API's limit). */
+export const MAX_TEXT_LENGTH = 5000;
+
+/** Who asked for speech. */
+export interface Requester {
+  readonly id: string;
+  /** Their name as `/queue` shows it. */
+  readonly name: string;
+  /** Has Manage Server: told how to fix the key themselves. */
+  readonly canManage: boolean;
+}
+
+/**
+ * Where a request came from, kept with it so pending work can be delivered after a restart.
+ * The service only passes it on (to the journal); adapters fill what they have.
+ */
+export interface SpeechOrigin {
+  /** The text channel of the command or the message. */
+  readonly channelId?: string | undefined;
+  /** The interaction reply that shows the result: edit it while its token is valid. */
+  readonly reply?: {
+    readonly applicationId: string;
+    readonly token: string;
+    /** Epoch ms after which the token no longer works (15 min after the interaction). */
+    readonly expiresAt: number;
+  };
+  /** The chat message being read aloud (chat reader). */
+  readonly messageId?: string;
+}
+
+/** Options the requester chose; absent or null ones come from their and the server's defaults. */
+export interface SpeechChoices {
+  readonly voice?: string | null;
+  readonly model?: string | null;
+  readonly speed?: number | null;
+  readonly emotion?: string | null;
+}
+
+/** Spoken in the voice channel, or generated and attached as a file. */
+export type Output = 'voice' | 'file';
+
+/** One request to speak, from any adapter. */
+export interface SpeechInput {
+  readonly guildId: string;
+  readonly requester: Requester;
+  /** What to speak, already made speakable by the adapter (mentions resolved, links named). */
+  readonly text: string;
+  readonly choices?: SpeechChoices;
+  /** Absent: voice when the bot is in the requester's voice channel, else a file. */
+  readonly output?: Output | undefined;
+  /** The voice channel the requester is in, if any (decides the default output). */
+  readonly requesterChannelId?: string | undefined;
+  readonly origin?: SpeechOrigin;
+}
+
+/** A request that passed every check needing no TTS call: key, text, options, output. */
+export interface PreparedSpeech {
+  readonly input: SpeechInput;
+  readonly output: Output;
+  readonly validated: ValidatedSay;
+  /** The server's client (its key's budgets and poller). */
+  readonly client: TtsClient;
+}
+
+/** A prepared request with its voice chosen: exactly what goes to the API. */
+export interface ReadySpeech extends PreparedSpeech {
+  readonly voice: Voice;
+  readonly request: SpeechRequest;
+  /** Identifies the request from now on (journal, logs). */
+  readonly ticket: SpeechTicket;
+}
+
+/** A request as a journal keeps it: plain data, no key, no client. */
+export interface SpeechTicket {
+  /** Unique per request. */
+  readonly id: string;
+  readonly guildId: string;
+  readonly requesterId: string;
+  readonly requesterName: string;
+  readonly output: Output;
+  readonly request: SpeechRequest;
+  readonly origin: SpeechOrigin;
+}
+
+/** How a submitted request ended. */
+export type SpeechEnd =
+  | { readonly state: 'delivered' }
+  | { readonly state: 'failed'; readonly error: unknown }
+  | { readonly state: 'skipped' }
+  | { readonly state: 'cancelled' };
+
+/**
+ * Where pending generations are recorded so they survive a restart. Each ticket that reaches
+ * `submitted` gets exactly one `settled`; tickets that never reach the API get neither.
+ * A journal that throws is logged; speech goes on.
+ */
+export interface SpeechJournal {
+  /** The API accepted the request as `generationId`; awaited before waiting for the audio. */
+  submitted(ticket: SpeechTicket, generationId: string): Promise<void> | void;
+  /** Nothing more will happen to the request: delivered (attached, or played to its end) or not. */
+  settled(ticket: SpeechTicket, end: SpeechEnd): Promise<void> | void;
+}
+
+/** Where a file-mode request stands, for its progress reply. */
+export type FileProgress =
+  | {
+      readonly stage: 'waiting';
+      /** Requests of this key still waiting for budget ahead of this one, now. */
+      readonly ahead: () => number;
+    }
+  | { readonly stage: 'generating' }
+  | { readonly stage: 'downloading' };
+
+/** Generated audio, ready to attach. */
+export interface SpeechFile {
+  readonly generationId: string;
+  readonly bytes: Buffer;
+  readonly mime: string;
+  readonly extension: string;
+  /** Length of the audio, when it could be read. */
+  readonly durationMs: number | undefined;
+}

@@ -1,0 +1,228 @@
+/**
+ * The speaking service on real parts: the TTS client against the emulator, settings in an
+ * in-memory keyv, and the real VoiceManager against the fake voice server.
+ */
+import Keyv from 'keyv';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { UserError } from '../../src/discord/index.ts';
+import {
+  SpeakingService,
+  type SpeechEnd,
+  type SpeechInput,
+  type SpeechJournal,
+} from '../../src/speaking/index.ts';
+import { KeyvSettingsStore } from '../../src/store/index.ts';
+import { systemClock, TtsError } from '../../src/tts/index.ts';
+import type { SpeakUpdate, VoiceManager } from '../../src/voice/index.ts';
+import { type Emulator, startEmulator, USER_ONE } from '../../tools/emulator/index.ts';
+import {
+  type FakeVoiceServer,
+  startFakeVoiceServer,
+  trustFakeVoiceCertificate,
+} from '../fake-discord/voice/index.ts';
+import { clientsFor, sentence, TIME_SCALE } from '../tts/emulated.ts';
+import { newGuildId, newManager, quietLogger, target } from '../voice/support.ts';
+
+let emulator: Emulator;
+let server: FakeVoiceServer;
+const managers: VoiceManager[] = [];
+
+beforeAll(async () => {
+  await trustFakeVoiceCertificate();
+  server = await startFakeVoiceServer({ heartbeatIntervalMs: 500 });
+  emulator = await startEmulator({ synth: 'tone', timeScale: TIME_SCALE, generationMs: () => 100 });
+});
+afterEach(async () => {
+  emulator.clearFaults();
+  for (const manager of managers.splice(0)) await manager.destroy();
+});
+afterAll(async () => {
+  await server?.close();
+  await emulator?.close();
+});
+
+/** A service for one guild whose key is USER_ONE's (none when `withKey` is false). */
+async function setup(options: { withKey?: boolean; maxQueueLength?: number } = {}) {
+  const guildId = newGuildId();
+  const settings = new KeyvSettingsStore(new Keyv());
+  const events: string[] = [];
+  const journal: SpeechJournal = {
+    submitted: (ticket, generationId) => {
+      events.push(`submitted ${generationId}`);
+      expect(JSON.stringify(ticket)).not.toContain(USER_ONE.apiKey);
+    },
+    settled: (_ticket, end: SpeechEnd) => void events.push(`settled ${end.state}`),
+  };
+  const { manager } = newManager(
+    options.maxQueueLength === undefined ? {} : { maxQueueLength: options.maxQueueLength },
+  );
+  managers.push(manager);
+  const speaking = new SpeakingService({
+    settings,
+    apiKeyOf: async (id) =>
+      options.withKey === false || id !== guildId ? undefined : USER_ONE.apiKey,
+    tts: clientsFor(emulator).clients,
+    voice: manager,
+    clock: systemClock,
+    logger: quietLogger,
+    minTextLength: 30,
+    journal,
+  });
+  const input = (extra: Partial<SpeechInput> = {}): SpeechInput => ({
+    guildId,
+    requester: { id: 'member', name: 'Member', canManage: false },
+    text: sentence(40),
+    origin: { channelId: 'c1' },
+    ...extra,
+  });
+  return { guildId, settings, events, manager, speaking, input };
+}
+
+async function refused(promise: Promise<unknown>): Promise<UserError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(UserError);
+  return error as UserError;
+}
+
+const posts = () => emulator.counts()['POST /v2/tts']?.total ?? 0;
+
+describe('prepare', () => {
+  test.each([
+    [false, 'Ask a server admin (Manage Server)'],
+    [true, 'Set one with `/config api-key`'],
+  ])('without a key (manager: %s) says who can set one', async (canManage, message) => {
+    const { speaking, input } = await setup({ withKey: false });
+    const requester = { id: 'member', name: 'Member', canManage };
+    const error = await refused(speaking.prepare(input({ requester })));
+    expect(error.id).toBe('no_api_key');
+    expect(error.message).toContain(message);
+  });
+
+  test('the requester’s own voice beats the server’s; a chosen voice beats both', async () => {
+    const { speaking, settings, guildId, input } = await setup();
+    await settings.setGuild(guildId, { defaults: { voiceId: 'server_voice', speed: 1.5 } });
+    expect((await speaking.prepare(input())).validated).toMatchObject({
+      voiceId: 'server_voice',
+      speed: 1.5,
+    });
+    await settings.setUser('member', { voiceId: 'member_voice' });
+    expect((await speaking.prepare(input())).validated.voiceId).toBe('member_voice');
+    const chosen = await speaking.prepare(input({ choices: { voice: 'chosen', speed: 0.5 } }));
+    expect(chosen.validated).toMatchObject({ voiceId: 'chosen', speed: 0.5 });
+  });
+
+  test.each([
+    [{ text: 'too short' }, 'invalid_input', 'too short'],
+    [{ choices: { emotion: 'happy' } }, 'invalid_input', 'only with the `advance` model'],
+    [{ output: 'voice' as const }, 'not_in_voice', '/join'],
+  ])('%j is refused before any generation', async (extra, id, message) => {
+    const { speaking, input } = await setup();
+    const before = posts();
+    const error = await refused(speaking.prepare(input(extra)));
+    expect([error.id, error.message]).toEqual([id, expect.stringContaining(message)]);
+    expect(posts()).toBe(before);
+  });
+
+  test('file by default while the bot is in no voice channel', async () => {
+    const { speaking, input } = await setup();
+    expect((await speaking.prepare(input({ requesterChannelId: 'vc' }))).output).toBe('file');
+  });
+});
+
+describe('attach (file)', () => {
+  test('journals the submit before generating, delivers the emulator’s bytes, then settles', async () => {
+    const { speaking, input, events, guildId } = await setup();
+    const speech = await speaking.chooseVoice(await speaking.prepare(input()));
+    expect(speech.ticket).toMatchObject({
+      guildId,
+      requesterId: 'member',
+      requesterName: 'Member',
+      output: 'file',
+      origin: { channelId: 'c1' },
+      request: { text: sentence(40), model: 'base', voiceId: speech.voice.voiceId },
+    });
+    const stages: string[] = [];
+    let delivered: Buffer | undefined;
+    await speaking.attach(speech, {
+      maxBytes: 10_000_000,
+      onProgress: (progress) => {
+        stages.push(progress.stage);
+        if (progress.stage === 'generating') events.push('told generating');
+      },
+      deliver: async (file) => {
+        delivered = file.bytes;
+        events.push('delivered');
+      },
+    });
+    const [submitted] = events;
+    const generationId = submitted?.replace('submitted ', '') ?? '';
+    expect(events).toEqual([submitted, 'told generating', 'delivered', 'settled delivered']);
+    expect(delivered?.equals(emulator.audioOf(generationId) ?? Buffer.alloc(0))).toBe(true);
+    expect(stages).toEqual(['waiting', 'generating', 'downloading']);
+  });
+
+  test('a failed generation settles as failed and reaches the caller', async () => {
+    const { speaking, input, events } = await setup();
+    const speech = await speaking.chooseVoice(await speaking.prepare(input()));
+    emulator.fault({ kind: 'fail', error: 'engine melted' });
+    const attached = speaking.attach(speech, {
+      maxBytes: 10_000_000,
+      onProgress: () => undefined,
+      deliver: async () => undefined,
+    });
+    await expect(attached).rejects.toBeInstanceOf(TtsError);
+    expect(events).toEqual([expect.stringMatching(/^submitted /), 'settled failed']);
+  });
+
+  test('audio larger than the server allows is refused with the way out, and settles as failed', async () => {
+    const { speaking, input, events } = await setup();
+    const speech = await speaking.chooseVoice(await speaking.prepare(input()));
+    const error = await refused(
+      speaking.attach(speech, {
+        maxBytes: 100,
+        onProgress: () => undefined,
+        deliver: async () => undefined,
+      }),
+    );
+    expect(error.id).toBe('too_large');
+    expect(error.message).toContain('/join');
+    expect(events.at(-1)).toBe('settled failed');
+  });
+});
+
+describe('speak (voice)', () => {
+  test('queues in the voice channel; the journal sees the submit, then delivery when played', async () => {
+    const { speaking, input, events, manager, guildId } = await setup();
+    await manager.join(target(server, guildId));
+    const speech = await speaking.chooseVoice(
+      await speaking.prepare(input({ requesterChannelId: target(server, guildId).channelId })),
+    );
+    expect(speech.output).toBe('voice');
+    const updates: SpeakUpdate[] = [];
+    const ended = new Promise<void>((resolve) => {
+      const queued = speaking.speak(speech, (update) => {
+        updates.push(update);
+        if (update.state === 'played') resolve();
+      });
+      expect(queued.position).toBe(1);
+    });
+    await ended;
+    expect(updates.map((update) => update.state)).toEqual(['generating', 'playing', 'played']);
+    expect(events).toEqual([expect.stringMatching(/^submitted /), 'settled delivered']);
+  });
+
+  test('a full queue is refused with its length; nothing is journalled', async () => {
+    const { speaking, input, events, manager, guildId } = await setup({ maxQueueLength: 1 });
+    await manager.join(target(server, guildId));
+    emulator.fault({ kind: 'never-complete' });
+    const speech = await speaking.chooseVoice(await speaking.prepare(input({ output: 'voice' })));
+    speaking.speak(speech, () => undefined);
+    expect(() => speaking.speak(speech, () => undefined)).toThrow(
+      expect.objectContaining({ id: 'queue_full', message: expect.stringContaining('(1 items)') }),
+    );
+    expect(events).toEqual([]);
+  });
+});
