@@ -1,90 +1,143 @@
 /**
- * Round-robin turns between requesters for items not yet given a turn.
+ * Fair play order: round-robin by requester over every pending item, whatever its generation
+ * state (an item generated early still waits for its turn).
  *
- * Fairness rule: requesters with waiting items form a rotation. A turn goes to the
- * requester at the front of the rotation, who gives up their OLDEST waiting item (FIFO
- * within a requester) and moves to the back, or leaves the rotation if nothing of
- * theirs is waiting any more. A requester with nothing waiting who enqueues joins at
- * the back: every requester already waiting gets one turn before them. Hence, while a
- * requester keeps waiting, nobody else gets two turns before theirs. A requester who
- * withdraws an item keeps their place in the rotation; their next item moves into it.
+ * Rule: a requester's pending items stand in their lane, oldest first; the k-th item of a lane
+ * plays in round `base + k`. A turn (an item starting to play, or the head being skipped) goes
+ * to the lowest round; within a round, to whoever was served, or began waiting, longest ago.
+ * A requester who starts waiting joins the
+ * round being played, unless they were already served in it: then they join the next one.
+ * Hence a newcomer plays right after the item playing now (bob queues three, carol one a
+ * moment later: carol plays second), and while a requester keeps waiting, nobody else gets two
+ * turns before theirs. A requester who withdraws an item keeps their place: their next item
+ * moves into it. `forget` starts afresh when the queue has gone idle.
  */
 
-/** What the rotation needs to know about an item. */
+/** What the order needs to know about an item. */
 export interface Turnable {
   readonly id: string;
   readonly requesterId: string;
 }
 
-/** The waiting items of a queue, handed out one turn at a time in round-robin order. */
-export class RoundRobin<I extends Turnable> {
-  // Map keys keep insertion order; deleting and re-inserting a requester moves them to
-  // the back, so the key order IS the rotation.
-  readonly #lanes = new Map<string, I[]>();
+interface Lane<I> {
+  readonly items: I[];
+  /** Round of `items[0]`. */
+  base: number;
+  /** When this requester was last served or began waiting: smaller goes first within a round. */
+  key: number;
+}
+
+/** The pending items of a queue in fair play order, handed out one turn at a time. */
+export class FairOrder<I extends Turnable> {
+  readonly #lanes = new Map<string, Lane<I>>();
+  /** Requesters served in the current round: they rejoin in the next round. */
+  readonly #served = new Set<string>();
+  /** The round of the last turn. Every lane's base is this round or the next. */
+  #round = 0;
+  /** Orders serves and arrivals. */
+  #clock = 0;
   #size = 0;
 
-  /** Number of waiting items, all requesters together. */
+  /** Number of pending items, all requesters together. */
   get size(): number {
     return this.#size;
   }
 
-  /** Number of waiting items of one requester. */
+  /** Number of pending items of one requester. */
   countOf(requesterId: string): number {
-    return this.#lanes.get(requesterId)?.length ?? 0;
+    return this.#lanes.get(requesterId)?.items.length ?? 0;
   }
 
-  /** Adds an item behind the requester's other waiting items; a new requester joins at the back. */
+  /** Adds an item behind the requester's other pending items. */
   add(item: I): void {
     const lane = this.#lanes.get(item.requesterId);
-    if (lane) lane.push(item);
-    else this.#lanes.set(item.requesterId, [item]);
+    if (lane !== undefined) lane.items.push(item);
+    else {
+      this.#lanes.set(item.requesterId, {
+        items: [item],
+        base: this.#served.has(item.requesterId) ? this.#round + 1 : this.#round,
+        key: ++this.#clock,
+      });
+    }
     this.#size += 1;
   }
 
-  /** Gives the next turn: the front requester's oldest item; that requester moves to the back. */
-  take(): I | undefined {
-    for (const [requesterId, lane] of this.#lanes) {
-      const item = lane.shift();
-      this.#lanes.delete(requesterId);
-      if (lane.length > 0) this.#lanes.set(requesterId, lane);
-      if (item) this.#size -= 1;
-      return item;
-    }
-    return undefined;
+  /** The item whose turn is next, if any. */
+  head(): I | undefined {
+    return this.#headLane()?.items[0];
   }
 
-  /** Withdraws a waiting item; a requester left with nothing waiting leaves the rotation. */
+  /** Hands the turn to the head: removes it and counts it as its requester's turn. */
+  takeTurn(): I | undefined {
+    const lane = this.#headLane();
+    const item = lane?.items.shift();
+    if (lane === undefined || item === undefined) return undefined;
+    if (lane.base > this.#round) {
+      this.#round = lane.base;
+      this.#served.clear();
+    }
+    lane.key = ++this.#clock;
+    this.#served.add(item.requesterId);
+    lane.base += 1;
+    if (lane.items.length === 0) this.#lanes.delete(item.requesterId);
+    this.#size -= 1;
+    return item;
+  }
+
+  /** Withdraws a pending item without using a turn; the requester's later items move up. */
   remove(item: I): boolean {
     const lane = this.#lanes.get(item.requesterId);
-    const index = lane?.findIndex((waiting) => waiting.id === item.id) ?? -1;
-    if (!lane || index < 0) return false;
-    lane.splice(index, 1);
-    if (lane.length === 0) this.#lanes.delete(item.requesterId);
+    const index = lane?.items.findIndex((pending) => pending.id === item.id) ?? -1;
+    if (lane === undefined || index < 0) return false;
+    lane.items.splice(index, 1);
+    if (lane.items.length === 0) this.#lanes.delete(item.requesterId);
     this.#size -= 1;
     return true;
   }
 
-  /** The waiting items in the order `take` would hand them out if nothing else changed. */
+  /** The pending items in the order turns would go if nothing else changed. */
   order(): I[] {
-    // Requesters never rejoin while only taking, so the order is by rounds: round k holds
-    // the k-th waiting item of every requester that has one, in rotation order.
-    const lanes = [...this.#lanes.values()];
-    const longest = Math.max(0, ...lanes.map((lane) => lane.length));
+    const lanes = [...this.#lanes.values()].map((lane) => ({ ...lane }));
+    let clock = this.#clock;
     const ordered: I[] = [];
-    for (let round = 0; round < longest; round += 1) {
-      for (const lane of lanes) {
-        const item = lane[round];
-        if (item) ordered.push(item);
+    for (let round = this.#round; ordered.length < this.#size; round += 1) {
+      const playing = lanes
+        .filter((lane) => lane.base <= round && round - lane.base < lane.items.length)
+        .sort((a, b) => a.key - b.key);
+      for (const lane of playing) {
+        const item = lane.items[round - lane.base];
+        if (item !== undefined) ordered.push(item);
+        lane.key = ++clock;
       }
     }
     return ordered;
   }
 
-  /** Removes every waiting item and returns them in turn order. */
+  /** Removes every pending item and returns them in turn order. */
   drain(): I[] {
     const ordered = this.order();
     this.#lanes.clear();
     this.#size = 0;
     return ordered;
+  }
+
+  /** Forgets who was served: the queue went idle, so the next request starts a fresh rotation. */
+  forget(): void {
+    if (this.#size > 0) return;
+    this.#served.clear();
+    this.#round = 0;
+  }
+
+  #headLane(): Lane<I> | undefined {
+    let best: Lane<I> | undefined;
+    for (const lane of this.#lanes.values()) {
+      if (
+        best === undefined ||
+        lane.base < best.base ||
+        (lane.base === best.base && lane.key < best.key)
+      )
+        best = lane;
+    }
+    return best;
   }
 }

@@ -1,5 +1,5 @@
 /** Per-guild speech queue: fair play order, lazy generation window, item state machine. */
-export { RoundRobin, type Turnable } from './fairness.ts';
+export { FairOrder, type Turnable } from './fairness.ts';
 export { DEFAULT_LOOKAHEAD, DEFAULT_MAX_LENGTH, SpeechQueue } from './queue.ts';
 export {
   canTransition,

@@ -2,7 +2,7 @@
  * One guild's speech queue: play order, the lazy generation window and item states.
  * Pure: no timers, no I/O; the caller does the generating and playing and reports back.
  */
-import { RoundRobin } from './fairness.ts';
+import { FairOrder } from './fairness.ts';
 import { canTransition, type ItemEvent, type ItemState, isTerminal, transition } from './state.ts';
 import type {
   AffectedItem,
@@ -38,11 +38,11 @@ function positiveInteger(name: string, value: number): number {
 }
 
 /**
- * The speech queue of one guild. Play order: items whose place is fixed, then the
- * waiting items in round-robin order by requester (see `RoundRobin`). A place becomes
- * fixed when generation starts for the item or for an item behind it, so audio already
- * paid for is never pushed back by later requests. Only the first `lookahead` positions
- * generate, so items skipped, removed or cleared while waiting never cost API quota.
+ * The speech queue of one guild. Play order is round-robin by requester over every pending
+ * item, whatever its generation state (see `FairOrder`): an item generated early waits for its
+ * turn. Only the first `lookahead` positions of that order start generating, so items skipped,
+ * removed or cleared while waiting never cost API quota; an item pushed out of the window by
+ * a newcomer keeps generating (or its audio) and plays at its turn.
  */
 export class SpeechQueue<T> {
   readonly maxLength: number;
@@ -50,8 +50,7 @@ export class SpeechQueue<T> {
   readonly lookahead: number;
   readonly #options: SpeechQueueOptions<T>;
   readonly #entries = new Map<string, Entry<T>>(); // every non-terminal item
-  readonly #waiting = new RoundRobin<Entry<T>>(); // places not fixed yet
-  #fixed: Entry<T>[] = []; // queued, generating or ready; in play order, ahead of #waiting
+  readonly #pending = new FairOrder<Entry<T>>(); // queued, generating or ready
   #playing: Entry<T> | undefined;
   #lastId = 0;
 
@@ -67,7 +66,12 @@ export class SpeechQueue<T> {
 
   /** Number of pending items (queued, generating or ready); the playing one is not counted. */
   get length(): number {
-    return this.#fixed.length + this.#waiting.size;
+    return this.#pending.size;
+  }
+
+  /** Pending items (queued, generating or ready) of one requester; the playing one is not counted. */
+  pendingOf(requesterId: string): number {
+    return this.#pending.countOf(requesterId);
   }
 
   /** Adds a request at its fair place, unless the queue or the requester's share is full. */
@@ -75,16 +79,17 @@ export class SpeechQueue<T> {
     if (this.length >= this.maxLength)
       return { ok: false, reason: 'full', maxLength: this.maxLength };
     const max = this.maxPerRequester;
-    if (max !== undefined && this.#pendingOf(request.requesterId) >= max) {
+    if (max !== undefined && this.pendingOf(request.requesterId) >= max) {
       return { ok: false, reason: 'requesterFull', maxPerRequester: max };
     }
     const at = this.#options.now();
     const id = this.#options.newId?.() ?? String(++this.#lastId);
     if (this.#entries.has(id)) throw new Error(`SpeechQueue: duplicate item id '${id}'`);
     const entry: Entry<T> = { id, ...request, enqueuedAt: at, state: 'queued', updatedAt: at };
+    if (this.#playing === undefined) this.#pending.forget(); // idle: a fresh rotation
     this.#entries.set(id, entry);
-    this.#waiting.add(entry);
-    const position = this.#ordered().indexOf(entry) + 1;
+    this.#pending.add(entry);
+    const position = this.#pending.order().indexOf(entry) + 1;
     return { ok: true, item: snapshot(entry), position };
   }
 
@@ -101,27 +106,35 @@ export class SpeechQueue<T> {
 
   /** Pending items in play order with their 1-based positions. */
   order(): QueuePosition<T>[] {
-    return this.#ordered().map((entry, index) => ({ item: snapshot(entry), position: index + 1 }));
+    return this.#pending
+      .order()
+      .map((entry, index) => ({ item: snapshot(entry), position: index + 1 }));
   }
 
   /** 1-based position of a pending item; undefined when playing, ended or unknown. */
   positionOf(id: string): number | undefined {
-    const index = this.#ordered().findIndex((entry) => entry.id === id);
+    const index = this.#pending.order().findIndex((entry) => entry.id === id);
     return index < 0 ? undefined : index + 1;
   }
 
   /** Items whose generation should start now: still-queued items in the first `lookahead` positions. */
   toGenerate(): QueueItem<T>[] {
-    const window = this.#ordered().slice(0, this.lookahead);
-    return window.filter((entry) => entry.state === 'queued').map(snapshot);
+    return this.#window()
+      .filter((entry) => entry.state === 'queued')
+      .map(snapshot);
   }
 
-  /** Reports that generation of an item from `toGenerate` has started; fixes its place. */
+  /** Reports that generation of an item from `toGenerate` has started. */
   markGenerating(id: string): UpdateResult<T> {
+    const entry = this.#entries.get(id);
+    if (entry !== undefined && canTransition(entry.state, 'startGeneration')) {
+      if (!this.#window().includes(entry))
+        return { ok: false, reason: 'notInWindow', state: entry.state };
+    }
     return this.#report(id, 'startGeneration');
   }
 
-  /** Reports that an item's audio is ready to play. */
+  /** Reports that an item's audio is ready; it plays at its turn. */
   markReady(id: string): UpdateResult<T> {
     return this.#report(id, 'generated');
   }
@@ -136,15 +149,15 @@ export class SpeechQueue<T> {
       return { ok: true, ...this.#apply(entry, 'playbackFailed') };
     }
     const result = this.#report(id, 'generationFailed', reason);
-    if (result.ok) this.#fixed = this.#fixed.filter((other) => other !== entry);
+    if (result.ok) this.#pending.remove(entry);
     return result;
   }
 
   /** Starts the head of the order if nothing plays and it is ready; returns it, now playing. */
   next(): QueueItem<T> | undefined {
-    const head = this.#fixed[0];
+    const head = this.#pending.head();
     if (this.#playing || head?.state !== 'ready') return undefined;
-    this.#fixed.shift();
+    this.#pending.takeTurn();
     this.#playing = head;
     return this.#apply(head, 'startPlaying').item;
   }
@@ -172,10 +185,8 @@ export class SpeechQueue<T> {
       this.#playing = undefined;
       return [this.#apply(playing, 'skip')];
     }
-    const head = this.#ordered()[0];
-    if (head === undefined || !this.#fix(head)) return [];
-    this.#fixed.shift(); // skipping counts as its requester's turn
-    return [this.#apply(head, 'skip')];
+    const head = this.#pending.takeTurn(); // skipping counts as its requester's turn
+    return head === undefined ? [] : [this.#apply(head, 'skip')];
   }
 
   /** Cancels one item, pending or playing (the caller checks it is the requester's own). */
@@ -183,45 +194,20 @@ export class SpeechQueue<T> {
     const entry = this.#entries.get(id);
     if (entry === undefined) return [];
     if (entry === this.#playing) this.#playing = undefined;
-    else if (!this.#waiting.remove(entry)) {
-      this.#fixed = this.#fixed.filter((other) => other !== entry);
-    }
+    else this.#pending.remove(entry);
     return [this.#apply(entry, 'cancel')];
   }
 
   /** Cancels the playing item and every pending one; returns them, playing first, then in order. */
   clear(): AffectedItem<T>[] {
-    const entries = [
-      ...(this.#playing ? [this.#playing] : []),
-      ...this.#fixed,
-      ...this.#waiting.drain(),
-    ];
+    const entries = [...(this.#playing ? [this.#playing] : []), ...this.#pending.drain()];
     this.#playing = undefined;
-    this.#fixed = [];
     return entries.map((entry) => this.#apply(entry, 'cancel'));
   }
 
-  #ordered(): Entry<T>[] {
-    return [...this.#fixed, ...this.#waiting.order()];
-  }
-
-  #pendingOf(requesterId: string): number {
-    const fixed = this.#fixed.filter((entry) => entry.requesterId === requesterId).length;
-    return fixed + this.#waiting.countOf(requesterId);
-  }
-
-  // Fixes the places of `entry` and of every waiting item ahead of it, if it is within
-  // the first `lookahead` positions: they take their round-robin turns now.
-  #fix(entry: Entry<T>): boolean {
-    if (this.#fixed.includes(entry)) return true;
-    const position = this.#ordered().indexOf(entry) + 1;
-    if (position < 1 || position > this.lookahead) return false;
-    while (this.#fixed.at(-1) !== entry) {
-      const next = this.#waiting.take();
-      if (next === undefined) return false;
-      this.#fixed.push(next);
-    }
-    return true;
+  /** The first `lookahead` pending items in play order: the ones that may generate. */
+  #window(): Entry<T>[] {
+    return this.#pending.order().slice(0, this.lookahead);
   }
 
   #report(id: string, event: ItemEvent, failureReason?: string): UpdateResult<T> {
@@ -229,7 +215,6 @@ export class SpeechQueue<T> {
     if (entry === undefined) return { ok: false, reason: 'unknown' };
     if (!canTransition(entry.state, event))
       return { ok: false, reason: 'illegal', state: entry.state };
-    if (!this.#fix(entry)) return { ok: false, reason: 'notInWindow', state: entry.state };
     if (failureReason !== undefined) entry.failureReason = failureReason;
     return { ok: true, ...this.#apply(entry, event) };
   }

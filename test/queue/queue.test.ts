@@ -85,26 +85,46 @@ describe('enqueue and order', () => {
     expect(ids).toEqual(['1', '2']);
   });
 
-  test('a requester who joins later waits for one turn of everyone already waiting', () => {
+  test('a requester who joins later plays in the round being played, before second turns', () => {
     const { queue, add, order, generateAll } = setup({ lookahead: 1 });
     add('A1 A2 A3 B1 B2');
     generateAll();
     expect(queue.next()?.id).toBe('A1');
-    // A had its turn, so the rotation is now B, A; C joins behind them.
     expect(order()).toBe('B1 A2 B2 A3');
     add('C1 C2');
-    expect(order()).toBe('B1 A2 C1 B2 A3 C2');
+    expect(order()).toBe('B1 C1 A2 B2 C2 A3');
   });
 
-  test('items whose generation started keep their places when someone joins', () => {
+  test('bob queues three, carol one a moment later: carol plays second', () => {
+    const { queue, add, order } = setup({ lookahead: 2 });
+    add('B1 B2 B3');
+    for (const id of ['B1', 'B2']) queue.markGenerating(id);
+    queue.markReady('B1');
+    expect(queue.next()?.id).toBe('B1');
+    queue.markReady('B2'); // generated early: it still waits for its fair turn
+    add('C1');
+    expect(order()).toBe('C1 B2 B3');
+    // The window follows the fair order: carol generates now, bob's third waits.
+    expect(queue.toGenerate().map((item) => item.id)).toEqual(['C1']);
+    expect(queue.finish('B1').ok).toBe(true);
+    expect(queue.next()).toBeUndefined(); // C1 is up and not ready; B2 waits though ready
+    expect(queue.markGenerating('C1').ok).toBe(true);
+    expect(queue.markReady('C1').ok).toBe(true);
+    expect(queue.next()?.id).toBe('C1');
+    expect(queue.finish('C1').ok).toBe(true);
+    expect(queue.next()?.id).toBe('B2');
+  });
+
+  test('an item pushed out of the window by a newcomer keeps generating and is not started twice', () => {
     const { queue, add, order } = setup({ lookahead: 2 });
     add('A1 A2 A3');
     expect(queue.toGenerate().map((item) => item.id)).toEqual(['A1', 'A2']);
-    queue.markGenerating('A2'); // fixes A1's place too: it is ahead of A2
+    queue.markGenerating('A2');
     add('B1');
-    // A1 and A2 stay ahead; among the rest, A was waiting first, so A3 takes its turn first.
-    expect(order()).toBe('A1 A2 A3 B1');
-    expect(queue.toGenerate().map((item) => item.id)).toEqual(['A1']);
+    expect(order()).toBe('A1 B1 A2 A3');
+    expect(queue.toGenerate().map((item) => item.id)).toEqual(['A1', 'B1']);
+    expect(queue.markReady('A2').ok).toBe(true); // outside the window now: still accepted
+    expect(queue.markGenerating('A3')).toMatchObject({ ok: false, reason: 'notInWindow' });
   });
 
   test('items not started yet make room for a newcomer', () => {

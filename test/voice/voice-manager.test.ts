@@ -155,6 +155,39 @@ describe('VoiceManager with the fake voice server and the emulator', () => {
     expect(started).toEqual(['X', 'A1', 'B1', 'C1', 'A2', 'A3']);
   });
 
+  test('bob queues three, carol one a moment later: carol plays second, though bob’s second was generated first', async () => {
+    const guildId = newGuildId();
+    const { manager: voice } = manager({ lookahead: 2 });
+    await voice.join(target(server, guildId));
+    const started: string[] = [];
+    const queue = (who: string, label: string, length = 30) => {
+      const item = speak(voice, guildId, client, who, `${label} ${sentence(length)}`, { speed: 2 });
+      const push = item.updates.push.bind(item.updates);
+      item.updates.push = (...updates) => {
+        if (updates.some((u) => u.state === 'playing')) started.push(label);
+        return push(...updates);
+      };
+      return item;
+    };
+    // B1 plays for about 5 s: long enough to see B2 ready while it plays.
+    const bob = [queue('bob', 'B1', 160), queue('bob', 'B2'), queue('bob', 'B3')];
+    await eventually(
+      'B1 plays and B2 is ready',
+      () => started.includes('B1') && bob[1]?.updates.at(-1)?.state === 'ready',
+      10_000,
+    );
+    const carol = queue('carol', 'C1');
+    expect(voice.queue(guildId).map((entry) => entry.text.slice(0, 2))).toEqual([
+      'B1',
+      'C1',
+      'B2',
+      'B3',
+    ]);
+    const ends = await Promise.all([...bob, carol].map((item) => item.ended));
+    expect(ends.map((end) => end.state)).toEqual(Array(4).fill('played'));
+    expect(started).toEqual(['B1', 'C1', 'B2', 'B3']);
+  });
+
   test('only the lookahead generates: cleared items never reach POST /tts and polling stops', async () => {
     const guildId = newGuildId();
     const { manager: voice } = manager();
