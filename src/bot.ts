@@ -11,6 +11,7 @@ import {
   ApiKeyVault,
   KeyvBudgetJournal,
   KeyvSettingsStore,
+  KeyvSpeechCacheStore,
   loadSecretKey,
   openKeyv,
 } from './store/index.ts';
@@ -18,6 +19,7 @@ import {
   type Clock,
   MemoryBudgetStore,
   productionClientOptions,
+  SpeechCache,
   systemClock,
   TtsClients,
 } from './tts/index.ts';
@@ -87,8 +89,14 @@ export async function startBot(
     opened.push(() => keyv.disconnect());
     const secretKey = await loadSecretKey(config.secretKey, config.dataDir, logger);
     const settings = new KeyvSettingsStore(keyv);
-    const tts = new TtsClients(
-      productionClientOptions({
+    const cache = new SpeechCache({
+      store: new KeyvSpeechCacheStore(keyv),
+      ttlMs: config.cacheTtlMs,
+      clock,
+      onError: (error) => logger.warn({ err: error }, 'speech cache unavailable'),
+    });
+    const tts = new TtsClients({
+      ...productionClientOptions({
         baseUrl: config.ttsApiUrl,
         mediaOrigins: config.ttsMediaOrigins,
         pollDeadlineMs: config.pollDeadlineMs,
@@ -96,7 +104,8 @@ export async function startBot(
         clock,
         onBackgroundError: (error) => logger.warn({ err: error }, 'TTS background request failed'),
       }),
-    );
+      cache,
+    });
     const client = createDiscordClient({ apiUrl: config.discordApiUrl });
     opened.push(() => client.destroy());
     const voice = (options.createVoice ?? createVoiceManager)({

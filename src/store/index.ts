@@ -10,3 +10,4 @@ export {
   type SettingsStore,
   type UserSettings,
 } from './settings.ts';
+export { KeyvSpeechCacheStore } from './speech-cache.ts';
