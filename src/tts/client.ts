@@ -151,7 +151,9 @@ export class TtsClient {
     } = {},
   ): Promise<FinishedGeneration> {
     this.#checkKey();
-    const cached = await this.#options.cache?.lookup(this.keyId, request);
+    const cache = this.#options.cache;
+    // Without a cache nothing is awaited here, so progress is reported in the same turn.
+    const cached = cache?.enabled ? await cache.lookup(this.keyId, request) : undefined;
     options.signal?.throwIfAborted();
     if (cached !== undefined) {
       this.#serve(cached.audioUrl, request);
