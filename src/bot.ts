@@ -1,4 +1,4 @@
-import { Events } from 'discord.js';
+import { Events, type Interaction, MessageFlags } from 'discord.js';
 import { resolveFfmpeg } from './audio/index.ts';
 import type { Config } from './config/index.ts';
 import { createDiscordClient } from './discord/client.ts';
@@ -39,7 +39,10 @@ export interface VoiceDependencies {
 export interface Bot {
   readonly services: Services;
   readonly client: ReturnType<typeof createDiscordClient>;
-  /** Leaves voice, logs out and closes the store; calling it again waits for the same stop. */
+  /**
+   * Stops taking new work, leaves voice, logs out and closes the store (pending speech stays
+   * journalled for the next start); calling it again waits for the same stop.
+   */
   stop(): Promise<void>;
 }
 
@@ -77,9 +80,21 @@ export async function startBot(
   // What has been opened so far, closed in reverse order by `stop` (also when start-up fails).
   const opened: (() => Promise<void>)[] = [];
   let stopping: Promise<void> | undefined;
+  let accepting = true;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
-      for (const close of opened.reverse()) await close();
+      accepting = false;
+      let failure: unknown;
+      // Each step runs even when one before it failed: the store must close whatever happens.
+      for (const close of opened.reverse()) {
+        try {
+          await close();
+        } catch (error) {
+          logger.error({ err: error }, 'a part of the bot did not stop cleanly');
+          failure ??= error;
+        }
+      }
+      if (failure !== undefined) throw failure;
     })();
     return stopping;
   };
@@ -143,9 +158,8 @@ export async function startBot(
     };
     const route = createRouter(commands, services);
     client.on(Events.InteractionCreate, (interaction) => {
-      route(interaction).catch((error: unknown) =>
-        logger.error({ err: error }, 'interaction handler failed'),
-      );
+      const handled = accepting ? route(interaction) : refuseWhileStopping(interaction);
+      handled.catch((error: unknown) => logger.error({ err: error }, 'interaction handler failed'));
     });
     client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
     wireVoiceEvents(client, voice, logger);
@@ -159,6 +173,17 @@ export async function startBot(
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/** Answers an interaction that arrives while the bot shuts down: no new work is taken. */
+async function refuseWhileStopping(interaction: Interaction): Promise<void> {
+  if (interaction.isAutocomplete()) await interaction.respond([]);
+  else if (interaction.isRepliable()) {
+    await interaction.reply({
+      content: 'I am restarting right now. Please try again in a minute.',
+      flags: MessageFlags.Ephemeral,
+    });
   }
 }
 
