@@ -11,3 +11,11 @@ export {
   type ResumePlan,
   resumePlan,
 } from './pending.ts';
+export { JournalRecorder, type TicketLike } from './recorder.ts';
+export {
+  PendingResumer,
+  type RequeuedEnd,
+  type ResultMessage,
+  type ResumeOptions,
+  type SendResult,
+} from './resume.ts';
