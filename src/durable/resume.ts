@@ -169,6 +169,7 @@ export class PendingResumer {
         if (this.#options.requeue(entry, { audioUrl, client }, ended.resolve)) {
           const end = await ended.promise;
           this.#logger.info({ pendingId: entry.id, end }, 'resumed voice item ended');
+          await this.#showEnd(entry, end);
           await this.#options.journal.remove(entry.id);
           return;
         }
@@ -181,6 +182,16 @@ export class PendingResumer {
     await this.#deliver(entry, {
       content: `🔇 I restarted and am not back in ${where}, so I could not play this for **${quoteSafely(entry.requesterName, 80)}**; here it is as a file. Use \`/join\` to have me speak again. ${caption(entry)}`,
       file: fileOf(entry, audio),
+    });
+  }
+
+  /** Shows how a re-queued item ended in its reply, while that can be edited (members heard it). */
+  async #showEnd(entry: PendingSpeech, end: RequeuedEnd): Promise<void> {
+    const route = deliveryRoute(entry, this.#options.clock.now());
+    if (route.kind !== 'reply') return;
+    const content = `${END_TEXT[end]} ${caption(entry)}`;
+    await this.#options.send(route, { content }).catch((error: unknown) => {
+      this.#logger.warn({ err: error, pendingId: entry.id }, 'could not edit the reply');
     });
   }
 
@@ -214,6 +225,13 @@ export class PendingResumer {
     }
   }
 }
+
+const END_TEXT: Readonly<Record<RequeuedEnd, string>> = {
+  played: '🔊 Played after a restart.',
+  failed: '⚠️ Could not be played after a restart; please try again.',
+  skipped: '⏭️ Skipped.',
+  cancelled: '⏹️ Removed from the queue.',
+};
 
 function caption(entry: PendingSpeech): string {
   return `**${quoteSafely(entry.requesterName, 80)}** · ${entry.request.model} — “${quoteSafely(entry.request.text)}”`;

@@ -195,7 +195,10 @@ describe('voice output', () => {
     queued[0]?.end('played');
     await resumer.idle();
     expect(await journal.list()).toEqual([]);
-    expect(sent).toEqual([]);
+    // The reply (token still valid) says it was played; nothing else is posted.
+    expect(
+      sent.map((s) => [s.route.kind, s.message.content.split(' **')[0], s.message.file]),
+    ).toEqual([['reply', '🔊 Played after a restart.', undefined]]);
     expect(posts()).toBe(1);
   });
 

@@ -25,12 +25,23 @@ export interface TestRedis {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `redis-server` on `port` (default: a free one) and waits until it accepts connections. */
-export async function startRedis(port?: number): Promise<TestRedis> {
+/**
+ * Starts `redis-server` on `port` (default: a free one) and waits until it accepts connections.
+ * With `dir`, every write is appended to a file there first, so a server killed and started again
+ * on the same `dir` keeps its data (as a production Redis would).
+ */
+export async function startRedis(
+  port?: number,
+  options: { dir?: string } = {},
+): Promise<TestRedis> {
   port ??= await freePort();
+  const persistence =
+    options.dir === undefined
+      ? ['--appendonly', 'no']
+      : ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', options.dir];
   const child: ChildProcess = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   await new Promise<void>((resolve, reject) => {
