@@ -2,8 +2,10 @@ import { Events, type Interaction, MessageFlags } from 'discord.js';
 import { resolveFfmpeg } from './audio/index.ts';
 import type { Config } from './config/index.ts';
 import { createDiscordClient } from './discord/client.ts';
-import { createRouter, loadCommands, registerCommands } from './discord/index.ts';
+import { createRouter, describeFailure, loadCommands, registerCommands } from './discord/index.ts';
+import { restResultSender } from './discord/result-sender.ts';
 import { wireVoiceEvents } from './discord/voice-events.ts';
+import { JournalRecorder, PendingJournal, PendingResumer, voiceRequeue } from './durable/index.ts';
 import type { Logger } from './log/index.ts';
 import type { Services } from './services.ts';
 import { SpeakingService } from './speaking/index.ts';
@@ -44,7 +46,13 @@ export interface Bot {
    * journalled for the next start); calling it again waits for the same stop.
    */
   stop(): Promise<void>;
+  /** How many pending requests of an earlier run were found and are being resumed. */
+  readonly resumed: Promise<number>;
+  readonly resumer: PendingResumer;
 }
+
+/** How long a resumed voice item waits for the bot to be back in its channel before it is reported. */
+const VOICE_RESUME_WAIT_MS = 10 * 60_000;
 
 /** Failure to reach or log into Discord, said plainly. */
 export class DiscordConnectError extends Error {
@@ -136,6 +144,32 @@ export async function startBot(
     });
     opened.push(() => voice.destroy());
     const apiKeys = new ApiKeyVault(settings, secretKey);
+    // Pending speech lives in the store from submission to delivery (see docs/ARCHITECTURE.md).
+    const pending = new PendingJournal(keyv);
+    const recorder = new JournalRecorder({
+      journal: pending,
+      clock,
+      voiceChannelOf: (guildId) => voice.channelOf(guildId),
+    });
+    const resumer = new PendingResumer({
+      journal: pending,
+      clientFor: async (guildId) => {
+        const apiKey = await apiKeys.get(guildId);
+        return apiKey === undefined ? undefined : tts.forKey(apiKey);
+      },
+      send: restResultSender(client),
+      describeFailure: (error) => describeFailure(error).text,
+      voiceChannelOf: (guildId) => voice.channelOf(guildId),
+      requeue: voiceRequeue(voice),
+      clock,
+      logger,
+      voiceWaitMs: VOICE_RESUME_WAIT_MS,
+    });
+    // Stopping: nothing interrupted from here on is forgotten; resumed work stops waiting.
+    opened.push(async () => {
+      recorder.freeze();
+      await resumer.stop();
+    });
     const speaking = new SpeakingService({
       settings,
       apiKeyOf: (guildId) => apiKeys.get(guildId),
@@ -144,6 +178,7 @@ export async function startBot(
       clock,
       logger,
       minTextLength: config.minTextLength,
+      journal: recorder,
     });
     const services: Services = {
       config,
@@ -169,7 +204,12 @@ export async function startBot(
       throw new DiscordConnectError('the Discord client is not ready after login');
     await registerCommands({ client, commands, keyv, logger, guildId: config.devGuildId });
     logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'bot is ready');
-    return { services, client, stop };
+    const resumed = resumer.start().catch((error: unknown) => {
+      // The store is away: what is journalled stays there for the next start.
+      logger.error({ err: error }, 'could not read pending speech');
+      return 0;
+    });
+    return { services, client, stop, resumed, resumer };
   } catch (error) {
     await stop();
     throw error;

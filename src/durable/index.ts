@@ -11,7 +11,8 @@ export {
   type ResumePlan,
   resumePlan,
 } from './pending.ts';
-export { JournalRecorder, type TicketLike } from './recorder.ts';
+export { JournalRecorder } from './recorder.ts';
+export { voiceRequeue } from './requeue.ts';
 export {
   PendingResumer,
   type RequeuedEnd,

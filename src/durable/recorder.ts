@@ -1,24 +1,7 @@
-import type { Clock, SpeechRequest } from '../tts/index.ts';
+import type { SpeechJournal, SpeechTicket } from '../speaking/index.ts';
+import type { Clock } from '../tts/index.ts';
 import type { PendingJournal } from './journal.ts';
 import type { PendingSpeech } from './pending.ts';
-
-/** A request as the speaking service identifies it (its ticket), as far as the journal needs. */
-export interface TicketLike {
-  readonly id: string;
-  readonly guildId: string;
-  readonly requesterId: string;
-  readonly requesterName: string;
-  readonly output: 'voice' | 'file';
-  readonly request: SpeechRequest;
-  readonly origin: {
-    readonly channelId?: string | undefined;
-    readonly reply?: {
-      readonly applicationId: string;
-      readonly token: string;
-      readonly expiresAt: number;
-    };
-  };
-}
 
 /**
  * The speaking service's journal: records each request in the store when
@@ -26,7 +9,7 @@ export interface TicketLike {
  * it is generating), and forgets it once it ended. While the bot stops,
  * nothing is forgotten: what the stop interrupts is resumed at the next start.
  */
-export class JournalRecorder {
+export class JournalRecorder implements SpeechJournal {
   readonly #journal: Pick<PendingJournal, 'record' | 'remove'>;
   readonly #clock: Clock;
   readonly #voiceChannelOf: (guildId: string) => string | undefined;
@@ -44,18 +27,18 @@ export class JournalRecorder {
   }
 
   /** A voice item joined the queue and waits for its turn to generate. */
-  async queued(ticket: TicketLike): Promise<void> {
+  async queued(ticket: SpeechTicket): Promise<void> {
     await this.#journal.record(this.#entry(ticket));
   }
 
   /** The API accepted the request as `generationId`. */
-  async submitted(ticket: TicketLike, generationId: string): Promise<void> {
+  async submitted(ticket: SpeechTicket, generationId: string): Promise<void> {
     const now = this.#clock.now();
     await this.#journal.record({ ...this.#entry(ticket), generationId, submittedAt: now });
   }
 
   /** The request ended (delivered, failed, skipped or cancelled); ignored while the bot stops. */
-  async settled(ticket: TicketLike): Promise<void> {
+  async settled(ticket: SpeechTicket): Promise<void> {
     if (this.#frozen) return;
     await this.#journal.remove(ticket.id);
   }
@@ -65,7 +48,7 @@ export class JournalRecorder {
     this.#frozen = true;
   }
 
-  #entry(ticket: TicketLike): PendingSpeech {
+  #entry(ticket: SpeechTicket): PendingSpeech {
     const { channelId, reply } = ticket.origin;
     const voiceChannelId =
       ticket.output === 'voice' ? this.#voiceChannelOf(ticket.guildId) : undefined;

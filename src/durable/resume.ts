@@ -167,7 +167,8 @@ export class PendingResumer {
       ) {
         const ended = Promise.withResolvers<RequeuedEnd>();
         if (this.#options.requeue(entry, { audioUrl, client }, ended.resolve)) {
-          const end = await ended.promise;
+          // A stop abandons the wait (the item stays journalled); it must not wait for voice to end.
+          const end = await untilAborted(ended.promise, signal);
           this.#logger.info({ pendingId: entry.id, end }, 'resumed voice item ended');
           await this.#showEnd(entry, end);
           await this.#options.journal.remove(entry.id);
@@ -224,6 +225,16 @@ export class PendingResumer {
       await this.#options.journal.remove(entry.id);
     }
   }
+}
+
+/** `promise`, or the signal's reason once it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 const END_TEXT: Readonly<Record<RequeuedEnd, string>> = {

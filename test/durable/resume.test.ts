@@ -202,6 +202,20 @@ describe('voice output', () => {
     expect(posts()).toBe(1);
   });
 
+  test('stopping while a re-queued item waits to play leaves it journalled', async () => {
+    const { journal, client, resumer } = setup({
+      voiceWaitMs: 5000,
+      voiceChannelOf: () => 'v1',
+      requeue: () => true, // queued; it never ends before the stop
+    });
+    const pending = await submitted(client, { output: 'voice', voiceChannelId: 'v1' });
+    await journal.record(pending);
+    await resumer.start();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await resumer.stop();
+    expect((await journal.list()).map((e) => e.id)).toEqual([pending.id]);
+  });
+
   test('the bot not back in time: reported in the channel with the audio, nobody pinged', async () => {
     const { journal, client, sent, resumer } = setup();
     const { reply: _reply, ...noReply } = await submitted(client, {
