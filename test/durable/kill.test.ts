@@ -62,3 +62,60 @@ test('SIGKILL with five /say in flight: after a restart all five reach their ori
   expect(await keyv.get('pending:index')).toEqual([]);
   await keyv.disconnect();
 });
+
+test('SIGKILL with voice items queued: after a restart they are played once the bot is back in that channel', async () => {
+  const first = await world.start();
+  await world.configureKey(USER_ONE.apiKey);
+  const voiceChannelId = world.discord.guild.voiceChannelId;
+  world.discord.moveMember({ userId: 'member', channelId: voiceChannelId });
+  const join = () => world.discord.slash({ user: 'member', name: 'join' });
+  await join().waitFor(
+    (e) => e.kind === 'edit' && /Joined|already/.test(JSON.stringify(e.data)),
+    15_000,
+  );
+  const posts = () => world.emulator.counts()['POST /v2/tts']?.total ?? 0;
+  const before = posts();
+  // Two generate at once (the queue's lookahead); the third waits for its turn, never submitted.
+  const handles = Array.from({ length: 3 }, (_, i) =>
+    world.discord.slash({
+      user: 'member',
+      name: 'say',
+      options: { text: `Voice item ${i + 1} must be played after the crash.`, output: 'voice' },
+    }),
+  );
+  for (const handle of handles) {
+    await handle.waitFor(
+      (e) => e.kind === 'edit' && /position/.test(JSON.stringify(e.data)),
+      20_000,
+    );
+  }
+  while (posts() < before + 2) await new Promise((resolve) => setTimeout(resolve, 50));
+  // The journal has the three, two of them with their generation ids.
+  const store = await openKeyv(`sqlite://${world.dataDir}/bot.sqlite`);
+  const submitted = async () => {
+    const ids = ((await store.get('pending:index')) ?? []) as string[];
+    const entries = await Promise.all(ids.map((id) => store.get(`pending:${id}`)));
+    return entries.filter((entry) => (entry as { generationId?: string }).generationId).length;
+  };
+  while ((await submitted()) < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+  await store.disconnect();
+  first.child.kill('SIGKILL');
+  await first.exited;
+
+  const second = await world.start();
+  await second.waitForLog(/"count":3,"msg":"resuming pending speech"/);
+  await join().waitFor(
+    (e) => e.kind === 'edit' && /Joined|already/.test(JSON.stringify(e.data)),
+    15_000,
+  );
+  for (const handle of handles) {
+    await handle.waitFor(
+      (e) => e.kind === 'edit' && /Played after a restart/.test(JSON.stringify(e.data)),
+      40_000,
+    );
+  }
+  // The two submitted before the crash were polled, not submitted again; the third once.
+  expect(posts()).toBe(before + 3);
+  second.child.kill('SIGTERM');
+  expect(await second.exited).toEqual({ code: 0, signal: null });
+});
