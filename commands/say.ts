@@ -33,6 +33,9 @@ export default {
 
   async execute(interaction, context) {
     const { speaking } = context.services;
+    // Acknowledge before any store access: a store that is slow or away must not let the
+    // interaction expire unanswered (failures below still reach the member, privately).
+    await interaction.deferReply();
     const prepared = await speaking.prepare({
       guildId: guildIdOf(interaction),
       requester: requesterOf(interaction),
@@ -42,7 +45,6 @@ export default {
       requesterChannelId: memberVoiceChannel(interaction),
       origin: originOf(interaction),
     });
-    await interaction.deferReply();
     const speech = await speaking.chooseVoice(prepared);
     if (speech.output === 'voice') replyWithVoice(interaction, context, speech);
     else await replyWithFile(interaction, context, speech);

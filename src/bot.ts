@@ -1,9 +1,11 @@
-import { Events } from 'discord.js';
+import { Events, type Interaction, MessageFlags } from 'discord.js';
 import { resolveFfmpeg } from './audio/index.ts';
 import type { Config } from './config/index.ts';
 import { createDiscordClient } from './discord/client.ts';
-import { createRouter, loadCommands, registerCommands } from './discord/index.ts';
+import { createRouter, describeFailure, loadCommands, registerCommands } from './discord/index.ts';
+import { restResultSender } from './discord/result-sender.ts';
 import { wireVoiceEvents } from './discord/voice-events.ts';
+import { JournalRecorder, PendingJournal, PendingResumer, voiceRequeue } from './durable/index.ts';
 import type { Logger } from './log/index.ts';
 import type { Services } from './services.ts';
 import { SpeakingService } from './speaking/index.ts';
@@ -11,6 +13,7 @@ import {
   ApiKeyVault,
   KeyvBudgetJournal,
   KeyvSettingsStore,
+  KeyvSpeechCacheStore,
   loadSecretKey,
   openKeyv,
 } from './store/index.ts';
@@ -18,6 +21,7 @@ import {
   type Clock,
   MemoryBudgetStore,
   productionClientOptions,
+  SpeechCache,
   systemClock,
   TtsClients,
 } from './tts/index.ts';
@@ -37,9 +41,18 @@ export interface VoiceDependencies {
 export interface Bot {
   readonly services: Services;
   readonly client: ReturnType<typeof createDiscordClient>;
-  /** Leaves voice, logs out and closes the store; calling it again waits for the same stop. */
+  /**
+   * Stops taking new work, leaves voice, logs out and closes the store (pending speech stays
+   * journalled for the next start); calling it again waits for the same stop.
+   */
   stop(): Promise<void>;
+  /** How many pending requests of an earlier run were found and are being resumed. */
+  readonly resumed: Promise<number>;
+  readonly resumer: PendingResumer;
 }
+
+/** How long a resumed voice item waits for the bot to be back in its channel before it is reported. */
+const VOICE_RESUME_WAIT_MS = 10 * 60_000;
 
 /** Failure to reach or log into Discord, said plainly. */
 export class DiscordConnectError extends Error {
@@ -75,9 +88,21 @@ export async function startBot(
   // What has been opened so far, closed in reverse order by `stop` (also when start-up fails).
   const opened: (() => Promise<void>)[] = [];
   let stopping: Promise<void> | undefined;
+  let accepting = true;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
-      for (const close of opened.reverse()) await close();
+      accepting = false;
+      let failure: unknown;
+      // Each step runs even when one before it failed: the store must close whatever happens.
+      for (const close of opened.reverse()) {
+        try {
+          await close();
+        } catch (error) {
+          logger.error({ err: error }, 'a part of the bot did not stop cleanly');
+          failure ??= error;
+        }
+      }
+      if (failure !== undefined) throw failure;
     })();
     return stopping;
   };
@@ -87,8 +112,14 @@ export async function startBot(
     opened.push(() => keyv.disconnect());
     const secretKey = await loadSecretKey(config.secretKey, config.dataDir, logger);
     const settings = new KeyvSettingsStore(keyv);
-    const tts = new TtsClients(
-      productionClientOptions({
+    const cache = new SpeechCache({
+      store: new KeyvSpeechCacheStore(keyv),
+      ttlMs: config.cacheTtlMs,
+      clock,
+      onError: (error) => logger.warn({ err: error }, 'speech cache unavailable'),
+    });
+    const tts = new TtsClients({
+      ...productionClientOptions({
         baseUrl: config.ttsApiUrl,
         mediaOrigins: config.ttsMediaOrigins,
         pollDeadlineMs: config.pollDeadlineMs,
@@ -96,7 +127,8 @@ export async function startBot(
         clock,
         onBackgroundError: (error) => logger.warn({ err: error }, 'TTS background request failed'),
       }),
-    );
+      cache,
+    });
     const client = createDiscordClient({ apiUrl: config.discordApiUrl });
     opened.push(() => client.destroy());
     const voice = (options.createVoice ?? createVoiceManager)({
@@ -112,6 +144,32 @@ export async function startBot(
     });
     opened.push(() => voice.destroy());
     const apiKeys = new ApiKeyVault(settings, secretKey);
+    // Pending speech lives in the store from submission to delivery (see docs/ARCHITECTURE.md).
+    const pending = new PendingJournal(keyv);
+    const recorder = new JournalRecorder({
+      journal: pending,
+      clock,
+      voiceChannelOf: (guildId) => voice.channelOf(guildId),
+    });
+    const resumer = new PendingResumer({
+      journal: pending,
+      clientFor: async (guildId) => {
+        const apiKey = await apiKeys.get(guildId);
+        return apiKey === undefined ? undefined : tts.forKey(apiKey);
+      },
+      send: restResultSender(client),
+      describeFailure: (error) => describeFailure(error).text,
+      voiceChannelOf: (guildId) => voice.channelOf(guildId),
+      requeue: voiceRequeue(voice),
+      clock,
+      logger,
+      voiceWaitMs: VOICE_RESUME_WAIT_MS,
+    });
+    // Stopping: nothing interrupted from here on is forgotten; resumed work stops waiting.
+    opened.push(async () => {
+      recorder.freeze();
+      await resumer.stop();
+    });
     const speaking = new SpeakingService({
       settings,
       apiKeyOf: (guildId) => apiKeys.get(guildId),
@@ -120,6 +178,7 @@ export async function startBot(
       clock,
       logger,
       minTextLength: config.minTextLength,
+      journal: recorder,
     });
     const services: Services = {
       config,
@@ -134,9 +193,8 @@ export async function startBot(
     };
     const route = createRouter(commands, services);
     client.on(Events.InteractionCreate, (interaction) => {
-      route(interaction).catch((error: unknown) =>
-        logger.error({ err: error }, 'interaction handler failed'),
-      );
+      const handled = accepting ? route(interaction) : refuseWhileStopping(interaction);
+      handled.catch((error: unknown) => logger.error({ err: error }, 'interaction handler failed'));
     });
     client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
     wireVoiceEvents(client, voice, logger);
@@ -146,10 +204,26 @@ export async function startBot(
       throw new DiscordConnectError('the Discord client is not ready after login');
     await registerCommands({ client, commands, keyv, logger, guildId: config.devGuildId });
     logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'bot is ready');
-    return { services, client, stop };
+    const resumed = resumer.start().catch((error: unknown) => {
+      // The store is away: what is journalled stays there for the next start.
+      logger.error({ err: error }, 'could not read pending speech');
+      return 0;
+    });
+    return { services, client, stop, resumed, resumer };
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/** Answers an interaction that arrives while the bot shuts down: no new work is taken. */
+async function refuseWhileStopping(interaction: Interaction): Promise<void> {
+  if (interaction.isAutocomplete()) await interaction.respond([]);
+  else if (interaction.isRepliable()) {
+    await interaction.reply({
+      content: 'I am restarting right now. Please try again in a minute.',
+      flags: MessageFlags.Ephemeral,
+    });
   }
 }
 

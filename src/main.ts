@@ -3,6 +3,9 @@ import { type Config, ConfigError, parseConfig } from './config/index.ts';
 import { createLogger } from './log/index.ts';
 import { installVoiceCrashGuard } from './voice/index.ts';
 
+/** Longest graceful shutdown before the process exits anyway (below the usual 10 s kill). */
+const SHUTDOWN_LIMIT_MS = 8000;
+
 let config: Config;
 try {
   config = parseConfig(process.env);
@@ -19,8 +22,18 @@ try {
   const bot = await startBot(config, { logger });
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
+    // Orchestrators kill after 10 s; a part that hangs must not make the stop unclean.
+    setTimeout(() => {
+      logger.error({ signal }, `shutdown took longer than ${SHUTDOWN_LIMIT_MS / 1000} s`);
+      logger.flush();
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS).unref();
     bot.stop().then(
-      () => process.exit(0),
+      () => {
+        logger.info('stopped');
+        logger.flush();
+        process.exit(0);
+      },
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
         process.exit(1);

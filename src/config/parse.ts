@@ -23,6 +23,8 @@ export interface Config extends TtsConfig {
   readonly voiceIdleMs: number;
   readonly queueMaxLength: number;
   readonly minTextLength: number;
+  /** How long identical speech is reused (0: never); below the audio address's 24 h lifetime. */
+  readonly cacheTtlMs: number;
 }
 
 /** A configuration variable that is missing or wrong; the message names it (never its value). */
@@ -32,14 +34,20 @@ export class ConfigError extends Error {
 
 const url = z.url({ protocol: /^https?$/ });
 const snowflake = z.string().regex(/^\d{17,20}$/, 'must be a numeric Discord id');
+const DURATION_HINT = 'must be a duration like 500ms, 30s, 5m or 1h';
 const duration = z
   .string()
-  .regex(/^\d+(ms|s|m|h)$/, 'must be a duration like 500ms, 30s, 5m or 1h')
+  .regex(/^\d+(ms|s|m|h)$/, DURATION_HINT)
   .transform((text) => {
     const [, amount, unit] = /^(\d+)(ms|s|m|h)$/.exec(text) ?? [];
     const scale = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as 'ms'];
     return Number(amount) * scale;
   });
+/** A duration, or `0` for off. */
+const durationOrOff = z
+  .string()
+  .regex(/^(0|\d+(ms|s|m|h))$/, `${DURATION_HINT}, or 0 for off`)
+  .transform((text) => (text === '0' ? 0 : duration.parse(text)));
 const secret = z
   .string()
   .transform((text) => Buffer.from(text, /^[0-9a-f]{64}$/i.test(text) ? 'hex' : 'base64'))
@@ -79,6 +87,12 @@ const schema = ttsSchema.extend({
   VOICE_IDLE_TIMEOUT: duration.default(300_000),
   QUEUE_MAX_LENGTH: z.coerce.number().int().min(1).max(1000).default(25),
   TTS_MIN_TEXT_LENGTH: z.coerce.number().int().min(1).max(5000).default(30),
+  TTS_CACHE_TTL: durationOrOff
+    .default(12 * 3_600_000)
+    .refine(
+      (ms) => ms < 24 * 3_600_000,
+      'must be below 24h, the lifetime of an audio address (0 turns the cache off)',
+    ),
 });
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -135,5 +149,6 @@ export function parseConfig(env: Env): Config {
     voiceIdleMs: e.VOICE_IDLE_TIMEOUT,
     queueMaxLength: e.QUEUE_MAX_LENGTH,
     minTextLength: e.TTS_MIN_TEXT_LENGTH,
+    cacheTtlMs: e.TTS_CACHE_TTL,
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { UnreadableKeyError } from '../store/index.ts';
+import { StoreUnavailableError, UnreadableKeyError } from '../store/index.ts';
 import { formatWindow, TtsError } from '../tts/index.ts';
 import { UserError } from './user-error.ts';
 
@@ -23,6 +23,11 @@ export function describeFailure(error: unknown): FailureMessage {
   if (error instanceof UnreadableKeyError) {
     return {
       text: 'This server’s stored API key can no longer be read (the bot’s SECRET_KEY changed). An admin needs to set it again with `/config api-key`.',
+    };
+  }
+  if (error instanceof StoreUnavailableError) {
+    return {
+      text: 'I cannot reach my storage right now, so nothing was done. Please try again in a minute.',
     };
   }
   return {

@@ -2,12 +2,12 @@
 import type { Logger } from '../log/index.ts';
 import type { SpeechEnd, SpeechJournal, SpeechTicket } from './types.ts';
 
-/** The journal calls of one request: `settled` only after `submitted`, and at most once. */
+/** The journal calls of one request: `settled` only after `queued` or `submitted`, and at most once. */
 export class TicketJournal {
   readonly #journal: SpeechJournal | undefined;
   readonly #ticket: SpeechTicket;
   readonly #logger: Pick<Logger, 'warn'>;
-  #submitted = false;
+  #recorded = false;
   #settled = false;
 
   constructor(
@@ -20,9 +20,21 @@ export class TicketJournal {
     this.#logger = logger;
   }
 
+  /** A voice item was queued (recorded in the background; later calls keep their order). */
+  queued(): void {
+    this.#recorded = true;
+    const failed = (error: unknown): void =>
+      this.#logger.warn({ err: error, ticketId: this.#ticket.id }, 'journal: queued failed');
+    try {
+      Promise.resolve(this.#journal?.queued?.(this.#ticket)).catch(failed);
+    } catch (error) {
+      failed(error);
+    }
+  }
+
   /** The API accepted the request; resolves once the journal has it (or failed to take it). */
   async submitted(generationId: string): Promise<void> {
-    this.#submitted = true;
+    this.#recorded = true;
     try {
       await this.#journal?.submitted(this.#ticket, generationId);
     } catch (error) {
@@ -30,9 +42,9 @@ export class TicketJournal {
     }
   }
 
-  /** The request ended; ignored when it never reached the API or already ended. */
+  /** The request ended; ignored when it was never recorded or already ended. */
   settled(end: SpeechEnd): void {
-    if (!this.#submitted || this.#settled) return;
+    if (!this.#recorded || this.#settled) return;
     this.#settled = true;
     const failed = (error: unknown): void =>
       this.#logger.warn({ err: error, ticketId: this.#ticket.id }, 'journal: settled failed');

@@ -170,7 +170,10 @@ export class SpeakingService {
         onUpdate(update);
       },
     });
-    if (outcome.ok) return { itemId: outcome.itemId, position: outcome.position };
+    if (outcome.ok) {
+      journal.queued();
+      return { itemId: outcome.itemId, position: outcome.position };
+    }
     throw outcome.reason === 'full'
       ? new UserError(
           'queue_full',

@@ -95,10 +95,15 @@ export type SpeechEnd =
 
 /**
  * Where pending generations are recorded so they survive a restart. Each ticket that reaches
- * `submitted` gets exactly one `settled`; tickets that never reach the API get neither.
+ * `queued` or `submitted` gets exactly one `settled`; tickets that reach neither get none.
  * A journal that throws is logged; speech goes on.
  */
 export interface SpeechJournal {
+  /**
+   * A voice item joined the queue, before its turn to generate comes (it may wait there for
+   * minutes); `settled` follows even when it ends without reaching the API.
+   */
+  queued?(ticket: SpeechTicket): Promise<void> | void;
   /** The API accepted the request as `generationId`; awaited before waiting for the audio. */
   submitted(ticket: SpeechTicket, generationId: string): Promise<void> | void;
   /** Nothing more will happen to the request: delivered (attached, or played to its end) or not. */

@@ -1,5 +1,6 @@
 export { ApiKeyVault, UnreadableKeyError } from './api-keys.ts';
 export { KeyvBudgetJournal } from './budget-journal.ts';
+export { guardStore, StoreUnavailableError } from './guard.ts';
 export { openKeyv } from './keyv.ts';
 export { decryptSecret, encryptSecret, loadSecretKey } from './secrets.ts';
 export {
@@ -10,3 +11,4 @@ export {
   type SettingsStore,
   type UserSettings,
 } from './settings.ts';
+export { KeyvSpeechCacheStore } from './speech-cache.ts';

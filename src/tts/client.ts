@@ -2,11 +2,12 @@ import { TtsApi } from './api.ts';
 import { type Audio, downloadAudio, type MediaPolicy, openAudio } from './audio.ts';
 import type { BudgetStore, LimitUsage } from './budget.ts';
 import type { Clock } from './clock.ts';
-import { unsendableKeyError } from './errors.ts';
+import { TtsError, unsendableKeyError } from './errors.ts';
 import { GenerationEstimator } from './estimator.ts';
 import { RateGate } from './gate.ts';
 import { isSendableKey, keyId } from './key.ts';
 import { PollScheduler } from './poller.ts';
+import type { SpeechCache } from './speech-cache.ts';
 import type { Model, Operation, SpeechRequest, Voice } from './types.ts';
 import { VoiceCache } from './voice-cache.ts';
 
@@ -26,13 +27,20 @@ export interface TtsClientOptions {
   readonly voicesTtlMs: number;
   /** Failures in the background (voice refreshes, transient poll errors, budget updates); never contains the key. */
   readonly onBackgroundError: (error: unknown) => void;
+  /** Reuses the audio of identical requests; none when absent. */
+  readonly cache?: SpeechCache | undefined;
 }
 
 /** A generation that finished, with the address of its audio. */
 export interface FinishedGeneration {
   readonly generationId: string;
   readonly audioUrl: string;
+  /** True when the audio of an identical earlier request was reused (nothing was submitted). */
+  readonly cached?: boolean;
 }
+
+/** Cached addresses handed out recently, so a 404 on one can be answered with a fresh generation. */
+const MAX_SERVED = 1000;
 
 /** Progress of one generation, for status displays. */
 export type GenerationProgress =
@@ -59,6 +67,8 @@ export class TtsClient {
   readonly #sendable: boolean;
   /** Generations waiting for their turn to be submitted, oldest first (they pass the FIFO gate in this order). */
   readonly #waiting = new Set<object>();
+  /** Audio addresses that came from the cache, with the request that made them (oldest first). */
+  readonly #served = new Map<string, SpeechRequest>();
 
   constructor(apiKey: string, options: TtsClientOptions, estimator: GenerationEstimator) {
     this.keyId = keyId(apiKey);
@@ -127,8 +137,10 @@ export class TtsClient {
   }
 
   /**
-   * Submits and waits: the whole generation, reporting its stages. `onSubmitted` is awaited
-   * once the API accepted the request, before polling starts (e.g. to journal the id).
+   * The whole generation, reporting its stages: the audio of an identical
+   * recent request when the cache has it (no submit, no quota), else submit and wait.
+   * `onSubmitted` is awaited once the API accepted the request, before polling
+   * starts (e.g. to journal the id).
    */
   async generate(
     request: SpeechRequest,
@@ -139,6 +151,14 @@ export class TtsClient {
     } = {},
   ): Promise<FinishedGeneration> {
     this.#checkKey();
+    const cache = this.#options.cache;
+    // Without a cache nothing is awaited here, so progress is reported in the same turn.
+    const cached = cache?.enabled ? await cache.lookup(this.keyId, request) : undefined;
+    options.signal?.throwIfAborted();
+    if (cached !== undefined) {
+      this.#serve(cached.audioUrl, request);
+      return { generationId: cached.generationId, audioUrl: cached.audioUrl, cached: true };
+    }
     const { signal, onProgress, onSubmitted } = options;
     const ticket = {};
     this.#waiting.add(ticket);
@@ -155,21 +175,72 @@ export class TtsClient {
     const submittedAt = this.#options.clock.now();
     await onSubmitted?.(generationId);
     onProgress?.({ stage: 'generating', generationId });
+    return this.resume({ generationId, request, submittedAt }, signal);
+  }
+
+  /**
+   * Waits for a generation submitted earlier (possibly by a previous run of
+   * the bot) without submitting it again, and keeps its audio in the cache.
+   */
+  async resume(
+    generation: { generationId: string; request: SpeechRequest; submittedAt: number },
+    signal?: AbortSignal,
+  ): Promise<FinishedGeneration> {
+    const { generationId, request, submittedAt } = generation;
     const audioUrl = await this.waitFor(
       { generationId, model: request.model, textLength: request.text.length, submittedAt },
       signal,
     );
+    await this.#options.cache?.remember(this.keyId, request, {
+      generationId,
+      audioUrl,
+      submittedAt,
+    });
     return { generationId, audioUrl };
   }
 
-  /** Downloads finished audio (only from the configured media origins). */
-  download(audioUrl: string, signal?: AbortSignal): Promise<Audio> {
-    return downloadAudio(audioUrl, this.#media, signal);
+  /**
+   * Downloads finished audio (only from the configured media origins). A
+   * cached address that answers 404 is dropped and the speech generated afresh.
+   */
+  async download(audioUrl: string, signal?: AbortSignal): Promise<Audio> {
+    try {
+      return await downloadAudio(audioUrl, this.#media, signal);
+    } catch (error) {
+      const fresh = await this.#regenerateGone(audioUrl, error, signal);
+      return downloadAudio(fresh, this.#media, signal);
+    }
   }
 
-  /** Opens finished audio as a stream, for playback that starts before the download ends. */
-  stream(audioUrl: string, signal?: AbortSignal): ReturnType<typeof openAudio> {
-    return openAudio(audioUrl, this.#media, signal);
+  /** Opens finished audio as a stream, for playback that starts before the download ends (404 as in {@link download}). */
+  async stream(audioUrl: string, signal?: AbortSignal): ReturnType<typeof openAudio> {
+    try {
+      return await openAudio(audioUrl, this.#media, signal);
+    } catch (error) {
+      const fresh = await this.#regenerateGone(audioUrl, error, signal);
+      return openAudio(fresh, this.#media, signal);
+    }
+  }
+
+  /** Rethrows `error` unless it is a 404 on an address from the cache; then forgets it and generates anew. */
+  async #regenerateGone(audioUrl: string, error: unknown, signal?: AbortSignal): Promise<string> {
+    const request = this.#served.get(audioUrl);
+    if (!(error instanceof TtsError && error.kind === 'not_found') || request === undefined) {
+      throw error;
+    }
+    this.#served.delete(audioUrl);
+    await this.#options.cache?.forget(this.keyId, request);
+    const fresh = await this.generate(request, signal === undefined ? {} : { signal });
+    return fresh.audioUrl;
+  }
+
+  #serve(audioUrl: string, request: SpeechRequest): void {
+    this.#served.delete(audioUrl);
+    this.#served.set(audioUrl, request);
+    for (const oldest of this.#served.keys()) {
+      if (this.#served.size <= MAX_SERVED) break;
+      this.#served.delete(oldest);
+    }
   }
 
   /** Health check of the service. */

@@ -19,6 +19,14 @@ export { formatWindow } from './gate.ts';
 export { isSendableKey, keyId, maskKey } from './key.ts';
 export { DEFAULT_LIMITS, type Limit, type Limits, parseLimits } from './limits.ts';
 export {
+  AUDIO_LIFETIME_MS,
+  type CachedSpeech,
+  SpeechCache,
+  type SpeechCacheOptions,
+  type SpeechCacheStore,
+  speechCacheKey,
+} from './speech-cache.ts';
+export {
   EMOTIONS,
   type Emotion,
   MODELS,

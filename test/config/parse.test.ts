@@ -58,9 +58,22 @@ describe('parseConfig', () => {
       /DISCORD_DEV_GUILD_ID must be a numeric Discord id/,
     ],
     [{ ...minimal, TTS_POLL_DEADLINE: '5 minutes' }, /TTS_POLL_DEADLINE must be a duration/],
+    [{ ...minimal, TTS_CACHE_TTL: '24h' }, /TTS_CACHE_TTL must be below 24h/],
+    [{ ...minimal, TTS_CACHE_TTL: '2000m' }, /TTS_CACHE_TTL must be below 24h/],
+    [{ ...minimal, TTS_CACHE_TTL: 'forever' }, /TTS_CACHE_TTL must be a duration/],
   ])('%j is refused, naming the variable', (env, message) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(message);
+  });
+
+  test.each([
+    [undefined, 12 * 3_600_000],
+    ['0', 0],
+    ['30m', 1_800_000],
+    ['23h', 23 * 3_600_000],
+  ])('TTS_CACHE_TTL %s is %d ms', (value, ms) => {
+    const env = value === undefined ? minimal : { ...minimal, TTS_CACHE_TTL: value };
+    expect(parseConfig(env).cacheTtlMs).toBe(ms);
   });
 
   test('errors never echo secret values', () => {

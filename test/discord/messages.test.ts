@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { describeFailure, UserError } from '../../src/discord/index.ts';
-import { UnreadableKeyError } from '../../src/store/index.ts';
+import { StoreUnavailableError, UnreadableKeyError } from '../../src/store/index.ts';
 import { TtsError, type TtsErrorKind } from '../../src/tts/index.ts';
 
 test.each<[TtsErrorKind, string]>([
@@ -53,4 +53,11 @@ test('user errors are shown as they are; anything else gets an apology and an in
   const unexpected = describeFailure(new Error('database exploded: password=hunter2'));
   expect(unexpected.text).toBe('Sorry, something went wrong on our side.');
   expect(unexpected.incidentId).toMatch(/^[0-9a-f]{8}$/);
+});
+
+test('a store that is away is said plainly, with the next step and no incident', () => {
+  const failure = describeFailure(new StoreUnavailableError('the store failed get: offline'));
+  expect(failure).toEqual({
+    text: 'I cannot reach my storage right now, so nothing was done. Please try again in a minute.',
+  });
 });

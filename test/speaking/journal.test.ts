@@ -17,6 +17,10 @@ function recorder(fail = false) {
   const calls: string[] = [];
   const warnings: string[] = [];
   const journal: SpeechJournal = {
+    queued: () => {
+      calls.push('queued');
+      if (fail) throw new Error('store down');
+    },
     submitted: async (_ticket, id) => {
       calls.push(`submitted ${id}`);
       if (fail) throw new Error('store down');
@@ -57,6 +61,30 @@ describe('TicketJournal', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(calls).toEqual(['submitted gen-2', 'settled skipped']);
     expect(warnings).toEqual(['journal: submitted failed', 'journal: settled failed']);
+  });
+
+  test('a queued voice item is settled even when it ends before reaching the API', async () => {
+    const { calls, journal, logger } = recorder();
+    const tj = new TicketJournal(journal, ticket, logger);
+    tj.queued();
+    tj.settled({ state: 'skipped' });
+    expect(calls).toEqual(['queued', 'settled skipped']);
+  });
+
+  test('queued, then submitted, then settled once', async () => {
+    const { calls, journal, logger } = recorder();
+    const tj = new TicketJournal(journal, ticket, logger);
+    tj.queued();
+    await tj.submitted('gen-4');
+    tj.settled({ state: 'delivered' });
+    expect(calls).toEqual(['queued', 'submitted gen-4', 'settled delivered']);
+  });
+
+  test('a failing queued record is logged, not thrown', async () => {
+    const { warnings, journal, logger } = recorder(true);
+    new TicketJournal(journal, ticket, logger).queued();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warnings).toEqual(['journal: queued failed']);
   });
 
   test('no journal: nothing to do', async () => {

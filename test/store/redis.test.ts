@@ -4,6 +4,7 @@ import {
   KeyvBudgetJournal,
   KeyvSettingsStore,
   openKeyv,
+  StoreUnavailableError,
 } from '../../src/store/index.ts';
 import { startRedis, type TestRedis } from '../support/redis.ts';
 
@@ -33,4 +34,28 @@ test('STORE_URL redis:// keeps settings, encrypted keys and budgets in Redis', a
   expect(await new KeyvSettingsStore(again).user('7')).toEqual({ voiceId: 'am_2riuownnf' });
   expect(await new KeyvBudgetJournal(again).load('k:generate')).toEqual([1, 2]);
   await again.disconnect();
+});
+
+test('Redis going away: operations fail at once with StoreUnavailableError, and work again when it is back', async () => {
+  const local = await startRedis();
+  const keyv = await openKeyv(local.url);
+  const errors: unknown[] = [];
+  keyv.on('error', (error: unknown) => errors.push(error));
+  const settings = new KeyvSettingsStore(keyv);
+  await settings.setUser('7', { voiceId: 'am_2riuownnf' });
+  await local.stop('SIGKILL');
+  await expect(settings.user('7')).rejects.toBeInstanceOf(StoreUnavailableError);
+  await expect(settings.setUser('8', {})).rejects.toBeInstanceOf(StoreUnavailableError);
+  const back = await startRedis(local.port);
+  let recovered = false;
+  for (let attempt = 0; attempt < 100 && !recovered; attempt++) {
+    recovered = await settings.setUser('9', { voiceId: 'af_3kbq21leo' }).then(
+      () => true,
+      () => new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 100)),
+    );
+  }
+  expect(recovered).toBe(true);
+  expect(await settings.user('9')).toEqual({ voiceId: 'af_3kbq21leo' });
+  await keyv.disconnect();
+  await back.stop();
 });

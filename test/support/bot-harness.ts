@@ -55,6 +55,8 @@ export async function startTestBot(
     DATA_DIR: dataDir,
     LOG_LEVEL: 'debug',
     VOICE_IDLE_TIMEOUT: '60s',
+    // Tests repeat the same text and count generations; those about the cache turn it on.
+    TTS_CACHE_TTL: '0',
     ...options.env,
   });
   let bot: Bot;

@@ -20,15 +20,28 @@ export function freePort(): Promise<number> {
 /** A throwaway redis-server on loopback, with no persistence. */
 export interface TestRedis {
   readonly url: string;
-  stop(): Promise<void>;
+  readonly port: number;
+  /** Stops the server (SIGTERM, or SIGKILL to make it vanish mid-operation). */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `redis-server` on a free port and waits until it accepts connections. */
-export async function startRedis(): Promise<TestRedis> {
-  const port = await freePort();
+/**
+ * Starts `redis-server` on `port` (default: a free one) and waits until it accepts connections.
+ * With `dir`, every write is appended to a file there first, so a server killed and started again
+ * on the same `dir` keeps its data (as a production Redis would).
+ */
+export async function startRedis(
+  port?: number,
+  options: { dir?: string } = {},
+): Promise<TestRedis> {
+  port ??= await freePort();
+  const persistence =
+    options.dir === undefined
+      ? ['--appendonly', 'no']
+      : ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', options.dir];
   const child: ChildProcess = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   await new Promise<void>((resolve, reject) => {
@@ -49,11 +62,12 @@ export async function startRedis(): Promise<TestRedis> {
   });
   return {
     url: `redis://127.0.0.1:${port}`,
-    stop: () =>
+    port,
+    stop: (signal = 'SIGTERM') =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
-        child.kill('SIGTERM');
+        child.kill(signal);
       }),
   };
 }

@@ -1,0 +1,22 @@
+/** Nothing lost: pending speech journalled in the store and resumed after a restart. */
+export { PendingJournal } from './journal.ts';
+export {
+  type DeliveryRoute,
+  deliveryRoute,
+  GENERATION_LIFETIME_MS,
+  INTERACTION_TOKEN_LIFETIME_MS,
+  type PendingSpeech,
+  pendingSpeechSchema,
+  REPLY_EDIT_MARGIN_MS,
+  type ResumePlan,
+  resumePlan,
+} from './pending.ts';
+export { JournalRecorder } from './recorder.ts';
+export { voiceRequeue } from './requeue.ts';
+export {
+  PendingResumer,
+  type RequeuedEnd,
+  type ResultMessage,
+  type ResumeOptions,
+  type SendResult,
+} from './resume.ts';

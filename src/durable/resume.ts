@@ -1,0 +1,257 @@
+/**
+ * Resumes the speech journalled by an earlier run: polls each generation
+ * (never submitting it twice), then delivers it where the requester will see it.
+ */
+import type { Logger } from '../log/index.ts';
+import { quoteSafely } from '../speech/index.ts';
+import type { Audio, Clock, TtsClient } from '../tts/index.ts';
+import type { PendingJournal } from './journal.ts';
+import { type DeliveryRoute, deliveryRoute, type PendingSpeech, resumePlan } from './pending.ts';
+
+/** A message for the requester: text (never a ping) and perhaps the audio. */
+export interface ResultMessage {
+  readonly content: string;
+  readonly file?: { readonly name: string; readonly bytes: Buffer; readonly mime: string };
+}
+
+/** Sends a result by a route (an edit of the original reply, or a channel message). */
+export type SendResult = (route: DeliveryRoute, message: ResultMessage) => Promise<void>;
+
+/** How a re-queued voice item ended. */
+export type RequeuedEnd = 'played' | 'failed' | 'skipped' | 'cancelled';
+
+/** What resuming needs from the rest of the bot. */
+export interface ResumeOptions {
+  readonly journal: Pick<PendingJournal, 'list' | 'record' | 'remove'>;
+  /** The guild's TTS client; undefined when it no longer has a key. */
+  readonly clientFor: (guildId: string) => Promise<TtsClient | undefined>;
+  readonly send: SendResult;
+  /** User-facing words for a failure (the bot's one table of messages). */
+  readonly describeFailure: (error: unknown) => string;
+  /** The voice channel the bot is in, in a guild. */
+  readonly voiceChannelOf: (guildId: string) => string | undefined;
+  /**
+   * Queues finished audio of `entry` in its guild's voice channel; `onEnd` hears how it ended.
+   * False when it could not be queued.
+   */
+  readonly requeue: (
+    entry: PendingSpeech,
+    audio: { audioUrl: string; client: TtsClient },
+    onEnd: (end: RequeuedEnd) => void,
+  ) => boolean;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** How long a voice item waits for the bot to be back in its channel before it is reported. */
+  readonly voiceWaitMs: number;
+  /** How often the bot's voice channel is checked while voice items wait. */
+  readonly voiceCheckMs?: number;
+}
+
+/** Resumes pending speech after a start; {@link stop} leaves what is unfinished journalled. */
+export class PendingResumer {
+  readonly #options: ResumeOptions;
+  readonly #logger: Logger;
+  readonly #stopping = new AbortController();
+  readonly #running = new Set<Promise<void>>();
+
+  constructor(options: ResumeOptions) {
+    this.#options = options;
+    this.#logger = options.logger.child({ component: 'resume' });
+  }
+
+  /** Starts resuming every journalled request; resolves with how many were found. */
+  async start(): Promise<number> {
+    const entries = await this.#options.journal.list();
+    if (entries.length > 0) this.#logger.info({ count: entries.length }, 'resuming pending speech');
+    for (const entry of entries) {
+      const run = this.#resume(entry).catch((error: unknown) =>
+        this.#logger.error({ err: error, pendingId: entry.id }, 'resuming failed'),
+      );
+      this.#running.add(run);
+      void run.finally(() => this.#running.delete(run));
+    }
+    return entries.length;
+  }
+
+  /** Resolves when everything started so far has been delivered or reported (for tests and shutdown). */
+  async idle(): Promise<void> {
+    while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
+  }
+
+  /** Stops waiting and polling; unfinished entries stay in the journal for the next start. */
+  async stop(): Promise<void> {
+    this.#stopping.abort(new Error('the bot is stopping'));
+    await this.idle();
+  }
+
+  async #resume(entry: PendingSpeech): Promise<void> {
+    const signal = this.#stopping.signal;
+    const logger = this.#logger.child({ pendingId: entry.id, guildId: entry.guildId });
+    try {
+      const client = await this.#options.clientFor(entry.guildId);
+      if (client === undefined) {
+        await this.#tell(
+          entry,
+          'The server’s TTS API key was removed while I restarted, so your speech could not be finished. Ask an admin to set one with `/config api-key`, then try again.',
+        );
+        return;
+      }
+      const audioUrl = await this.#generation(entry, client, signal);
+      if (audioUrl === undefined) return;
+      if (entry.output === 'voice') await this.#toVoice(entry, client, audioUrl, signal);
+      else await this.#toFile(entry, client, audioUrl, signal);
+    } catch (error) {
+      if (signal.aborted) return; // stopping: the entry stays for the next start
+      logger.warn({ err: error }, 'pending speech failed');
+      await this.#tell(entry, `⚠️ ${this.#options.describeFailure(error)}`);
+    }
+  }
+
+  /** The audio address of the entry's generation: polled when submitted, else submitted now. */
+  async #generation(
+    entry: PendingSpeech,
+    client: TtsClient,
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
+    const { clock, journal } = this.#options;
+    const plan = resumePlan(entry, clock.now());
+    if (plan.kind === 'expired') {
+      await this.#tell(
+        entry,
+        `⚠️ Your speech “${quoteSafely(entry.request.text)}” was lost while I restarted (it was over a day old). Please use \`/say\` again.`,
+      );
+      return undefined;
+    }
+    let generation = plan.kind === 'poll' ? plan : undefined;
+    if (generation === undefined) {
+      const generationId = await client.submit(entry.request, signal);
+      const submittedAt = clock.now();
+      await journal.record({ ...entry, generationId, submittedAt });
+      generation = { kind: 'poll', generationId, submittedAt };
+    }
+    const finished = await client.resume(
+      {
+        generationId: generation.generationId,
+        request: entry.request,
+        submittedAt: generation.submittedAt,
+      },
+      signal,
+    );
+    return finished.audioUrl;
+  }
+
+  async #toFile(
+    entry: PendingSpeech,
+    client: TtsClient,
+    audioUrl: string,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const audio = await client.download(audioUrl, signal);
+    await this.#deliver(entry, { content: `🔊 ${caption(entry)}`, file: fileOf(entry, audio) });
+  }
+
+  /** Waits for the bot to be back in the item's voice channel and queues it there; else reports it with the audio. */
+  async #toVoice(
+    entry: PendingSpeech,
+    client: TtsClient,
+    audioUrl: string,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const { clock, voiceWaitMs, voiceCheckMs = 2000 } = this.#options;
+    const giveUpAt = clock.now() + voiceWaitMs;
+    for (;;) {
+      const channel = this.#options.voiceChannelOf(entry.guildId);
+      if (
+        channel !== undefined &&
+        (entry.voiceChannelId === undefined || channel === entry.voiceChannelId)
+      ) {
+        const ended = Promise.withResolvers<RequeuedEnd>();
+        if (this.#options.requeue(entry, { audioUrl, client }, ended.resolve)) {
+          // A stop abandons the wait (the item stays journalled); it must not wait for voice to end.
+          const end = await untilAborted(ended.promise, signal);
+          this.#logger.info({ pendingId: entry.id, end }, 'resumed voice item ended');
+          await this.#showEnd(entry, end);
+          await this.#options.journal.remove(entry.id);
+          return;
+        }
+      }
+      if (clock.now() >= giveUpAt) break;
+      await clock.sleep(Math.min(voiceCheckMs, giveUpAt - clock.now()), signal);
+    }
+    const audio = await client.download(audioUrl, signal);
+    const where = entry.voiceChannelId === undefined ? 'voice' : `<#${entry.voiceChannelId}>`;
+    await this.#deliver(entry, {
+      content: `🔇 I restarted and am not back in ${where}, so I could not play this for **${quoteSafely(entry.requesterName, 80)}**; here it is as a file. Use \`/join\` to have me speak again. ${caption(entry)}`,
+      file: fileOf(entry, audio),
+    });
+  }
+
+  /** Shows how a re-queued item ended in its reply, while that can be edited (members heard it). */
+  async #showEnd(entry: PendingSpeech, end: RequeuedEnd): Promise<void> {
+    const route = deliveryRoute(entry, this.#options.clock.now());
+    if (route.kind !== 'reply') return;
+    const content = `${END_TEXT[end]} ${caption(entry)}`;
+    await this.#options.send(route, { content }).catch((error: unknown) => {
+      this.#logger.warn({ err: error, pendingId: entry.id }, 'could not edit the reply');
+    });
+  }
+
+  /** Sends the result by the best route (the reply, else the channel), then forgets the entry. */
+  async #deliver(entry: PendingSpeech, message: ResultMessage): Promise<void> {
+    const { clock, send, journal } = this.#options;
+    const route = deliveryRoute(entry, clock.now());
+    try {
+      if (route.kind === 'nowhere')
+        this.#logger.warn({ pendingId: entry.id }, 'nowhere to deliver pending speech');
+      else await send(route, message);
+    } catch (error) {
+      // The reply may be gone (deleted, or its token refused): the channel is the fallback.
+      if (route.kind !== 'reply' || entry.channelId === undefined) throw error;
+      this.#logger.warn(
+        { err: error, pendingId: entry.id },
+        'could not edit the reply; posting in the channel',
+      );
+      await send({ kind: 'channel', channelId: entry.channelId }, message);
+    }
+    await journal.remove(entry.id);
+  }
+
+  /** Tells the requester in words (best effort) and forgets the entry. */
+  async #tell(entry: PendingSpeech, content: string): Promise<void> {
+    try {
+      await this.#deliver(entry, { content: `${content}\n${caption(entry)}` });
+    } catch (error) {
+      this.#logger.warn({ err: error, pendingId: entry.id }, 'could not report pending speech');
+      await this.#options.journal.remove(entry.id);
+    }
+  }
+}
+
+/** `promise`, or the signal's reason once it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
+const END_TEXT: Readonly<Record<RequeuedEnd, string>> = {
+  played: '🔊 Played after a restart.',
+  failed: '⚠️ Could not be played after a restart; please try again.',
+  skipped: '⏭️ Skipped.',
+  cancelled: '⏹️ Removed from the queue.',
+};
+
+function caption(entry: PendingSpeech): string {
+  return `**${quoteSafely(entry.requesterName, 80)}** · ${entry.request.model} — “${quoteSafely(entry.request.text)}”`;
+}
+
+function fileOf(entry: PendingSpeech, audio: Audio): NonNullable<ResultMessage['file']> {
+  return {
+    name: `speech-${entry.generationId?.slice(-8) ?? entry.id.slice(-8)}.${audio.extension}`,
+    bytes: audio.bytes,
+    mime: audio.mime,
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * The real bot against the emulator's fault injection: every fault ends with the member told in
+ * words with the next step, no crash and no unhandled rejection, and the next /say after the
+ * fault works without any help.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { USER_ONE } from '../../tools/emulator/index.ts';
+import type { InteractionHandle } from '../fake-discord/index.ts';
+import { startTestBot, type TestBot } from '../support/bot-harness.ts';
+import { startRedis, type TestRedis } from '../support/redis.ts';
+
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => unhandled.push(reason);
+beforeAll(() => {
+  process.on('unhandledRejection', onUnhandled);
+});
+afterAll(() => {
+  process.off('unhandledRejection', onUnhandled);
+  expect(unhandled).toEqual([]);
+});
+
+let counter = 0;
+/** A /say with text of its own (no two requests alike), as a file. */
+function say(t: TestBot): InteractionHandle {
+  counter++;
+  return t.discord.slash({
+    user: 'member',
+    name: 'say',
+    options: {
+      text: `Fault test number ${counter}, a sentence long enough to speak.`,
+      output: 'file',
+    },
+  });
+}
+
+/** The reply's final text (or its attachment), once it is not progress any more. */
+async function outcome(
+  handle: InteractionHandle,
+  timeoutMs = 30_000,
+): Promise<{ text: string; file: boolean }> {
+  await handle.waitFor(
+    (e) => (e.kind === 'edit' && !/⏳|🎙️|📥/.test(JSON.stringify(e.data))) || e.kind === 'followUp',
+    timeoutMs,
+  );
+  const text = handle.lastMessage()?.content ?? handle.followUps()[0]?.content ?? '';
+  return { text, file: handle.files().length > 0 };
+}
+
+/** The next /say after a fault works by itself. */
+async function recovers(t: TestBot): Promise<void> {
+  const after = await outcome(say(t));
+  expect(after.file, after.text).toBe(true);
+}
+
+describe('API faults (SQLite store)', () => {
+  let t: TestBot;
+  beforeAll(async () => {
+    // Rate windows a tenth of real (a minute lasts 6 s) on both sides, so the ~30 generations
+    // here never wait for the vendor's 20 a minute.
+    t = await startTestBot({
+      emulator: { timeScale: 0.1 },
+      env: {
+        TTS_POLL_DEADLINE: '4s',
+        TTS_LIMITS: 'generate=20/6s+500/8640s,status=60/6s,voices=10/6s,health=100/6s',
+      },
+    });
+    await t.configureKey(USER_ONE.apiKey);
+  });
+  afterAll(() => t?.stop());
+
+  test.each<[string, () => void, RegExp]>([
+    [
+      'a burst of 5xx on POST /tts',
+      () =>
+        t.emulator.fault({ kind: 'http-error', endpoint: 'POST /v2/tts', status: 503, times: 2 }),
+      /internal error\. Please try again in a minute/,
+    ],
+    [
+      'a dropped connection on POST /tts',
+      () => t.emulator.fault({ kind: 'drop', endpoint: 'POST /v2/tts' }),
+      /could not be reached\. Please try again in a minute/,
+    ],
+    [
+      'malformed JSON from POST /tts',
+      () => t.emulator.fault({ kind: 'malformed', endpoint: 'POST /v2/tts' }),
+      /sent something unexpected.*Please try again/,
+    ],
+    [
+      'a task that never completes (ends at TTS_POLL_DEADLINE)',
+      () => t.emulator.fault({ kind: 'never-complete' }),
+      /taking too long to generate \(generation `base_[\w-]+`\); giving up\. Please try again later/,
+    ],
+    [
+      'a Failed task',
+      () => t.emulator.fault({ kind: 'fail', error: 'Voice model crashed' }),
+      /could not generate this speech \(generation `base_[\w-]+`\): Voice model crashed/,
+    ],
+    [
+      'the audio answering 404',
+      () => t.emulator.fault({ kind: 'media-404' }),
+      /could not find that.*Please try again/,
+    ],
+    [
+      'a dropped audio download',
+      () => t.emulator.fault({ kind: 'drop', endpoint: 'GET /audio' }),
+      /could not be reached\. Please try again in a minute/,
+    ],
+  ])(
+    '%s: the member is told what happened and what to do; the next /say works',
+    async (_, arm, told) => {
+      arm();
+      const failed = await outcome(say(t));
+      expect(failed.file).toBe(false);
+      expect(failed.text).toMatch(told);
+      t.emulator.clearFaults();
+      await recovers(t);
+    },
+  );
+
+  test.each<[string, () => void]>([
+    [
+      'a burst of 5xx on GET /status',
+      () =>
+        t.emulator.fault({ kind: 'http-error', endpoint: 'GET /v2/status', status: 502, times: 2 }),
+    ],
+    [
+      'dropped connections on GET /status',
+      () => t.emulator.fault({ kind: 'drop', endpoint: 'GET /v2/status', times: 2 }),
+    ],
+    [
+      'a slow POST /tts (2 s)',
+      () => t.emulator.fault({ kind: 'delay', endpoint: 'POST /v2/tts', ms: 2000 }),
+    ],
+    [
+      'a slow audio download (2 s)',
+      () => t.emulator.fault({ kind: 'delay', endpoint: 'GET /audio', ms: 2000 }),
+    ],
+    [
+      'a short storm of 429s on POST /tts',
+      () =>
+        t.emulator.fault({
+          kind: 'http-error',
+          endpoint: 'POST /v2/tts',
+          status: 429,
+          body: { detail: 'Too Many Requests' },
+          times: 3,
+        }),
+    ],
+  ])('%s is ridden out: the member gets the audio', async (_, arm) => {
+    arm();
+    const result = await outcome(say(t));
+    expect(result.file, result.text).toBe(true);
+  });
+
+  test('a storm of 429s longer than the retries: told when to try again, then it works', async () => {
+    t.emulator.fault({
+      kind: 'http-error',
+      endpoint: 'POST /v2/tts',
+      status: 429,
+      body: { detail: 'Too Many Requests' },
+      times: 5,
+    });
+    const failed = await outcome(say(t), 40_000);
+    expect(failed.text).toMatch(/busy for this server right now; try again <t:\d+:R>/);
+    await recovers(t);
+  });
+});
+
+describe('the Redis store going away and coming back', () => {
+  let t: TestBot;
+  let redis: TestRedis;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'redis-fault-'));
+    redis = await startRedis(undefined, { dir });
+    t = await startTestBot({ env: { STORE_URL: redis.url } });
+    await t.configureKey(USER_ONE.apiKey);
+  });
+  afterAll(async () => {
+    await t?.stop();
+    await redis?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('a /say while Redis is down is answered with the next step; after it is back, /say works by itself', async () => {
+    await redis.stop('SIGKILL');
+    const handle = say(t);
+    const down = await outcome(handle);
+    expect(handle.callback()?.type).toBe(5); // acknowledged before the store was asked
+    expect(down.text).toBe(
+      'I cannot reach my storage right now, so nothing was done. Please try again in a minute.',
+    );
+    redis = await startRedis(redis.port, { dir });
+    // Redis reconnects by itself within seconds; the member's retry works.
+    let result = await outcome(say(t));
+    for (let attempt = 0; attempt < 20 && !result.file; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      result = await outcome(say(t));
+    }
+    expect(result.file, result.text).toBe(true);
+  });
+});

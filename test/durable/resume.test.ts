@@ -1,0 +1,235 @@
+import Keyv from 'keyv';
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describeFailure } from '../../src/discord/index.ts';
+import {
+  type DeliveryRoute,
+  GENERATION_LIFETIME_MS,
+  PendingJournal,
+  PendingResumer,
+  type PendingSpeech,
+  type RequeuedEnd,
+  type ResultMessage,
+  type ResumeOptions,
+} from '../../src/durable/index.ts';
+import { systemClock, type TtsClient } from '../../src/tts/index.ts';
+import { type Emulator, startEmulator, USER_ONE } from '../../tools/emulator/index.ts';
+import { clientsFor, sentence } from '../tts/emulated.ts';
+
+let emu: Emulator;
+beforeAll(async () => {
+  emu = await startEmulator({ synth: 'tone', generationMs: () => 100 });
+});
+afterAll(() => emu.close());
+beforeEach(() => emu.reset());
+
+const request = { text: sentence(), voiceId: 'am_2riuownnf', model: 'base' } as const;
+const posts = () => emu.counts()['POST /v2/tts']?.total ?? 0;
+
+function entry(overrides: Partial<PendingSpeech> = {}): PendingSpeech {
+  const now = Date.now();
+  return {
+    id: `p${Math.random()}`,
+    guildId: 'g1',
+    channelId: 'c1',
+    requesterId: 'u1',
+    requesterName: 'member',
+    output: 'file',
+    request,
+    reply: { applicationId: 'app', token: 'tok', expiresAt: now + 15 * 60_000 },
+    recordedAt: now,
+    ...overrides,
+  };
+}
+
+/** A resumer over a real journal and the emulator; what it sends is collected. */
+function setup(overrides: Partial<ResumeOptions> = {}) {
+  const journal = new PendingJournal(new Keyv());
+  const client = clientsFor(emu).clients.forKey(USER_ONE.apiKey);
+  const sent: { route: DeliveryRoute; message: ResultMessage }[] = [];
+  const resumer = new PendingResumer({
+    journal,
+    clientFor: async () => client,
+    send: async (route, message) => {
+      sent.push({ route, message });
+    },
+    describeFailure: (error) => describeFailure(error).text,
+    voiceChannelOf: () => undefined,
+    requeue: () => false,
+    clock: systemClock,
+    logger: pino({ level: 'silent' }),
+    voiceWaitMs: 200,
+    voiceCheckMs: 20,
+    ...overrides,
+  });
+  return { journal, client, sent, resumer };
+}
+
+async function submitted(
+  client: TtsClient,
+  extra: Partial<PendingSpeech> = {},
+): Promise<PendingSpeech> {
+  const generationId = await client.submit(request);
+  return entry({ generationId, submittedAt: Date.now(), ...extra });
+}
+
+describe('file output', () => {
+  test('a submitted generation is polled, never submitted again, and edits the original reply', async () => {
+    const { journal, client, sent, resumer } = setup();
+    const pending = await submitted(client);
+    await journal.record(pending);
+    expect(await resumer.start()).toBe(1);
+    await resumer.idle();
+    expect(posts()).toBe(1);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.route).toEqual({ kind: 'reply', applicationId: 'app', token: 'tok' });
+    expect(sent[0]?.message.content).toContain('**member** · base');
+    const audio = emu.audioOf(pending.generationId ?? '') ?? Buffer.alloc(0);
+    expect(sent[0]?.message.file?.bytes.equals(audio)).toBe(true);
+    expect(await journal.list()).toEqual([]);
+  });
+
+  test('a reply whose token expired is answered in the channel', async () => {
+    const { journal, client, sent, resumer } = setup();
+    const past = Date.now() - 1000;
+    await journal.record(
+      await submitted(client, { reply: { applicationId: 'app', token: 'tok', expiresAt: past } }),
+    );
+    await resumer.start();
+    await resumer.idle();
+    expect(sent.map((s) => s.route)).toEqual([{ kind: 'channel', channelId: 'c1' }]);
+    expect(sent[0]?.message.file).toBeDefined();
+  });
+
+  test('when editing the reply fails, the result goes to the channel', async () => {
+    const routes: string[] = [];
+    const { journal, client, resumer } = setup({
+      send: async (route) => {
+        routes.push(route.kind);
+        if (route.kind === 'reply') throw new Error('Unknown Webhook');
+      },
+    });
+    await journal.record(await submitted(client));
+    await resumer.start();
+    await resumer.idle();
+    expect(routes).toEqual(['reply', 'channel']);
+    expect(await journal.list()).toEqual([]);
+  });
+
+  test('a request that was never submitted is submitted exactly once', async () => {
+    const { journal, sent, resumer } = setup();
+    await journal.record(entry());
+    await resumer.start();
+    await resumer.idle();
+    expect(posts()).toBe(1);
+    expect(sent[0]?.message.file).toBeDefined();
+  });
+
+  test('a generation id over a day old is reported lost, without any request', async () => {
+    const { journal, sent, resumer } = setup();
+    const old = Date.now() - GENERATION_LIFETIME_MS - 1000;
+    await journal.record(entry({ generationId: 'base_gone', submittedAt: old }));
+    await resumer.start();
+    await resumer.idle();
+    expect(emu.requests).toEqual([]);
+    expect(sent[0]?.message.content).toMatch(/was lost while I restarted.*\/say/);
+    expect(await journal.list()).toEqual([]);
+  });
+
+  test('a generation that failed is told in words with the next step', async () => {
+    const { journal, client, sent, resumer } = setup();
+    emu.fault({ kind: 'fail', error: 'Voice model crashed' });
+    await journal.record(await submitted(client));
+    await resumer.start();
+    await resumer.idle();
+    expect(sent[0]?.message.content).toMatch(
+      /^⚠️ The TTS service could not generate this speech .*Voice model crashed/,
+    );
+    expect(await journal.list()).toEqual([]);
+  });
+
+  test('a guild without a key any more is told how to fix it', async () => {
+    const { journal, sent, resumer } = setup({ clientFor: async () => undefined });
+    await journal.record(entry({ generationId: 'base_x', submittedAt: Date.now() }));
+    await resumer.start();
+    await resumer.idle();
+    expect(sent[0]?.message.content).toContain('/config api-key');
+  });
+
+  test('stopping leaves an unfinished generation in the journal for the next start', async () => {
+    const { journal, client, sent, resumer } = setup();
+    emu.fault({ kind: 'never-complete' });
+    const pending = await submitted(client);
+    await journal.record(pending);
+    await resumer.start();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await resumer.stop();
+    expect(sent).toEqual([]);
+    expect((await journal.list()).map((e) => e.id)).toEqual([pending.id]);
+  });
+});
+
+describe('voice output', () => {
+  test('re-queued once the bot is back in its channel; forgotten when played', async () => {
+    let channel: string | undefined;
+    const queued: { audioUrl: string; end: (end: RequeuedEnd) => void }[] = [];
+    const { journal, client, sent, resumer } = setup({
+      voiceWaitMs: 5000,
+      voiceChannelOf: () => channel,
+      requeue: (_entry, audio, onEnd) => {
+        queued.push({ audioUrl: audio.audioUrl, end: onEnd });
+        return true;
+      },
+    });
+    const pending = await submitted(client, { output: 'voice', voiceChannelId: 'v1' });
+    await journal.record(pending);
+    await resumer.start();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    channel = 'v2'; // another channel: not where the item was asked for
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(queued).toEqual([]);
+    channel = 'v1';
+    while (queued.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(queued[0]?.audioUrl).toBe(`${emu.mediaOrigin}/audio/${pending.generationId}.wav`);
+    expect((await journal.list()).length).toBe(1);
+    queued[0]?.end('played');
+    await resumer.idle();
+    expect(await journal.list()).toEqual([]);
+    // The reply (token still valid) says it was played; nothing else is posted.
+    expect(
+      sent.map((s) => [s.route.kind, s.message.content.split(' **')[0], s.message.file]),
+    ).toEqual([['reply', '🔊 Played after a restart.', undefined]]);
+    expect(posts()).toBe(1);
+  });
+
+  test('stopping while a re-queued item waits to play leaves it journalled', async () => {
+    const { journal, client, resumer } = setup({
+      voiceWaitMs: 5000,
+      voiceChannelOf: () => 'v1',
+      requeue: () => true, // queued; it never ends before the stop
+    });
+    const pending = await submitted(client, { output: 'voice', voiceChannelId: 'v1' });
+    await journal.record(pending);
+    await resumer.start();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await resumer.stop();
+    expect((await journal.list()).map((e) => e.id)).toEqual([pending.id]);
+  });
+
+  test('the bot not back in time: reported in the channel with the audio, nobody pinged', async () => {
+    const { journal, client, sent, resumer } = setup();
+    const { reply: _reply, ...noReply } = await submitted(client, {
+      output: 'voice',
+      voiceChannelId: 'v1',
+    });
+    await journal.record(noReply);
+    await resumer.start();
+    await resumer.idle();
+    expect(sent[0]?.route).toEqual({ kind: 'channel', channelId: 'c1' });
+    expect(sent[0]?.message.content).toContain('I restarted and am not back in <#v1>');
+    expect(sent[0]?.message.content).toContain('/join');
+    expect(sent[0]?.message.content).not.toMatch(/<@/);
+    expect(sent[0]?.message.file).toBeDefined();
+    expect(await journal.list()).toEqual([]);
+  });
+});
