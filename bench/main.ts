@@ -39,7 +39,7 @@ const sections: Record<string, () => Promise<Row[]>> = {
   delivery: () =>
     deliveryBench(quick ? { warmUp: 2, files: 4, voice: 4 } : { warmUp: 3, files: 12, voice: 12 }),
   saturation: () =>
-    saturationBench({ members: 10, perMember: quick ? 4 : 10, timeScale: quick ? 0.05 : 0.1 }),
+    saturationBench({ members: 10, perMember: quick ? 4 : 10, timeScale: quick ? 0.1 : 0.25 }),
   chat: () => chatBench({ quick }),
   scale: () =>
     scaleBench(
