@@ -10,6 +10,19 @@ import { fileURLToPath } from 'node:url';
 /** The repository root (where `src/main.ts` lives). */
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/**
+ * Node's flags from the `start` script of package.json (without `--env-file…`), so the bot runs
+ * here exactly as `npm start` runs it.
+ */
+export function startScriptFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  const words = (pkg.scripts?.start ?? '').split(/\s+/);
+  const main = words.indexOf('src/main.ts');
+  return words.slice(1, main === -1 ? 1 : main).filter((w) => !w.startsWith('--env-file'));
+}
+
 /** Clock ticks per second of /proc/PID/stat times (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
@@ -33,16 +46,20 @@ export async function startBotProcess(
   env: Record<string, string>,
   options: { readyTimeoutMs?: number } = {},
 ): Promise<BotProcess> {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'src', 'main.ts')], {
-    cwd: REPO_ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      NODE_ENV: 'production',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    [...startScriptFlags(), join(REPO_ROOT, 'src', 'main.ts')],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        NODE_ENV: 'production',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   const pid = child.pid;
   if (pid === undefined) throw new Error('the bot process could not start');
   const logs: Record<string, unknown>[] = [];
