@@ -1,121 +1,154 @@
 /**
- * Benchmark: N generations requested at once on one key, through our client
- * and through a naive client (submit everything, poll each task every second),
- * against the local emulator with time scaled down. Prints 429s, requests
- * spent, completions and wall time for both.
+ * `npm run bench`: the bot against a naive client (submit, poll every second, download, then
+ * transcode), on the local emulator and the fake Discord, in one run. Prints the table and
+ * writes bench/RESULTS.md with the machine, the date and the commit. It reports; it never
+ * fails on a timing (only when a section cannot run at all).
  *
- *   npm run bench -- [--generations 40] [--time-scale 0.05]
+ *   npm run bench                         # every section, about 6 minutes on 2 cores
+ *   npm run bench -- --only polling,delivery
+ *   npm run bench -- --quick              # smaller runs, for a quick look (not for the README)
  */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { MemoryBudgetStore, parseLimits, systemClock, TtsClients } from '../src/tts/index.ts';
-import { type Emulator, startEmulator, USER_ONE } from '../tools/emulator/index.ts';
+import { REPO_ROOT } from '../tools/local-stack/index.ts';
+import { acceptanceBench } from './acceptance.ts';
+import { chatBench } from './chat.ts';
+import { deliveryBench } from './delivery.ts';
+import { pollingBench } from './polling.ts';
+import { saturationBench } from './saturation.ts';
+import { scaleBench } from './scale.ts';
+import { markdownTable, type Row } from './stats.ts';
 
 const { values } = parseArgs({
   options: {
-    generations: { type: 'string', default: '40' },
-    'time-scale': { type: 'string', default: '0.05' },
+    only: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    /** Where to write the report; by default bench/RESULTS.md, and only when every section ran. */
+    out: { type: 'string' },
   },
 });
-const count = Number(values.generations);
-const scale = Number(values['time-scale']);
-const minute = Math.round(60_000 * scale);
-const text = 'The quick brown fox jumps over the lazy dog, again and again.';
-
-interface Result {
-  client: string;
-  completed: number;
-  failed: number;
-  responses429: number;
-  submits: number;
-  polls: number;
-  seconds: number;
-}
-
-async function ours(emulator: Emulator): Promise<Result> {
-  const limits = parseLimits(
-    `generate=20/${minute}ms+500/${86_400 * scale}s,status=60/${minute}ms,voices=10/${minute}ms,health=100/${minute}ms`,
-  );
-  const clients = new TtsClients({
-    baseUrl: emulator.baseUrl,
-    media: { origins: [emulator.mediaOrigin], maxBytes: 10_000_000, timeoutMs: 10_000 },
-    budgets: new MemoryBudgetStore(limits),
-    clock: systemClock,
-    requestTimeoutMs: 10_000,
-    maxRetries: 4,
-    maxBudgetWaitMs: 10 * minute,
-    pollDeadlineMs: 20 * minute,
-    pollIntervalMs: { min: 1000 * scale, max: 2000 * scale },
-    voicesTtlMs: minute,
-    onBackgroundError: () => undefined,
-  });
-  const client = clients.forKey(USER_ONE.apiKey);
-  const outcomes = await Promise.allSettled(
-    Array.from({ length: count }, () =>
-      client.generate({ text, voiceId: 'af_3kbq21leo', model: 'base' }),
+const quick = values.quick;
+const sections: Record<string, () => Promise<Row[]>> = {
+  polling: () =>
+    pollingBench(
+      quick ? { warmUp: 6, oneAtATime: 8, atOnce: 20 } : { warmUp: 8, oneAtATime: 30, atOnce: 20 },
     ),
-  );
-  return tally('ours', emulator, outcomes);
+  delivery: () =>
+    deliveryBench(quick ? { warmUp: 2, files: 4, voice: 4 } : { warmUp: 3, files: 12, voice: 12 }),
+  saturation: () =>
+    saturationBench({ members: 10, perMember: quick ? 4 : 10, timeScale: quick ? 0.1 : 0.25 }),
+  chat: () => chatBench({ quick }),
+  scale: () =>
+    scaleBench(
+      quick
+        ? { servers: [100, 500], speaking: 5, windowMs: 3000 }
+        : { servers: [1000, 5000], speaking: 20, windowMs: 8000 },
+    ),
+  acceptance: () => acceptanceBench(quick ? 22 : 30),
+};
+const chosen = values.only?.split(',').map((s) => s.trim()) ?? Object.keys(sections);
+for (const name of chosen) {
+  if (!(name in sections)) throw new Error(`unknown section "${name}" (${Object.keys(sections)})`);
 }
 
-async function naive(emulator: Emulator): Promise<Result> {
-  const headers = { 'x-api-key': USER_ONE.apiKey, 'content-type': 'application/json' };
-  const one = async (): Promise<string> => {
-    const submitted = await fetch(`${emulator.baseUrl}/tts`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ text, voice: 'af_3kbq21leo', model: 'base' }),
+const rows: Row[] = [];
+const timings: string[] = [];
+let failed = false;
+const started = Date.now();
+for (const name of chosen) {
+  const run = sections[name];
+  if (run === undefined) continue;
+  const at = Date.now();
+  process.stderr.write(`bench: ${name}…\n`);
+  try {
+    rows.push(...(await run()));
+  } catch (error) {
+    failed = true;
+    const message = error instanceof Error ? error.message : String(error);
+    rows.push({
+      section: name,
+      measure: `could not run: ${message}`,
+      ours: '',
+      naive: '',
+      ratio: '',
+      target: '',
+      met: undefined,
     });
-    if (!submitted.ok) throw new Error(`submit ${submitted.status}`);
-    const { generation_id: id } = (await submitted.json()) as { generation_id: string };
-    for (let attempt = 0; attempt < 60; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 1000 * scale));
-      const status = await fetch(`${emulator.baseUrl}/status?generation_id=${id}`, { headers });
-      if (!status.ok) continue;
-      const record = (await status.json()) as { status: string; audio_url: string | null };
-      if (record.status === 'Completed' && record.audio_url) return record.audio_url;
-    }
-    throw new Error('gave up');
-  };
-  const outcomes = await Promise.allSettled(Array.from({ length: count }, one));
-  return tally('naive', emulator, outcomes);
-}
-
-let started = 0;
-function tally(
-  client: string,
-  emulator: Emulator,
-  outcomes: PromiseSettledResult<unknown>[],
-): Result {
-  const counts = emulator.counts();
-  const all429 = Object.values(counts).reduce((sum, c) => sum + (c.byStatus[429] ?? 0), 0);
-  return {
-    client,
-    completed: outcomes.filter((o) => o.status === 'fulfilled').length,
-    failed: outcomes.filter((o) => o.status === 'rejected').length,
-    responses429: all429,
-    submits: counts['POST /v2/tts']?.total ?? 0,
-    polls: counts['GET /v2/status']?.total ?? 0,
-    seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
-  };
-}
-
-const emulator = await startEmulator({
-  synth: 'tone',
-  timeScale: scale,
-  generationMs: (_m, length) => (800 + 15 * length) * scale * 10,
-});
-const results: Result[] = [];
-try {
-  for (const run of [ours, naive]) {
-    emulator.reset();
-    started = performance.now();
-    results.push(await run(emulator));
   }
-} finally {
-  await emulator.close();
+  timings.push(`${name} ${((Date.now() - at) / 1000).toFixed(0)} s`);
 }
+const totalSeconds = ((Date.now() - started) / 1000).toFixed(0);
+
+const table = markdownTable(rows);
+const machine = describeMachine();
+const report = [
+  '# Benchmark results',
+  '',
+  `Written by \`npm run bench${quick ? ' -- --quick' : ''}\`${values.only ? ` (\`--only ${values.only}\`)` : ''}: do not edit by hand.`,
+  '',
+  `- Date: ${new Date().toISOString()}`,
+  `- Commit: ${machine.commit}`,
+  `- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memory}; Node ${process.versions.node}; ${machine.ffmpeg}`,
+  `- Wall time: ${totalSeconds} s (${timings.join(', ')})`,
+  '',
+  table,
+  '',
+  '## How each figure is measured',
+  '',
+  '- Everything runs on 127.0.0.1: the TTS emulator (tone audio, 800 ms + 15 ms per character to generate),',
+  '  the fake Discord and its fake voice server; the bot runs as a child process (`node src/main.ts`),',
+  '  except in Polling and Acceptance, which drive the bot’s TTS client with its production settings.',
+  '- Naive client: submit (again every second while refused), poll every second, download the whole file,',
+  '  then upload it or transcode all of it (loudnorm, Opus) before a first packet could go.',
+  '- Notice lag: a task turning `Completed` on the emulator → the first status poll that arrives after it.',
+  '  Ours is measured after a warm-up of a few generations, since the bot times its polls from what it learned.',
+  '- Delivery: the answer to the poll that saw `Completed` → the attachment at the fake Discord, or the first',
+  '  audio packet at the fake voice server (one `/say` at a time).',
+  '- Saturation: time scaled for the emulator and the bot alike (`TTS_LIMITS`); generations per minute counts',
+  '  what followed the first window’s 20 over the time it took. Fairness: each member’s median wait.',
+  '- Scale: VmRSS of the bot process after login (lowest of five samples); CPU of the bot and its ffmpeg',
+  '  children from /proc while every server speaks; jitter from the arrival times at the fake voice server,',
+  '  which shares the 2 cores with everything else.',
+  '- Timings vary between runs on a shared machine; the table is one run.',
+  '',
+].join('\n');
+const out =
+  values.out ?? (values.only === undefined ? join(REPO_ROOT, 'bench', 'RESULTS.md') : undefined);
+if (out !== undefined) writeFileSync(out, report);
+console.log(table);
 console.log(
-  `${count} generations at once on one key; emulator minute = ${minute} ms (time scale ${scale})`,
+  `\n${timings.join(', ')}; total ${totalSeconds} s. ${out === undefined ? 'Not written (--only; give --out to write).' : `Written to ${out}`}`,
 );
-console.table(results);
-console.log(`heap used: ${(process.memoryUsage().heapUsed / 1e6).toFixed(1)} MB`);
+if (failed) process.exitCode = 1;
+
+function describeMachine() {
+  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
+  const git = (args: string[]) => {
+    try {
+      return execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    } catch {
+      return '';
+    }
+  };
+  const dirty =
+    git(['status', '--porcelain', '--untracked-files=no']) === '' ? '' : ' (with local changes)';
+  let ffmpeg = 'ffmpeg unknown';
+  try {
+    ffmpeg =
+      execFileSync('ffmpeg', ['-version'], { encoding: 'utf8' })
+        .split('\n')[0]
+        ?.replace(/ Copyright.*$/, '') ?? ffmpeg;
+  } catch {
+    // reported as unknown
+  }
+  return {
+    cpu,
+    cores: cpus().length,
+    memory: `${(totalmem() / 1024 ** 3).toFixed(1)} GB RAM`,
+    commit: `${git(['rev-parse', '--short', 'HEAD']) || 'unknown'}${dirty}`,
+    ffmpeg,
+  };
+}

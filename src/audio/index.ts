@@ -1,12 +1,17 @@
 // Audio pipeline: locate ffmpeg, build its arguments, stream any audio into Ogg/Opus.
 // Knows ffmpeg; knows nothing of Discord, HTTP or commands.
 export type { TranscodeArgsOptions } from './args.ts';
-export { buildTranscodeArgs, LOUDNORM_FILTER } from './args.ts';
+export { buildTranscodeArgs, NORMALIZE_FILTER } from './args.ts';
 export type { FfmpegCandidateFailure, FfmpegFailureReason, FfmpegSource } from './errors.ts';
 export { FfmpegError, FfmpegNotFoundError } from './errors.ts';
 export { oggOpusDurationMs } from './ogg.ts';
 export { defaultFfmpegProcesses, FfmpegProcesses, liveFfmpegProcesses } from './processes.ts';
 export type { FfmpegBinary, ResolveFfmpegOptions, RunVersion } from './resolve.ts';
 export { parseFfmpegVersion, resolveFfmpeg } from './resolve.ts';
-export type { Transcode, TranscodeLogger, TranscodeOptions } from './transcode.ts';
-export { transcodeToOpus } from './transcode.ts';
+export type {
+  Transcode,
+  TranscodeLogger,
+  TranscodeOptions,
+  WaitingTranscode,
+} from './transcode.ts';
+export { startTranscode, transcodeToOpus } from './transcode.ts';

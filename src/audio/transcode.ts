@@ -18,8 +18,8 @@ export interface TranscodeLogger {
 export interface TranscodeOptions {
   /** From `resolveFfmpeg().path`. */
   ffmpegPath: string;
-  /** Even out loudness (adds ~3 s of input lookahead before the first output); default true. */
-  loudnorm?: boolean | undefined;
+  /** Even out loudness between voices (`dynaudnorm`, 300 ms of lookahead); default true. */
+  normalize?: boolean | undefined;
   bitrateKbps?: number | undefined;
   /** Cut the audio at this length; ffmpeg then exits normally and the input is dropped. */
   maxDurationMs?: number | undefined;
@@ -52,6 +52,15 @@ export interface Transcode {
   readonly pid: number | undefined;
 }
 
+/** A transcode whose ffmpeg already runs, waiting for its input. */
+export interface WaitingTranscode extends Transcode {
+  /**
+   * Gives ffmpeg its input (once; a second call throws). The input is consumed and destroyed;
+   * the stall watch starts now, so a transcode may wait for its input as long as it likes.
+   */
+  feed(input: Readable | WebReadableStream<Uint8Array>): void;
+}
+
 /**
  * Streams any audio (WAV, MP3, Ogg, FLAC…) through ffmpeg into Ogg/Opus, starting output before
  * the input ends. The input is consumed and destroyed; ffmpeg never outlives `done`.
@@ -60,13 +69,24 @@ export function transcodeToOpus(
   input: Readable | WebReadableStream<Uint8Array>,
   options: TranscodeOptions,
 ): Transcode {
+  const transcode = startTranscode(options);
+  transcode.feed(input);
+  return transcode;
+}
+
+/**
+ * Starts ffmpeg now, before its input exists, so the ~100 ms it takes to load are spent while
+ * the speech is still being generated; {@link WaitingTranscode.feed} hands it the audio later.
+ * Aborting `signal` (or a spawn failure) ends it like {@link transcodeToOpus}.
+ */
+export function startTranscode(options: TranscodeOptions): WaitingTranscode {
   const args = buildTranscodeArgs({
-    loudnorm: options.loudnorm ?? true,
+    normalize: options.normalize ?? true,
     bitrateKbps: options.bitrateKbps,
     maxDurationMs: options.maxDurationMs,
     inputFormat: options.inputFormat,
   });
-  const source = input instanceof Readable ? input : Readable.fromWeb(input);
+  let source: Readable | undefined;
   const { signal, logger } = options;
   const stallTimeoutMs = options.stallTimeoutMs ?? 15_000;
   const killGraceMs = options.killGraceMs ?? 1000;
@@ -95,7 +115,7 @@ export function transcodeToOpus(
     clearTimeout(stallTimer);
     clearTimeout(killTimer);
     signal?.removeEventListener('abort', onAbort);
-    if (!source.destroyed) source.destroy();
+    if (source !== undefined && !source.destroyed) source.destroy();
     if (failure === undefined) {
       output.end();
       resolveDone();
@@ -108,8 +128,8 @@ export function transcodeToOpus(
     failure = new FfmpegError(reason, message, { stderr: stderr.lines(), cause });
     clearTimeout(stallTimer);
     output.destroy(failure);
-    source.unpipe(child.stdin);
-    source.destroy();
+    source?.unpipe(child.stdin);
+    source?.destroy();
     child.stdin.destroy();
     child.stdout.destroy();
     if (pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
@@ -151,7 +171,19 @@ export function transcodeToOpus(
     }
     finish();
   });
-  if (pid === undefined) return { output, done, pid };
+  const feed = (input: Readable | WebReadableStream<Uint8Array>): void => {
+    if (source !== undefined) throw new Error('this transcode already has its input');
+    const fed = input instanceof Readable ? input : Readable.fromWeb(input);
+    source = fed;
+    if (settled || failure !== undefined || pid === undefined) {
+      fed.destroy();
+      return;
+    }
+    fed.on('error', (error) => fail('input', `audio input failed: ${error.message}`, error));
+    fed.pipe(child.stdin);
+    armStall();
+  };
+  if (pid === undefined) return { output, done, pid, feed };
 
   child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
   child.stdout.on('data', armStall);
@@ -162,13 +194,10 @@ export function transcodeToOpus(
   // EPIPE/ECONNRESET here means ffmpeg stopped reading (it exited); its exit code tells why.
   child.stdin.on('error', (error) => {
     logger?.debug({ pid, err: error }, 'ffmpeg stdin closed early');
-    source.unpipe(child.stdin);
-    source.destroy();
+    source?.unpipe(child.stdin);
+    source?.destroy();
   });
-  source.on('error', (error) => fail('input', `audio input failed: ${error.message}`, error));
-  source.pipe(child.stdin);
   if (signal?.aborted === true) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
-  armStall();
-  return { output, done, pid };
+  return { output, done, pid, feed };
 }

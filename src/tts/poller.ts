@@ -19,10 +19,12 @@ export interface PollSchedulerOptions {
   readonly onTransientError?: (error: unknown, generationId: string) => void;
 }
 
-/** The first poll comes at this share of the expected generation time… */
-const FIRST_POLL_SHARE = 0.8;
-/** …and at most this many of the longest poll intervals after submission. */
+/** The first poll waits at most this many of the longest poll intervals after submission. */
 const FIRST_POLL_CAP_INTERVALS = 5;
+/** Earliest first poll (and quickest re-check) a learned estimate may ask for, in ms. */
+const QUICK_POLL_FLOOR_MS = 250;
+/** After a timed first poll missed, look again after this share of the expected time (at least the floor, at most the shortest interval). */
+const RECHECK_SHARE = 0.1;
 
 interface Entry {
   readonly generation: PendingGeneration;
@@ -30,6 +32,10 @@ interface Entry {
   readonly resolve: (audioUrl: string) => void;
   readonly reject: (error: unknown) => void;
   nextPollAt: number;
+  /** The first poll was timed from a learned estimate (its outcome teaches the estimator). */
+  readonly timed: boolean;
+  polls: number;
+  /** When the last poll that saw the task running was sent. */
   lastGeneratingAt: number | undefined;
   failures: number;
 }
@@ -60,13 +66,18 @@ export class PollScheduler {
         reject(signal.reason);
         return;
       }
-      const expected = this.#options.estimator.estimate(generation.model, generation.textLength);
+      const planned = this.#options.estimator.firstPollAfter(
+        generation.model,
+        generation.textLength,
+      );
       const entry: Entry = {
         generation,
         signal,
         resolve,
         reject,
-        nextPollAt: generation.submittedAt + this.#firstWait(expected),
+        nextPollAt: generation.submittedAt + this.#firstWait(planned),
+        timed: planned > 0,
+        polls: 0,
         lastGeneratingAt: undefined,
         failures: 0,
       };
@@ -84,15 +95,16 @@ export class PollScheduler {
   }
 
   /**
-   * How long after submission to poll first: a little before the estimate
-   * (an early poll costs one request, a late one costs the user time), and
-   * never more than a few intervals, since an estimate fitted to other
-   * lengths can be far off.
+   * How long after submission to poll first: when the estimator expects the task done (it
+   * aims most first polls just after the finish), the spec's shortest interval while nothing
+   * is known, and never more than a few intervals, since an estimate fitted to other lengths
+   * can be far off.
    */
-  #firstWait(expectedMs: number): number {
+  #firstWait(plannedMs: number): number {
     const { minIntervalMs, maxIntervalMs } = this.#options;
+    if (plannedMs <= 0) return minIntervalMs;
     return Math.min(
-      Math.max(minIntervalMs, expectedMs * FIRST_POLL_SHARE),
+      Math.max(QUICK_POLL_FLOOR_MS, plannedMs),
       maxIntervalMs * FIRST_POLL_CAP_INTERVALS,
     );
   }
@@ -142,6 +154,7 @@ export class PollScheduler {
       );
       return;
     }
+    const sentAt = clock.now();
     let record: GenerationRecord;
     try {
       record = await this.#options.poll(generationId);
@@ -155,21 +168,25 @@ export class PollScheduler {
       entry.nextPollAt = clock.now() + Math.min(30_000, 1000 * 2 ** entry.failures);
       return;
     }
-    this.#advance(entry, record);
+    this.#advance(entry, record, sentAt);
   }
 
-  #advance(entry: Entry, record: GenerationRecord): void {
+  #advance(entry: Entry, record: GenerationRecord, sentAt: number): void {
     const { clock, estimator, minIntervalMs, maxIntervalMs } = this.#options;
     const { generationId, model, textLength, submittedAt } = entry.generation;
     const now = clock.now();
+    const firstTimed = entry.timed && entry.polls === 0;
+    entry.polls++;
     entry.failures = 0;
+    if (firstTimed && (record.status === 'Completed' || record.status === 'Generating')) {
+      estimator.firstPollResult(model, record.status === 'Completed');
+    }
     if (record.status === 'Completed' && record.audioUrl !== null) {
-      // The task finished between the last "Generating" answer and this one.
-      const finishedAt =
-        entry.lastGeneratingAt === undefined
-          ? submittedAt + (now - submittedAt) * 0.75
-          : (entry.lastGeneratingAt + now) / 2;
-      estimator.observe(model, textLength, finishedAt - submittedAt);
+      // The task finished after the last poll that saw it running was sent, and before now.
+      estimator.observe(model, textLength, {
+        afterMs: entry.lastGeneratingAt === undefined ? 0 : entry.lastGeneratingAt - submittedAt,
+        byMs: now - submittedAt,
+      });
       this.#settle(entry, record.audioUrl);
     } else if (record.status === 'Completed') {
       this.#settle(
@@ -181,9 +198,16 @@ export class PollScheduler {
         ),
       );
     } else if (record.status === 'Generating') {
-      entry.lastGeneratingAt = now;
-      const remaining = submittedAt + estimator.estimate(model, textLength) - now;
-      entry.nextPollAt = now + Math.min(maxIntervalMs, Math.max(minIntervalMs, remaining));
+      entry.lastGeneratingAt = sentAt;
+      const expected = estimator.estimate(model, textLength);
+      if (firstTimed) {
+        // Expected done by now, so it is likely moments away: one quick look, not a full interval.
+        entry.nextPollAt =
+          now + Math.min(minIntervalMs, Math.max(QUICK_POLL_FLOOR_MS, expected * RECHECK_SHARE));
+      } else {
+        const remaining = submittedAt + expected - now;
+        entry.nextPollAt = now + Math.min(maxIntervalMs, Math.max(minIntervalMs, remaining));
+      }
     } else {
       const reason =
         record.status === 'Failed'

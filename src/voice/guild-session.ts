@@ -7,7 +7,13 @@ import type { Logger } from '../log/index.ts';
 import { type AffectedItem, type ItemState, type QueueItem, SpeechQueue } from '../queue/index.ts';
 import type { Clock } from '../tts/index.ts';
 import type { VoiceLink } from './connection.ts';
-import { type OpenedSpeech, openSpeech, type PlaybackOptions } from './playback.ts';
+import {
+  feedSpeech,
+  type PlaybackOptions,
+  type PreparedSpeech,
+  prepareSpeech,
+  whenPlayable,
+} from './playback.ts';
 import type { QueueEntry, SpeakOutcome, SpeakRequest } from './types.ts';
 import { ItemUpdates } from './updates.ts';
 
@@ -25,10 +31,17 @@ export interface GuildSessionOptions {
   readonly onIdle: () => void;
 }
 
+/** ffmpeg started for an item ahead of its turn; aborting the controller kills it. */
+interface Warm {
+  readonly prepared: PreparedSpeech;
+  readonly controller: AbortController;
+}
+
 interface Current {
   readonly itemId: string;
   readonly controller: AbortController;
-  opened?: OpenedSpeech;
+  /** Set once the player plays the item's resource. */
+  opened?: PreparedSpeech;
   error?: unknown;
 }
 
@@ -49,6 +62,8 @@ export class GuildSession {
   readonly #updates: ItemUpdates;
   readonly #generations = new Map<string, AbortController>();
   readonly #audioUrls = new Map<string, string>();
+  /** At most the next item to play: its ffmpeg runs while it generates or waits its turn. */
+  readonly #warm = new Map<string, Warm>();
   readonly #transcodes = new Set<Promise<void>>();
   #current: Current | undefined;
   #idle: AbortController | undefined;
@@ -126,6 +141,8 @@ export class GuildSession {
       this.#player.off('stateChange', this.#onPlayerState);
       this.#player.off('error', this.#onPlayerError);
       this.#player.stop(true);
+      for (const id of [...this.#warm.keys()])
+        this.#dropWarm(id, new Error('voice session closed'));
     }
     await Promise.allSettled([...this.#transcodes]);
   }
@@ -137,6 +154,7 @@ export class GuildSession {
       const next = this.#queue.next();
       if (next !== undefined) this.#play(next);
     }
+    this.#warmNext();
     this.#updates.publish(this.#queue.order());
     this.#checkIdle();
   }
@@ -155,6 +173,7 @@ export class GuildSession {
       (error: unknown) => {
         this.#generations.delete(item.id);
         if (controller.signal.aborted) return; // skipped, cancelled or left: nothing to report
+        this.#dropWarm(item.id, error);
         this.#logger.warn({ err: error, itemId: item.id }, 'speech generation failed');
         if (this.#queue.markFailed(item.id, reasonOf(error)).ok) {
           this.#updates.end(item.id, { state: 'failed', error });
@@ -164,8 +183,42 @@ export class GuildSession {
     );
   }
 
+  /**
+   * Starts ffmpeg for the item that plays next once it is generating, so its ~100 ms start-up
+   * overlaps the generation instead of delaying the first sound. Only that one item: a waiting
+   * ffmpeg holds tens of MB.
+   */
+  #warmNext(): void {
+    const next = this.#queue.order()[0]?.item;
+    if (next === undefined || this.#warm.has(next.id)) return;
+    if (next.state === 'generating' || next.state === 'ready') this.#startWarm(next.id);
+  }
+
+  #startWarm(itemId: string): Warm {
+    const controller = new AbortController();
+    const prepared = prepareSpeech(this.#options.playback, controller.signal);
+    const warm: Warm = { prepared, controller };
+    this.#warm.set(itemId, warm);
+    const done = prepared.transcode.done.catch((error: unknown) => {
+      if (controller.signal.aborted) return;
+      this.#logger.warn({ err: error, itemId }, 'ffmpeg failed');
+      if (this.#current?.itemId === itemId) this.#current.error ??= error;
+    });
+    this.#transcodes.add(done);
+    void done.finally(() => this.#transcodes.delete(done));
+    return warm;
+  }
+
+  // Kills the ffmpeg started ahead for an item that will not play.
+  #dropWarm(itemId: string, reason: unknown): void {
+    this.#warm.get(itemId)?.controller.abort(reason);
+    this.#warm.delete(itemId);
+  }
+
   #play(item: QueueItem<SpeakRequest>): void {
-    const current: Current = { itemId: item.id, controller: new AbortController() };
+    const warm = this.#warm.get(item.id) ?? this.#startWarm(item.id);
+    this.#warm.delete(item.id);
+    const current: Current = { itemId: item.id, controller: warm.controller };
     this.#current = current;
     this.#updates.playing(item.id);
     const audioUrl = this.#audioUrls.get(item.id);
@@ -175,21 +228,20 @@ export class GuildSession {
       this.#endPlayback(current);
       return;
     }
-    openSpeech(item.payload.source, audioUrl, current.controller.signal, this.#options.playback)
-      .then((opened) => {
-        const done = opened.transcode.done.catch((error: unknown) => {
-          if (current.controller.signal.aborted) return;
-          this.#logger.warn({ err: error, itemId: item.id }, 'ffmpeg failed');
-          current.error ??= error;
-        });
-        this.#transcodes.add(done);
-        void done.finally(() => this.#transcodes.delete(done));
-        if (this.#current !== current) {
-          current.controller.abort(new Error('no longer playing'));
+    const { prepared } = warm;
+    feedSpeech(prepared, item.payload.source, audioUrl, current.controller.signal)
+      .then(() => whenPlayable(prepared.resource))
+      .then(async (playable) => {
+        if (this.#current !== current) return;
+        if (playable) {
+          current.opened = prepared;
+          this.#player.play(prepared.resource);
           return;
         }
-        current.opened = opened;
-        this.#player.play(opened.resource);
+        // No packet at all: a failed ffmpeg says why; a clean but empty output is an error too.
+        await prepared.transcode.done.catch(() => undefined);
+        current.error ??= new Error('the audio ended before any sound');
+        this.#endPlayback(current);
       })
       .catch((error: unknown) => {
         if (this.#current !== current) return; // skipped or cancelled while opening
@@ -224,6 +276,7 @@ export class GuildSession {
     this.#generations.get(itemId)?.abort(reason);
     this.#generations.delete(itemId);
     this.#audioUrls.delete(itemId);
+    this.#dropWarm(itemId, reason);
     const current = this.#current;
     if (previous === 'playing' && current?.itemId === itemId) {
       this.#current = undefined;

@@ -1,10 +1,11 @@
 /**
  * Turns a finished generation's address into something the audio player can play: the audio
  * streams from its address into ffmpeg and out as Ogg/Opus, so playback starts before the
- * download ends and no Opus encoding happens in JavaScript.
+ * download ends and no Opus encoding happens in JavaScript. ffmpeg is started ahead, while the
+ * speech is still generating, since loading it takes longer than the download itself.
  */
 import { type AudioResource, createAudioResource, StreamType } from '@discordjs/voice';
-import { type FfmpegProcesses, type Transcode, transcodeToOpus } from '../audio/index.ts';
+import { type FfmpegProcesses, startTranscode, type WaitingTranscode } from '../audio/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { SpeechSource } from './types.ts';
 
@@ -14,35 +15,25 @@ export interface PlaybackOptions {
   readonly logger: Logger;
   /** Where ffmpeg children are registered until reaped (the shutdown kill list). */
   readonly processes: FfmpegProcesses;
-  /** Kill ffmpeg when it writes nothing for this long; the transcoder's default when absent. */
+  /** Kill ffmpeg when it writes nothing for this long once fed; the transcoder's default when absent. */
   readonly stallTimeoutMs?: number | undefined;
 }
 
-/** A speech item ready for `player.play`, and the ffmpeg run behind it. */
-export interface OpenedSpeech {
+/** A speech item's playback made ready ahead: ffmpeg waiting for the audio, a resource on its output. */
+export interface PreparedSpeech {
   readonly resource: AudioResource<null>;
   /** Settles when ffmpeg has exited and been reaped; rejects with an FfmpegError on failure. */
-  readonly transcode: Transcode;
+  readonly transcode: WaitingTranscode;
 }
 
 /**
- * Opens the audio at `audioUrl` (through the source, e.g. the TTS client's media checks) and
- * starts ffmpeg on it, loudness-normalised. Aborting `signal` stops the download and kills ffmpeg.
+ * Starts ffmpeg (loudness-evened, waiting on stdin) and the player's resource over its output.
+ * Aborting `signal` kills ffmpeg; it is also killed by the stall watch once fed.
  */
-export async function openSpeech(
-  source: Pick<SpeechSource, 'open'>,
-  audioUrl: string,
-  signal: AbortSignal,
-  options: PlaybackOptions,
-): Promise<OpenedSpeech> {
-  const input = await source.open(audioUrl, signal);
-  if (signal.aborted) {
-    input.destroy();
-    throw signal.reason;
-  }
-  const transcode = transcodeToOpus(input, {
+export function prepareSpeech(options: PlaybackOptions, signal: AbortSignal): PreparedSpeech {
+  const transcode = startTranscode({
     ffmpegPath: options.ffmpegPath,
-    loudnorm: true,
+    normalize: true,
     signal,
     processes: options.processes,
     stallTimeoutMs: options.stallTimeoutMs,
@@ -50,4 +41,53 @@ export async function openSpeech(
   });
   const resource = createAudioResource(transcode.output, { inputType: StreamType.OggOpus });
   return { resource, transcode };
+}
+
+/**
+ * Opens the audio at `audioUrl` (through the source, e.g. the TTS client's media checks) and
+ * feeds it to the waiting ffmpeg; resolves once the download has begun. Reads follow playback:
+ * nothing is fetched faster than ffmpeg and the player take it.
+ */
+export async function feedSpeech(
+  prepared: PreparedSpeech,
+  source: Pick<SpeechSource, 'open'>,
+  audioUrl: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const input = await source.open(audioUrl, signal);
+  if (signal.aborted) {
+    input.destroy();
+    throw signal.reason;
+  }
+  prepared.transcode.feed(input);
+}
+
+/**
+ * Resolves `true` once the resource has an Opus packet to give (so `player.play` starts at
+ * once instead of buffering through a tick), `false` when its stream ends, closes or fails
+ * first: a stream without a single packet must end its item, not start the player.
+ */
+export function whenPlayable(resource: AudioResource<null>): Promise<boolean> {
+  const stream = resource.playStream;
+  if (stream.readableLength > 0) return Promise.resolve(true);
+  if (resource.ended) return Promise.resolve(false);
+  return new Promise<boolean>((resolve) => {
+    const settle = (playable: boolean): void => {
+      stream.off('readable', onReadable);
+      stream.off('end', onEnd);
+      stream.off('close', onEnd);
+      stream.off('error', onEnd);
+      resolve(playable);
+    };
+    const onReadable = (): void => {
+      if (stream.readableLength > 0) settle(true);
+      // 'readable' with nothing buffered means the end: reading the null lets 'end' fire.
+      else stream.read();
+    };
+    const onEnd = (): void => settle(false);
+    stream.on('readable', onReadable);
+    stream.once('end', onEnd);
+    stream.once('close', onEnd);
+    stream.once('error', onEnd);
+  });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { TranscodeArgsOptions } from '../../src/audio/args.ts';
-import { buildTranscodeArgs, LOUDNORM_FILTER } from '../../src/audio/args.ts';
+import { buildTranscodeArgs, NORMALIZE_FILTER } from '../../src/audio/args.ts';
 
 /** Value following `flag`, or undefined when the flag is absent. */
 function flagValue(args: string[], flag: string): string | undefined {
@@ -11,36 +11,40 @@ function flagValue(args: string[], flag: string): string | undefined {
 describe('buildTranscodeArgs', () => {
   test.each<[string, TranscodeArgsOptions, Record<string, string | undefined>]>([
     [
-      'defaults, no loudnorm',
-      { loudnorm: false },
+      'defaults, no normalisation',
+      { normalize: false },
       { '-af': undefined, '-b:a': '64k', '-t': undefined },
     ],
-    ['loudnorm on', { loudnorm: true }, { '-af': LOUDNORM_FILTER }],
-    ['custom bitrate', { loudnorm: false, bitrateKbps: 96 }, { '-b:a': '96k' }],
-    ['bitrate rounded', { loudnorm: false, bitrateKbps: 47.6 }, { '-b:a': '48k' }],
-    ['max duration in seconds', { loudnorm: false, maxDurationMs: 12_500 }, { '-t': '12.500' }],
+    ['normalise on', { normalize: true }, { '-af': NORMALIZE_FILTER }],
+    ['custom bitrate', { normalize: false, bitrateKbps: 96 }, { '-b:a': '96k' }],
+    ['bitrate rounded', { normalize: false, bitrateKbps: 47.6 }, { '-b:a': '48k' }],
+    ['max duration in seconds', { normalize: false, maxDurationMs: 12_500 }, { '-t': '12.500' }],
     [
       'small probe by default',
-      { loudnorm: false },
+      { normalize: false },
       { '-probesize': '16384', '-analyzeduration': '100000' },
     ],
     [
       'custom probe',
-      { loudnorm: false, probeSizeBytes: 4096, analyzeDurationUs: 1000 },
+      { normalize: false, probeSizeBytes: 4096, analyzeDurationUs: 1000 },
       { '-probesize': '4096', '-analyzeduration': '1000' },
     ],
-    ['probe size floor', { loudnorm: false, probeSizeBytes: 1 }, { '-probesize': '32' }],
-    ['short ogg pages', { loudnorm: false }, { '-page_duration': '100000', '-flush_packets': '1' }],
-    ['quiet', { loudnorm: false }, { '-loglevel': 'error' }],
+    ['probe size floor', { normalize: false, probeSizeBytes: 1 }, { '-probesize': '32' }],
+    [
+      'one frame per ogg page',
+      { normalize: false },
+      { '-page_duration': '20000', '-flush_packets': '1' },
+    ],
+    ['quiet', { normalize: false }, { '-loglevel': 'error' }],
   ])('%s', (_name, options, expected) => {
     const args = buildTranscodeArgs(options);
     for (const [flag, value] of Object.entries(expected)) expect(flagValue(args, flag)).toBe(value);
   });
 
   test.each<[string, TranscodeArgsOptions]>([
-    ['loudnorm off', { loudnorm: false }],
-    ['loudnorm on', { loudnorm: true }],
-    ['everything', { loudnorm: true, bitrateKbps: 32, maxDurationMs: 1000, inputFormat: 'mp3' }],
+    ['normalise off', { normalize: false }],
+    ['normalise on', { normalize: true }],
+    ['everything', { normalize: true, bitrateKbps: 32, maxDurationMs: 1000, inputFormat: 'mp3' }],
   ])('fixed shape: %s', (_name, options) => {
     const args = buildTranscodeArgs(options);
     expect(args.slice(0, 4)).toEqual(['-hide_banner', '-nostdin', '-loglevel', 'error']);
@@ -58,16 +62,16 @@ describe('buildTranscodeArgs', () => {
   });
 
   test('forced input format goes before -i', () => {
-    const args = buildTranscodeArgs({ loudnorm: false, inputFormat: 'mp3' });
+    const args = buildTranscodeArgs({ normalize: false, inputFormat: 'mp3' });
     expect(args.indexOf('mp3')).toBe(args.indexOf('-i') - 1);
     expect(args[args.indexOf('mp3') - 1]).toBe('-f');
   });
 
   test.each<[string, TranscodeArgsOptions]>([
-    ['zero bitrate', { loudnorm: false, bitrateKbps: 0 }],
-    ['negative duration', { loudnorm: false, maxDurationMs: -5 }],
-    ['NaN probe size', { loudnorm: false, probeSizeBytes: Number.NaN }],
-    ['infinite analyse', { loudnorm: false, analyzeDurationUs: Number.POSITIVE_INFINITY }],
+    ['zero bitrate', { normalize: false, bitrateKbps: 0 }],
+    ['negative duration', { normalize: false, maxDurationMs: -5 }],
+    ['NaN probe size', { normalize: false, probeSizeBytes: Number.NaN }],
+    ['infinite analyse', { normalize: false, analyzeDurationUs: Number.POSITIVE_INFINITY }],
   ])('rejects %s', (_name, options) => {
     expect(() => buildTranscodeArgs(options)).toThrow(RangeError);
   });

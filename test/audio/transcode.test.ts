@@ -11,7 +11,7 @@ import { FfmpegError } from '../../src/audio/errors.ts';
 import { oggOpusDurationMs } from '../../src/audio/ogg.ts';
 import { FfmpegProcesses, liveFfmpegProcesses } from '../../src/audio/processes.ts';
 import type { TranscodeLogger, TranscodeOptions } from '../../src/audio/transcode.ts';
-import { transcodeToOpus } from '../../src/audio/transcode.ts';
+import { startTranscode, transcodeToOpus } from '../../src/audio/transcode.ts';
 import { collect, encodedTone, ffmpegChildren, sineWav, slowStream } from './helpers.ts';
 
 const processes = new FfmpegProcesses();
@@ -68,7 +68,7 @@ describe('transcodeToOpus', () => {
   test('streams a slowly arriving WAV into Ogg/Opus before the input ends', async () => {
     // 3 s at 24 kHz mono = 144 kB, sent as 60 chunks of 50 ms audio, 40 ms apart (≥ 2.4 s).
     const { stream, state } = slowStream(sineWav(3), 2400, 40);
-    const { output, done, pid } = transcodeToOpus(stream, { ...base, loudnorm: false });
+    const { output, done, pid } = transcodeToOpus(stream, { ...base, normalize: false });
     expect(processes.pids()).toEqual([pid]);
     const parts: Buffer[] = [];
     let audioBeforeInputEnded = false;
@@ -90,7 +90,7 @@ describe('transcodeToOpus', () => {
   test('output demuxes into 20 ms Opus packets the way @discordjs/voice reads it', async () => {
     const { output, done } = transcodeToOpus(Readable.from([sineWav(3)]), {
       ...base,
-      loudnorm: false,
+      normalize: false,
     });
     const demuxer = output.pipe(new prism.opus.OggDemuxer());
     const [packets] = await Promise.all([collectPackets(demuxer), done]);
@@ -104,7 +104,7 @@ describe('transcodeToOpus', () => {
     ['flac', 'flac', 'flac'],
     ['ogg vorbis', 'ogg', 'libvorbis'],
     ['ogg opus', 'ogg', 'libopus'],
-  ])('transcodes %s input with loudnorm', async (_name, format, codec) => {
+  ])('transcodes %s input, normalised', async (_name, format, codec) => {
     const input = await encodedTone(format, codec);
     const { stream } = slowStream(input, 4096, 5);
     const { output, done } = transcodeToOpus(stream, base);
@@ -115,7 +115,7 @@ describe('transcodeToOpus', () => {
 
   test('accepts a web ReadableStream', async () => {
     const web = Readable.toWeb(Readable.from([sineWav(1)])) as ReadableStream<Uint8Array>;
-    const { output, done } = transcodeToOpus(web, { ...base, loudnorm: false });
+    const { output, done } = transcodeToOpus(web, { ...base, normalize: false });
     const [ogg] = await Promise.all([collect(output), done]);
     within10Percent(oggOpusDurationMs(ogg), 1000);
   });
@@ -124,7 +124,7 @@ describe('transcodeToOpus', () => {
     const input = Readable.from([sineWav(6)]);
     const { output, done } = transcodeToOpus(input, {
       ...base,
-      loudnorm: false,
+      normalize: false,
       maxDurationMs: 1000,
     });
     const [ogg] = await Promise.all([collect(output), done]);
@@ -165,7 +165,7 @@ describe('transcodeToOpus', () => {
   test('a reader that lags does not count as a stall', async () => {
     const { output, done } = transcodeToOpus(Readable.from([sineWav(30)]), {
       ...base,
-      loudnorm: false,
+      normalize: false,
       stallTimeoutMs: 1000,
     });
     await sleep(3000); // nobody reads: ffmpeg blocks on a full pipe
@@ -178,7 +178,7 @@ describe('transcodeToOpus', () => {
     const { stream, state } = slowStream(sineWav(10), 2400, 40);
     const { output, done } = transcodeToOpus(stream, {
       ...base,
-      loudnorm: false,
+      normalize: false,
       signal: controller.signal,
     });
     const sink = drain(output);
@@ -203,7 +203,7 @@ describe('transcodeToOpus', () => {
 
   test('a reader that destroys the output stops ffmpeg', async () => {
     const { stream } = slowStream(sineWav(10), 2400, 40);
-    const { output, done } = transcodeToOpus(stream, { ...base, loudnorm: false });
+    const { output, done } = transcodeToOpus(stream, { ...base, normalize: false });
     output.once('data', () => output.destroy());
     expect((await failure(done)).reason).toBe('aborted');
     expect(stream.destroyed).toBe(true);
@@ -212,7 +212,7 @@ describe('transcodeToOpus', () => {
   test('an input error fails the transcode with reason input', async () => {
     const broken = new Readable({ read: () => undefined });
     broken.push(sineWav(1).subarray(0, 10_000));
-    const { output, done } = transcodeToOpus(broken, { ...base, loudnorm: false });
+    const { output, done } = transcodeToOpus(broken, { ...base, normalize: false });
     drain(output);
     setTimeout(() => broken.destroy(new Error('connection reset')), 200);
     const error = await failure(done);
@@ -253,7 +253,7 @@ describe('transcodeToOpus', () => {
 
   test('killAll stops running transcodes (bot shutdown)', async () => {
     const { stream } = slowStream(sineWav(10), 2400, 40);
-    const { output, done } = transcodeToOpus(stream, { ...base, loudnorm: false });
+    const { output, done } = transcodeToOpus(stream, { ...base, normalize: false });
     drain(output);
     await new Promise((resolve) => output.once('data', resolve));
     await processes.killAll();
@@ -293,5 +293,54 @@ describe('transcodeToOpus', () => {
       pid,
       reason: 'aborted',
     });
+  });
+});
+
+describe('startTranscode', () => {
+  test('ffmpeg started ahead waits for its input longer than the stall timeout, then transcodes it', async () => {
+    const transcode = startTranscode({ ...base, stallTimeoutMs: 300 });
+    expect(processes.pids()).toEqual([transcode.pid]);
+    await sleep(800);
+    transcode.feed(Readable.from([sineWav(2)]));
+    const [ogg] = await Promise.all([collect(transcode.output), transcode.done]);
+    within10Percent(oggOpusDurationMs(ogg), 2000);
+    expect(() => transcode.feed(Readable.from([sineWav(1)]))).toThrow(/already has its input/);
+  });
+
+  test('aborted before any input: ffmpeg is killed, and input fed later is dropped', async () => {
+    const controller = new AbortController();
+    const transcode = startTranscode({ ...base, signal: controller.signal });
+    drain(transcode.output);
+    controller.abort(new Error('skipped while generating'));
+    const error = await failure(transcode.done);
+    expect(error.reason).toBe('aborted');
+    const late = Readable.from([sineWav(1)]);
+    transcode.feed(late);
+    expect(late.destroyed).toBe(true);
+  });
+
+  test('normalised output is a level that suits speech, whatever the input level', async () => {
+    const levels: number[] = [];
+    for (const gain of [0.05, 0.9]) {
+      const quiet = sineWav(3);
+      // Scale the 16-bit samples after the 44-byte header.
+      for (let i = 44; i + 1 < quiet.length; i += 2) {
+        quiet.writeInt16LE(Math.round(quiet.readInt16LE(i) * gain), i);
+      }
+      const transcode = startTranscode(base);
+      transcode.feed(Readable.from([quiet]));
+      const decoded = transcode.output
+        .pipe(new prism.opus.OggDemuxer())
+        .pipe(new prism.opus.Decoder({ rate: 48_000, channels: 2, frameSize: 960 }));
+      const [pcm] = await Promise.all([collect(decoded), transcode.done]);
+      let sum = 0;
+      const last = pcm.subarray(pcm.length / 2); // after the normaliser settled
+      for (let i = 0; i + 1 < last.length; i += 2) sum += last.readInt16LE(i) ** 2;
+      levels.push(Math.sqrt(sum / (last.length / 2)));
+    }
+    const [soft = 0, loud = 0] = levels;
+    // The input levels differ 18x (25 dB); after normalising, less than 2x (6 dB).
+    expect(loud / soft).toBeLessThan(2);
+    expect(loud / soft).toBeGreaterThan(0.5);
   });
 });

@@ -53,6 +53,12 @@ async function fetchBytes(url: string): Promise<{ bytes: Buffer; res: Response }
   return { bytes: Buffer.from(await res.arrayBuffer()), res };
 }
 
+test('a generation records when it turned Completed, after its generation time', async () => {
+  const { id } = await generate({ synth: 'tone', generationMs: () => 120 });
+  const snapshot = emu?.generation(id);
+  expect(snapshot?.completedAt).toBeGreaterThanOrEqual((snapshot?.createdAt ?? 0) + 120);
+});
+
 describe('tone fallback', () => {
   test('serves a valid WAV, byte-identical on every fetch, with Content-Length', async () => {
     const { id, url } = await generate({ synth: 'tone' });

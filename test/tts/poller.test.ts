@@ -42,6 +42,41 @@ function scheduler(
   });
 }
 
+/**
+ * Runs `count` generations one at a time through one scheduler (each done `durationOf(length)`
+ * after submission) and returns, per generation, its polls and how long after it finished the
+ * first poll that saw it done was sent.
+ */
+async function oneAtATime(
+  count: number,
+  lengthOf: (i: number) => number,
+  durationOf: (length: number, i: number) => number,
+) {
+  const clock = new FakeClock(0);
+  const api = fakeApi(clock);
+  const polls = scheduler(clock, api.poll);
+  const results: { polls: number; lagMs: number }[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = `base_${i}`;
+    const textLength = lengthOf(i);
+    const submittedAt = clock.now();
+    const finishedAt = submittedAt + durationOf(textLength, i);
+    api.finishAt.set(id, finishedAt);
+    const done = polls.track({ generationId: id, model: 'base', textLength, submittedAt });
+    while (polls.size > 0) await clock.advance(100);
+    await done;
+    const mine = api.polls.filter((p) => p.id === id);
+    const seen = mine.find((p) => p.at >= finishedAt)?.at ?? Number.NaN;
+    results.push({ polls: mine.length, lagMs: seen - finishedAt });
+  }
+  return results;
+}
+
+function p95(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.ceil(sorted.length * 0.95) - 1] ?? Number.NaN;
+}
+
 describe('PollScheduler', () => {
   test('polls at the 1–2 s cadence until Completed', async () => {
     const clock = new FakeClock(0);
@@ -60,11 +95,14 @@ describe('PollScheduler', () => {
     expect(api.polls.at(-1)?.at).toBeLessThanOrEqual(6500);
   });
 
-  test('does not spend polls before the learned generation time', async () => {
+  test('polls first when the learned estimate says the task is done', async () => {
     const clock = new FakeClock(0);
     const api = fakeApi(clock);
     const estimator = new GenerationEstimator();
-    for (const length of [100, 200, 300]) estimator.observe('base', length, 1000 + length * 40);
+    for (const length of [100, 200, 300]) {
+      const ms = 1000 + length * 40;
+      estimator.observe('base', length, { afterMs: ms - 100, byMs: ms + 100 });
+    }
     const polls = scheduler(clock, api.poll, estimator);
     api.finishAt.set('base_b', 9000);
     const done = polls.track({
@@ -75,15 +113,31 @@ describe('PollScheduler', () => {
     });
     await clock.advance(12_000);
     await expect(done).resolves.toContain('base_b');
-    // Expected 9 s: a first look at 80 % of it, then right when it should be done.
-    expect(api.polls.map((p) => p.at)).toEqual([7200, 9000]);
+    expect(api.polls.map((p) => p.at)).toEqual([9000]);
+  });
+
+  test('a timed first poll that finds the task running looks again soon, not a full interval later', async () => {
+    const clock = new FakeClock(0);
+    const api = fakeApi(clock);
+    const estimator = new GenerationEstimator();
+    estimator.observe('base', 50, { afterMs: 1900, byMs: 2100 });
+    api.finishAt.set('base_r', 2100);
+    const done = scheduler(clock, api.poll, estimator).track({
+      generationId: 'base_r',
+      model: 'base',
+      textLength: 50,
+      submittedAt: 0,
+    });
+    await clock.advance(5000);
+    await expect(done).resolves.toContain('base_r');
+    expect(api.polls.map((p) => p.at)).toEqual([2000, 2250]);
   });
 
   test('an estimate far beyond the cadence waits at most five intervals before the first poll', async () => {
     const clock = new FakeClock(0);
     const api = fakeApi(clock);
     const estimator = new GenerationEstimator();
-    estimator.observe('base', 10, 60_000);
+    estimator.observe('base', 10, { afterMs: 59_000, byMs: 61_000 });
     api.finishAt.set('base_c', 500);
     const done = scheduler(clock, api.poll, estimator).track({
       generationId: 'base_c',
@@ -226,23 +280,43 @@ describe('PollScheduler', () => {
   });
 });
 
-describe('GenerationEstimator', () => {
+describe('PollScheduler learning generation times (one at a time)', () => {
+  // The emulator's default time, and one with a longer fixed cost and a steeper slope.
   test.each([
-    [[], 100, 0],
-    [[[100, 2000]], 50, 1000],
+    ['one length, 800 + 15/char', () => 40, (n: number) => 800 + 15 * n],
     [
-      [
-        [100, 2000],
-        [200, 3000],
-        [300, 4000],
-      ],
-      400,
-      5000,
+      'lengths 30–300, 800 + 15/char',
+      (i: number) => 30 + ((i * 97) % 271),
+      (n: number) => 800 + 15 * n,
     ],
-  ] as const)('samples %j, length %i → %i ms', (samples, length, expected) => {
-    const estimator = new GenerationEstimator();
-    for (const [l, ms] of samples) estimator.observe('base', l, ms);
-    expect(estimator.estimate('base', length)).toBeCloseTo(expected);
-    expect(estimator.estimate('advance', length)).toBe(0);
+    [
+      'lengths 30–300, 1.5 s + 25/char',
+      (i: number) => 30 + ((i * 53) % 271),
+      (n: number) => 1500 + 25 * n,
+    ],
+    ['sub-second, 300 + 2/char', (i: number) => 30 + ((i * 31) % 200), (n: number) => 300 + 2 * n],
+  ])(
+    '%s: after a warm-up, at most 1.5 polls per generation and p95 notice lag within 1 s',
+    async (_name, lengthOf, durationOf) => {
+      const results = (await oneAtATime(50, lengthOf, durationOf)).slice(10);
+      const polls = results.reduce((sum, r) => sum + r.polls, 0) / results.length;
+      expect(polls).toBeLessThanOrEqual(1.5);
+      expect(p95(results.map((r) => r.lagMs))).toBeLessThanOrEqual(1000);
+      expect(results.every((r) => r.lagMs >= 0)).toBe(true);
+    },
+  );
+
+  test.each([
+    ['faster', 3000, 1200],
+    ['slower', 1200, 3000],
+  ])('generation times that become %s are followed', async (_name, before, after) => {
+    const results = await oneAtATime(
+      60,
+      () => 60,
+      (_length, i) => (i < 30 ? before : after),
+    );
+    const settled = results.slice(45);
+    expect(settled.reduce((sum, r) => sum + r.polls, 0) / settled.length).toBeLessThanOrEqual(1.5);
+    expect(p95(settled.map((r) => r.lagMs))).toBeLessThanOrEqual(1000);
   });
 });

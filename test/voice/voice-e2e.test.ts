@@ -83,7 +83,11 @@ describe('voice end to end', () => {
   });
 
   test('/queue shows the fair order; /stop clears it and stops playing', async () => {
-    const texts = ['A1', 'A2', 'A3', 'A4'].map((label) => `${label} ${sentence(40)}`);
+    // A1 lasts 12 s, so it is still playing (and A4 still outside the lookahead) when M1 comes,
+    // however quickly the generations finish.
+    const texts = ['A1', 'A2', 'A3', 'A4'].map(
+      (label) => `${label} ${sentence(label === 'A1' ? 200 : 40)}`,
+    );
     const admin: ReturnType<typeof say>[] = [];
     for (const text of texts) {
       const handle = say(text, 'admin'); // one at a time, so they are queued in this order

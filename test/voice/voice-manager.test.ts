@@ -2,13 +2,14 @@
  * VoiceManager end to end without discord.js: the real @discordjs/voice against the fake voice
  * server, real ffmpeg, and the real TTS client against the emulator.
  */
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { liveFfmpegProcesses } from '../../src/audio/index.ts';
 import { ttsSource } from '../../src/speaking/index.ts';
 import type { TtsClient } from '../../src/tts/index.ts';
 import type { VoiceManager } from '../../src/voice/index.ts';
 import { type Emulator, startEmulator } from '../../tools/emulator/index.ts';
+import { sineWav } from '../audio/helpers.ts';
 import {
   type FakeVoiceServer,
   startFakeVoiceServer,
@@ -290,5 +291,44 @@ describe('VoiceManager with the fake voice server and the emulator', () => {
     expect(end.state === 'failed' && String(end.error)).toMatch(/no output/);
     await eventually('ffmpeg reaped', () => liveFfmpegProcesses().length === 0);
     expect(hanging.destroyed).toBe(true);
+  });
+
+  test('ffmpeg for the next item starts while it generates (one, not one per item); skip kills it', async () => {
+    const guildId = newGuildId();
+    const { manager: voice } = manager();
+    await voice.join(target(server, guildId));
+    generationMs = 60_000;
+    const polls = count('GET /v2/status');
+    const head = speak(voice, guildId, client, 'alice', sentence(40));
+    const second = speak(voice, guildId, client, 'bob', sentence(30));
+    await eventually('ffmpeg waits for the head', () => liveFfmpegProcesses().length === 1);
+    await eventually('polling started', () => count('GET /v2/status') > polls);
+    expect(voice.queue(guildId).map((entry) => entry.state)).toEqual(['generating', 'generating']);
+    const [waiting] = liveFfmpegProcesses();
+    expect(voice.skip(guildId)).toBe(true);
+    expect(await head.ended).toEqual({ state: 'skipped' });
+    // The skipped item's ffmpeg dies; the new head gets its own.
+    await eventually('the skipped ffmpeg is gone', () => !procExists(waiting ?? 0));
+    await eventually('ffmpeg waits for the new head', () => liveFfmpegProcesses().length === 1);
+    expect(voice.stop(guildId)).toBe(1);
+    expect(await second.ended).toEqual({ state: 'cancelled' });
+    await eventually('no ffmpeg left', () => liveFfmpegProcesses().length === 0);
+  });
+
+  test('audio that ends before any sound fails its item instead of starting the player; the next plays', async () => {
+    const guildId = newGuildId();
+    const { manager: voice } = manager();
+    await voice.join(target(server, guildId));
+    const silent = {
+      generate: client.generate.bind(client),
+      stream: async () => Readable.from([sineWav(0)]), // a WAV header with no samples
+    } as unknown as TtsClient;
+    const empty = speak(voice, guildId, silent, 'a', sentence(30));
+    const fine = speak(voice, guildId, client, 'b', sentence(30));
+    const end = await empty.ended;
+    expect(end.state).toBe('failed');
+    expect(end.state === 'failed' && String(end.error)).toMatch(/ended before any sound/);
+    expect(empty.updates.map((u) => u.state)).toEqual(['generating', 'playing', 'failed']);
+    expect(await fine.ended).toMatchObject({ state: 'played' });
   });
 });

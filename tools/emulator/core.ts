@@ -99,6 +99,7 @@ export class Core {
       if (!elapsed) return;
       gen.audio = audio;
       gen.status = 'Completed';
+      gen.completedAt = this.options.now();
     } catch (error) {
       if (this.scheduler.closed) return;
       gen.status = 'Failed';

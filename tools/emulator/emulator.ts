@@ -24,6 +24,8 @@ export interface GenerationSnapshot {
   voiceId: string;
   model: string;
   createdAt: number;
+  /** When it turned `Completed`, on the emulator's clock. */
+  completedAt?: number;
   error?: string;
 }
 

@@ -14,6 +14,8 @@ export interface Generation {
   voiceId: string;
   model: Model;
   createdAt: number;
+  /** When the task turned `Completed` (the emulator's clock), for latency measurements. */
+  completedAt?: number;
   audio?: Buffer;
   error?: string;
 }

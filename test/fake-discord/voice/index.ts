@@ -233,6 +233,7 @@ export class FakeVoiceServer implements VoiceBackend {
   }
 
   #onRtp(ssrc: number, packet: Buffer): void {
+    const at = performance.timeOrigin + performance.now();
     const session = this.#bySsrc.get(ssrc);
     if (!session) return;
     const record = this.#records.record(session.guildId);
@@ -256,6 +257,7 @@ export class FakeVoiceServer implements VoiceBackend {
     try {
       record.pcmSamples += session.decoder.decode(opus);
       record.opusFrames.push(opus);
+      record.arrivals.push(at);
     } catch {
       record.rejectedPackets += 1;
     }

@@ -7,6 +7,8 @@ export interface ReceivedAudio {
   packets: number;
   /** Decrypted Opus frames, silence frames excluded. */
   opusFrames: Buffer[];
+  /** When each of `opusFrames` arrived (epoch ms with sub-ms precision), for latency and jitter. */
+  arrivals: number[];
   silenceFrames: number;
   /** Decoded samples per channel at 48 kHz. */
   pcmSamples: number;
@@ -41,6 +43,7 @@ export class AudioRecords {
       record = {
         packets: 0,
         opusFrames: [],
+        arrivals: [],
         silenceFrames: 0,
         pcmSamples: 0,
         durationMs: 0,
@@ -60,6 +63,7 @@ export class AudioRecords {
     return {
       ...record,
       opusFrames: [...record.opusFrames],
+      arrivals: [...record.arrivals],
       speaking: [...record.speaking],
       durationMs: samplesToMs(record.pcmSamples),
     };

@@ -116,6 +116,11 @@ describe('fake voice server with @discordjs/voice 0.19', () => {
     expect(received.silenceFrames).toBeGreaterThanOrEqual(4);
     expect(received.silenceFrames).toBeLessThanOrEqual(5);
     expect(received.packets).toBe(received.opusFrames.length + received.silenceFrames);
+    // One arrival time per audio frame, in order, about 20 ms apart on average.
+    expect(received.arrivals).toHaveLength(received.opusFrames.length);
+    const span = (received.arrivals.at(-1) ?? 0) - (received.arrivals[0] ?? 0);
+    expect(span / (received.arrivals.length - 1)).toBeGreaterThan(15);
+    expect(span / (received.arrivals.length - 1)).toBeLessThan(25);
     expect(received.keepAlives).toBeGreaterThanOrEqual(1);
     const ssrc = server.connections()[0]?.ssrc;
     expect(received.speaking.map(({ speaking }) => speaking)).toEqual([1, 0]);

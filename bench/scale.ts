@@ -1,0 +1,145 @@
+/**
+ * Scale: the bot's resident memory with 1,000 and 5,000 servers on the fake gateway (the
+ * marginal bytes per server), and with 20 servers speaking at once its CPU per voice stream
+ * (ffmpeg included) and how evenly the packets arrive.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startLocalStack } from '../tools/local-stack/index.ts';
+import { benchText, benchUser } from './emulator-log.ts';
+import { formatNumber, jitterMs, meets, percentile, type Row } from './stats.ts';
+
+/** Sizes of the scale runs. */
+export interface ScalePlan {
+  readonly servers: readonly [number, number];
+  readonly speaking: number;
+  /** How long CPU and packets are measured while every server speaks. */
+  readonly windowMs: number;
+}
+
+/** Runs the scale benchmark and returns its rows. */
+export async function scaleBench(plan: ScalePlan): Promise<Row[]> {
+  const [few, many] = plan.servers;
+  const rssFew = await settledRss(few);
+  const rssMany = await settledRss(many);
+  const marginal = (rssMany - rssFew) / (many - few);
+  const rows: Row[] = [
+    {
+      section: 'Scale',
+      measure: `bot RSS with ${formatNumber(few)} / ${formatNumber(many)} servers`,
+      ours: `${mb(rssFew)} / ${mb(rssMany)}`,
+      naive: '',
+      ratio: '',
+      target: '',
+      met: undefined,
+    },
+    {
+      section: 'Scale',
+      measure: 'marginal memory per connected server',
+      ours: `${formatNumber(marginal / 1024, 1)} KB`,
+      naive: '',
+      ratio: '',
+      target: '< 15 KB',
+      met: meets(marginal, { max: 15 * 1024 }),
+    },
+  ];
+  rows.push(...(await speakingRows(plan)));
+  return rows;
+}
+
+function mb(bytes: number): string {
+  return `${formatNumber(bytes / 1024 / 1024, 1)} MB`;
+}
+
+/** The bot's RSS once logged in with `servers` guilds: the lowest of a few samples after it settled. */
+async function settledRss(servers: number): Promise<number> {
+  const stack = await startLocalStack({
+    discord: { guilds: Array.from({ length: servers }, () => ({})) },
+    readyTimeoutMs: 300_000,
+  });
+  try {
+    await sleep(3000);
+    let lowest = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 5; i++) {
+      lowest = Math.min(lowest, stack.bot.rssBytes());
+      await sleep(500);
+    }
+    return lowest;
+  } finally {
+    await stack.stop();
+  }
+}
+
+async function speakingRows(plan: ScalePlan): Promise<Row[]> {
+  const users = Array.from({ length: plan.speaking }, (_, i) => benchUser(`scale_${i}`));
+  const stack = await startLocalStack({
+    emulator: { users, generationMs: () => 300 },
+    discord: {
+      guilds: users.map(() => ({ voiceStates: [{ user: 'member', channel: 'Voice' }] })),
+    },
+  });
+  const { discord, voiceServer, bot } = stack;
+  try {
+    await Promise.all(
+      discord.guilds.map(async (guild, i) => {
+        const handle = await discord
+          .slash({
+            user: 'admin',
+            name: 'config',
+            subcommand: 'api-key',
+            channelId: guild.textChannelId,
+          })
+          .submitModal({ 'api-key': users[i]?.apiKey ?? '' });
+        await handle.waitFor((event) => event.kind === 'edit', 30_000);
+        await discord
+          .slash({ user: 'member', name: 'join', channelId: guild.textChannelId })
+          .waitForReply(30_000);
+      }),
+    );
+    // About 40 s of audio each (the emulator's tone lasts 60 ms per character at speed 1).
+    for (const guild of discord.guilds) {
+      discord.slash({
+        user: 'member',
+        name: 'say',
+        channelId: guild.textChannelId,
+        options: { text: benchText(700, 1), output: 'voice' },
+      });
+    }
+    const speaking = () =>
+      discord.guilds.filter((g) => voiceServer.received(g.id).arrivals.length > 25).length;
+    const deadline = Date.now() + 60_000;
+    while (speaking() < discord.guilds.length && Date.now() < deadline) await sleep(100);
+    const streams = speaking();
+    const cpuBefore = bot.cpuMs();
+    const from = performance.timeOrigin + performance.now();
+    await sleep(plan.windowMs);
+    const to = performance.timeOrigin + performance.now();
+    const cpuMs = bot.cpuMs() - cpuBefore;
+    const rss = bot.rssBytes();
+    const deviations = discord.guilds.flatMap((g) =>
+      jitterMs(voiceServer.received(g.id).arrivals.filter((t) => t >= from && t <= to)),
+    );
+    const perStream = streams === 0 ? Number.NaN : cpuMs / ((to - from) / 1000) / streams;
+    return [
+      {
+        section: 'Scale',
+        measure: `CPU per voice stream, ${streams} servers speaking (bot + its ffmpeg, ms of CPU per second)`,
+        ours: `${formatNumber(perStream, 1)} ms/s (${formatNumber(perStream / 10, 2)} % of a core); bot RSS ${mb(rss)}`,
+        naive: '',
+        ratio: '',
+        target: '',
+        met: undefined,
+      },
+      {
+        section: 'Scale',
+        measure: `packet jitter: |gap − 20 ms| median / p95 (${formatNumber(deviations.length)} gaps)`,
+        ours: `${formatNumber(percentile(deviations, 0.5), 1)} ms / ${formatNumber(percentile(deviations, 0.95), 1)} ms`,
+        naive: '',
+        ratio: '',
+        target: '',
+        met: undefined,
+      },
+    ];
+  } finally {
+    await stack.stop();
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * The scripted tour of `npm run demo`: what a newcomer would do in a server, played against the
+ * local stack (emulator, fake Discord, the real bot), each step printed as a transcript line.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import OpusScript from 'opusscript';
+import type { InteractionHandle, Json } from '../../test/fake-discord/index.ts';
+import type { LocalStack } from '../local-stack/index.ts';
+
+/** Where the tour saves what the bot produced, and how it prints. */
+export interface TourOptions {
+  readonly stack: LocalStack;
+  readonly apiKey: string;
+  /** Folder for the audio files (created when missing). */
+  readonly outDir: string;
+  readonly print: (line: string) => void;
+}
+
+/** The files the tour saved. */
+export interface TourResult {
+  readonly attachment: string;
+  readonly voiceWav: string;
+  /** Milliseconds of audio the fake voice server received and decoded. */
+  readonly voiceMs: number;
+}
+
+const TIMEOUT_MS = 30_000;
+
+/** Plays the tour; throws when a step does not get the answer it waits for. */
+export async function runTour(options: TourOptions): Promise<TourResult> {
+  const { stack, print, outDir } = options;
+  const { discord, voiceServer } = stack;
+  await mkdir(outDir, { recursive: true });
+  const say = (who: string, command: string) => print(`\n${who} › ${command}`);
+  const bot = (text: string) => print(`  bot › ${text.replaceAll('\n', '\n        ')}`);
+
+  say('admin', '/config api-key   (the bot opens a modal; the key is typed there, never in chat)');
+  const config = discord.slash({ user: 'admin', name: 'config', subcommand: 'api-key' });
+  const modal = await config.waitForModal(TIMEOUT_MS);
+  bot(`modal "${String(modal.title ?? '')}"`);
+  const submitted = await config.submitModal({ 'api-key': options.apiKey });
+  bot(await lastContent(submitted, (e) => e.kind === 'edit'));
+
+  say('member', '/voices');
+  const voices = await discord.slash({ user: 'member', name: 'voices' }).waitForReply(TIMEOUT_MS);
+  const embed = (voices.embeds[0] ?? {}) as Json;
+  const lines = String(embed.description ?? voices.content)
+    .split('\n')
+    .slice(0, 4);
+  bot(`${String(embed.title ?? '')}\n${lines.join('\n')}\n…`);
+
+  const fileText = 'Hello! This is the text to speech bot, speaking from a local demo.';
+  say('member', `/say text:"${fileText}"`);
+  const file = discord.slash({ user: 'member', name: 'say', options: { text: fileText } });
+  const done = await file.waitFor((e) => e.kind === 'edit' && e.files.length > 0, TIMEOUT_MS);
+  const [audio] = done.kind === 'edit' ? done.files : [];
+  if (audio === undefined) throw new Error('demo: /say sent no file');
+  const attachment = join(outDir, audio.filename);
+  await writeFile(attachment, audio.data);
+  bot(
+    `${file.lastMessage()?.content ?? ''}\n[attachment ${audio.filename}, ${kb(audio.data.length)}] saved to ${attachment}`,
+  );
+
+  print('\nmember joins the voice channel "Voice"');
+  discord.moveMember({ userId: 'member', channelId: discord.guild.voiceChannelId });
+  say('member', '/join');
+  bot((await discord.slash({ user: 'member', name: 'join' }).waitForReply(TIMEOUT_MS)).content);
+
+  const voiceText = 'Now I am speaking in the voice channel, where everyone can hear me.';
+  say('member', `/say output:voice text:"${voiceText}"`);
+  voiceServer.reset(discord.guild.id);
+  const spoken = discord.slash({
+    user: 'member',
+    name: 'say',
+    options: { text: voiceText, output: 'voice' },
+  });
+  bot(await lastContent(spoken, (e) => e.kind === 'edit' && /Played/.test(JSON.stringify(e.data))));
+  const received = await voiceServer.waitForAudio(discord.guild.id, { timeoutMs: TIMEOUT_MS });
+  const voiceWav = join(outDir, 'voice-channel.wav');
+  await writeFile(voiceWav, decodeToWav(received.opusFrames));
+  print(
+    `  fake voice server › received ${received.opusFrames.length} Opus packets (${(received.durationMs / 1000).toFixed(1)} s), decoded to ${voiceWav}`,
+  );
+
+  print('\nchat messages read aloud: pending streamer mode (not in this version yet)');
+
+  say('member', '/leave');
+  bot((await discord.slash({ user: 'member', name: 'leave' }).waitForReply(TIMEOUT_MS)).content);
+  return { attachment, voiceWav, voiceMs: received.durationMs };
+}
+
+async function lastContent(
+  handle: InteractionHandle,
+  predicate: Parameters<InteractionHandle['waitFor']>[0],
+): Promise<string> {
+  await handle.waitFor(predicate, TIMEOUT_MS);
+  return handle.lastMessage()?.content ?? '';
+}
+
+function kb(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+/** Opus frames of one stream (48 kHz stereo) decoded into a 16-bit PCM WAV file. */
+export function decodeToWav(frames: readonly Buffer[]): Buffer {
+  const decoder = new OpusScript(48_000, 2);
+  try {
+    return pcmWav(Buffer.concat(frames.map((frame) => decoder.decode(frame))), 48_000, 2);
+  } finally {
+    decoder.delete();
+  }
+}
+
+/** A WAV file around 16-bit little-endian PCM. */
+export function pcmWav(pcm: Buffer, rate: number, channels: number): Buffer {
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + pcm.length, 4);
+  header.write('WAVE', 8, 'ascii');
+  header.write('fmt ', 12, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(channels, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * channels * 2, 28);
+  header.writeUInt16LE(channels * 2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(pcm.length, 40);
+  return Buffer.concat([header, pcm]);
+}
