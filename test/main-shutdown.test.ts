@@ -64,4 +64,5 @@ test.each(['SIGTERM', 'SIGINT'] as const)(
     await keyv.disconnect();
     world.discord.moveMember({ userId: 'member', channelId: null });
   },
+  60_000,
 );

@@ -113,15 +113,16 @@ describe('/config', () => {
       .slash({ user: 'admin', name: 'config', subcommand: 'remove-api-key' })
       .waitForReply();
     expect(removed.content).toContain('removed');
-    const say = await t.discord
-      .slash({
-        user: 'member',
-        name: 'say',
-        options: { text: 'Hello there, this is a test sentence.' },
-      })
-      .waitForReply();
-    expect(say.content).toContain('Ask a server admin');
-    expect((say.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
+    // /say acknowledges before reading the store, so the refusal is a private follow-up.
+    const handle = t.discord.slash({
+      user: 'member',
+      name: 'say',
+      options: { text: 'Hello there, this is a test sentence.' },
+    });
+    await handle.waitFor((e) => e.kind === 'followUp');
+    const [say] = handle.followUps();
+    expect(say?.content).toContain('Ask a server admin');
+    expect((say?.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
     await t.configureKey(USER_TWO.apiKey);
   });
 

@@ -166,7 +166,7 @@ describe('API faults (SQLite store)', () => {
     const failed = await outcome(say(t), 40_000);
     expect(failed.text).toMatch(/busy for this server right now; try again <t:\d+:R>/);
     await recovers(t);
-  });
+  }, 90_000);
 });
 
 describe('the Redis store going away and coming back', () => {

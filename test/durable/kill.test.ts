@@ -61,7 +61,7 @@ test('SIGKILL with five /say in flight: after a restart all five reach their ori
   const keyv = await openKeyv(`sqlite://${world.dataDir}/bot.sqlite`);
   expect(await keyv.get('pending:index')).toEqual([]);
   await keyv.disconnect();
-});
+}, 120_000);
 
 test('SIGKILL with voice items queued: after a restart they are played once the bot is back in that channel', async () => {
   const first = await world.start();
@@ -118,4 +118,4 @@ test('SIGKILL with voice items queued: after a restart they are played once the 
   expect(posts()).toBe(before + 3);
   second.child.kill('SIGTERM');
   expect(await second.exited).toEqual({ code: 0, signal: null });
-});
+}, 120_000);
