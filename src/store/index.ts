@@ -12,3 +12,13 @@ export {
   type UserSettings,
 } from './settings.ts';
 export { KeyvSpeechCacheStore } from './speech-cache.ts';
+export {
+  addGeneration,
+  type DayUsage,
+  emptyDay,
+  KeyvUsageLedger,
+  nextUtcDay,
+  USAGE_DAYS_KEPT,
+  type UsageLedger,
+  utcDay,
+} from './usage.ts';

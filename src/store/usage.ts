@@ -1,0 +1,172 @@
+/**
+ * The usage ledger: generations the bot had accepted, per server, per member, per UTC day.
+ * The per-member daily share is counted from it, and `/usage` reads today and the last 14 days.
+ */
+import type Keyv from 'keyv';
+
+const DAY_MS = 86_400_000;
+/** Days kept: today and the 14 before it, plus one so a late reader still finds the oldest. */
+export const USAGE_DAYS_KEPT = 16;
+
+/** One server's recorded generations on one UTC day. */
+export interface DayUsage {
+  /** `YYYY-MM-DD`, UTC. */
+  readonly day: string;
+  readonly total: number;
+  /** Generations per member id. */
+  readonly members: Readonly<Record<string, number>>;
+}
+
+/** The UTC day (`YYYY-MM-DD`) of an instant. */
+export function utcDay(at: number): string {
+  return new Date(at).toISOString().slice(0, 10);
+}
+
+/** The instant the UTC day after the one of `at` begins: when a daily count starts again. */
+export function nextUtcDay(at: number): number {
+  return (Math.floor(at / DAY_MS) + 1) * DAY_MS;
+}
+
+/** `usage` with one more generation by `memberId`. */
+export function addGeneration(usage: DayUsage, memberId: string): DayUsage {
+  return {
+    day: usage.day,
+    total: usage.total + 1,
+    members: { ...usage.members, [memberId]: (usage.members[memberId] ?? 0) + 1 },
+  };
+}
+
+/** A day nobody used. */
+export const emptyDay = (day: string): DayUsage => ({ day, total: 0, members: {} });
+
+/** What a stored day must look like; anything else reads as an empty day. */
+function parseDay(day: string, stored: unknown): DayUsage {
+  if (typeof stored !== 'object' || stored === null) return emptyDay(day);
+  const { total, members } = stored as { total?: unknown; members?: unknown };
+  const counts: Record<string, number> = {};
+  if (typeof members === 'object' && members !== null) {
+    for (const [id, count] of Object.entries(members)) {
+      if (Number.isInteger(count) && (count as number) > 0) counts[id] = count as number;
+    }
+  }
+  const sum = Object.values(counts).reduce((a, b) => a + b, 0);
+  return {
+    day,
+    total: Number.isInteger(total) ? Math.max(total as number, sum) : sum,
+    members: counts,
+  };
+}
+
+/**
+ * Where recorded generations are counted. The only way the bot reads or writes them.
+ * A server's counts are written by the one process that serves it (a guild lives on one
+ * shard), so reads of today are exact in that process.
+ */
+export interface UsageLedger {
+  /** Counts one generation the API accepted for `memberId`, on the UTC day of `at`. */
+  record(guildId: string, memberId: string, at: number): Promise<void>;
+  /** Loads the server's count of the UTC day of `at`, so {@link UsageLedger.memberToday} can answer. */
+  load(guildId: string, at: number): Promise<void>;
+  /** Generations by the member on the UTC day of `at`, once loaded; undefined before. */
+  memberToday(guildId: string, memberId: string, at: number): number | undefined;
+  /** The server's usage per UTC day from `from` to `to` (instants, inclusive), oldest first. */
+  days(guildId: string, from: number, to: number): Promise<DayUsage[]>;
+}
+
+/** The usage ledger in keyv (SQLite or Redis): one record per server and day, kept 16 days. */
+export class KeyvUsageLedger implements UsageLedger {
+  readonly #keyv: Keyv;
+  /** Each server's current day, as this process knows it. */
+  readonly #today = new Map<string, DayUsage>();
+  readonly #loading = new Map<string, Promise<DayUsage>>();
+  /** Writes in order per server. */
+  readonly #writes = new Map<string, Promise<void>>();
+
+  constructor(keyv: Keyv) {
+    this.#keyv = keyv;
+  }
+
+  async record(guildId: string, memberId: string, at: number): Promise<void> {
+    const day = utcDay(at);
+    if (this.#today.get(guildId)?.day !== day) await this.#loadDay(guildId, day);
+    const current = this.#today.get(guildId);
+    let latest: () => DayUsage;
+    if (current?.day === day) {
+      const usage = addGeneration(current, memberId);
+      this.#today.set(guildId, usage);
+      // Each write stores the latest count, so a failed write is repaired by the next one.
+      latest = () => {
+        const now = this.#today.get(guildId);
+        return now?.day === day ? now : usage;
+      };
+    } else {
+      // A generation of a day before the one this process moved on to (around midnight).
+      const stored = await this.#keyv.get(this.#key(guildId, day));
+      const usage = addGeneration(parseDay(day, stored), memberId);
+      latest = () => usage;
+    }
+    const previous = this.#writes.get(guildId) ?? Promise.resolve();
+    const write = previous
+      .catch(() => undefined) // that write's caller has its error
+      .then(async () => {
+        await this.#keyv.set(this.#key(guildId, day), latest(), this.#ttl());
+      });
+    this.#writes.set(guildId, write);
+    const forget = () => {
+      if (this.#writes.get(guildId) === write) this.#writes.delete(guildId);
+    };
+    write.then(forget, forget);
+    await write;
+  }
+
+  async load(guildId: string, at: number): Promise<void> {
+    const day = utcDay(at);
+    if (this.#today.get(guildId)?.day !== day) await this.#loadDay(guildId, day);
+  }
+
+  memberToday(guildId: string, memberId: string, at: number): number | undefined {
+    const usage = this.#today.get(guildId);
+    return usage?.day === utcDay(at) ? (usage.members[memberId] ?? 0) : undefined;
+  }
+
+  async days(guildId: string, from: number, to: number): Promise<DayUsage[]> {
+    const days: string[] = [];
+    for (let at = Math.floor(from / DAY_MS) * DAY_MS; at <= to; at += DAY_MS) days.push(utcDay(at));
+    return Promise.all(
+      days.map(async (day) => {
+        const cached = this.#today.get(guildId);
+        if (cached?.day === day) return cached;
+        return parseDay(day, await this.#keyv.get(this.#key(guildId, day)));
+      }),
+    );
+  }
+
+  // Reads the day once even when several callers ask at the same time.
+  #loadDay(guildId: string, day: string): Promise<DayUsage> {
+    const key = `${guildId}:${day}`;
+    let loading = this.#loading.get(key);
+    if (loading === undefined) {
+      loading = this.#keyv.get(this.#key(guildId, day)).then((stored: unknown) => {
+        const current = this.#today.get(guildId);
+        if (current?.day === day) return current; // recorded meanwhile
+        const usage = parseDay(day, stored);
+        if (current === undefined || current.day < day) this.#today.set(guildId, usage);
+        return usage;
+      });
+      this.#loading.set(key, loading);
+      void loading.then(
+        () => this.#loading.delete(key),
+        () => this.#loading.delete(key),
+      );
+    }
+    return loading;
+  }
+
+  #key(guildId: string, day: string): string {
+    return `usage:${guildId}:${day}`;
+  }
+
+  #ttl(): number {
+    return USAGE_DAYS_KEPT * DAY_MS;
+  }
+}
