@@ -13,7 +13,9 @@ import {
   type CommandContext,
   guildClient,
   guildIdOf,
+  limitsSubcommand,
   requireManager,
+  runLimits,
   UserError,
 } from '../src/discord/index.ts';
 import { findVoice } from '../src/speech/index.ts';
@@ -63,7 +65,8 @@ export default {
     )
     .addSubcommand((sub) =>
       sub.setName('show').setDescription('Show the key (masked), defaults and today’s usage'),
-    ),
+    )
+    .addSubcommand(limitsSubcommand),
 
   async execute(interaction, { services }) {
     requireManager(interaction);
@@ -96,6 +99,9 @@ export default {
         });
         return;
       }
+      case 'limits':
+        await runLimits(interaction, services);
+        return;
       case 'defaults': {
         await interaction.deferReply({ flags: MessageFlags.Ephemeral });
         const settings = await services.settings.guild(guildId);

@@ -8,12 +8,13 @@ import { wireVoiceEvents } from './discord/voice-events.ts';
 import { JournalRecorder, PendingJournal, PendingResumer, voiceRequeue } from './durable/index.ts';
 import type { Logger } from './log/index.ts';
 import type { Services } from './services.ts';
-import { SpeakingService } from './speaking/index.ts';
+import { dailyLimitOf, SpeakingService } from './speaking/index.ts';
 import {
   ApiKeyVault,
   KeyvBudgetJournal,
   KeyvSettingsStore,
   KeyvSpeechCacheStore,
+  KeyvUsageLedger,
   loadSecretKey,
   openKeyv,
 } from './store/index.ts';
@@ -170,11 +171,14 @@ export async function startBot(
       recorder.freeze();
       await resumer.stop();
     });
+    const usage = new KeyvUsageLedger(keyv);
     const speaking = new SpeakingService({
       settings,
       apiKeyOf: (guildId) => apiKeys.get(guildId),
       tts,
       voice,
+      usage,
+      dailyLimit: dailyLimitOf(config.ttsLimits.generate),
       clock,
       logger,
       minTextLength: config.minTextLength,
@@ -189,6 +193,7 @@ export async function startBot(
       apiKeys,
       tts,
       voice,
+      usage,
       speaking,
     };
     const route = createRouter(commands, services);
@@ -235,6 +240,7 @@ export function createVoiceManager(deps: VoiceDependencies): VoiceService {
     clock: deps.clock,
     idleMs: deps.config.voiceIdleMs,
     maxQueueLength: deps.config.queueMaxLength,
+    maxPerRequester: deps.config.queueMaxPerMember,
     notify: deps.notify,
   });
 }

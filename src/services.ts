@@ -2,7 +2,7 @@ import type Keyv from 'keyv';
 import type { Config } from './config/index.ts';
 import type { Logger } from './log/index.ts';
 import type { SpeakingService } from './speaking/index.ts';
-import type { ApiKeyVault, SettingsStore } from './store/index.ts';
+import type { ApiKeyVault, SettingsStore, UsageLedger } from './store/index.ts';
 import type { Clock, TtsClients } from './tts/index.ts';
 import type { VoiceService } from './voice/index.ts';
 
@@ -16,6 +16,8 @@ export interface Services {
   readonly apiKeys: ApiKeyVault;
   readonly tts: TtsClients;
   readonly voice: VoiceService;
+  /** Generations per server, member and day (the per-member share, `/usage`). */
+  readonly usage: UsageLedger;
   /** The one path from a request (`/say`, the chat reader) to speech. */
   readonly speaking: SpeakingService;
 }

@@ -22,6 +22,8 @@ export interface Config extends TtsConfig {
   readonly ffmpegPath: string | undefined;
   readonly voiceIdleMs: number;
   readonly queueMaxLength: number;
+  /** Most voice items one member may have waiting or generating (the playing one not counted). */
+  readonly queueMaxPerMember: number;
   readonly minTextLength: number;
   /** How long identical speech is reused (0: never); below the audio address's 24 h lifetime. */
   readonly cacheTtlMs: number;
@@ -86,6 +88,7 @@ const schema = ttsSchema.extend({
   FFMPEG_PATH: z.string().min(1).optional(),
   VOICE_IDLE_TIMEOUT: duration.default(300_000),
   QUEUE_MAX_LENGTH: z.coerce.number().int().min(1).max(1000).default(25),
+  QUEUE_MAX_PER_MEMBER: z.coerce.number().int().min(1).max(1000).default(3),
   TTS_MIN_TEXT_LENGTH: z.coerce.number().int().min(1).max(5000).default(30),
   TTS_CACHE_TTL: durationOrOff
     .default(12 * 3_600_000)
@@ -148,6 +151,7 @@ export function parseConfig(env: Env): Config {
     ffmpegPath: e.FFMPEG_PATH,
     voiceIdleMs: e.VOICE_IDLE_TIMEOUT,
     queueMaxLength: e.QUEUE_MAX_LENGTH,
+    queueMaxPerMember: e.QUEUE_MAX_PER_MEMBER,
     minTextLength: e.TTS_MIN_TEXT_LENGTH,
     cacheTtlMs: e.TTS_CACHE_TTL,
   };

@@ -1,8 +1,9 @@
 export { answerVoiceAutocomplete } from './autocomplete.ts';
 export type { Command, CommandContext } from './command.ts';
+export { describeLimits, limitsSubcommand, runLimits } from './config-limits.ts';
 export { canManage, guildClient, guildIdOf, requireListener, requireManager } from './guild.ts';
 export { loadCommands } from './loader.ts';
-export { describeFailure } from './messages.ts';
+export { describeFailure, userMessages, userRefusal } from './messages.ts';
 export { memberVoiceChannel, mentionNames } from './names.ts';
 export { ThrottledReply } from './progress.ts';
 export { registerCommands } from './register.ts';

@@ -14,6 +14,26 @@ const when = (epochMs: number | undefined): string =>
   epochMs === undefined ? 'soon' : `<t:${Math.ceil(epochMs / 1000)}:R>`;
 
 /**
+ * Refusals that carry context, keyed by their UserError id: the text says what happened and
+ * when it frees up (a Discord relative timestamp, shown in each reader's own time).
+ */
+export const userMessages = {
+  member_queue_full: (context: { readonly max: number; readonly freesAt: number }) =>
+    `You already have ${context.max} items waiting in the voice queue, the most one member may have. A place frees up when your next one starts, about ${when(context.freesAt)}.`,
+  member_daily_limit: (context: { readonly share: number; readonly freesAt: number }) =>
+    `You have used your share of this server’s generations for today (${context.share} per member per day). It frees up ${when(context.freesAt)}; an admin can change the share with \`/config limits\`.`,
+} as const;
+
+/** A refusal from {@link userMessages}, as the UserError shown to the member. */
+export function userRefusal<Id extends keyof typeof userMessages>(
+  id: Id,
+  context: Parameters<(typeof userMessages)[Id]>[0],
+): UserError {
+  const text = (userMessages[id] as (context: unknown) => string)(context);
+  return new UserError(id, text);
+}
+
+/**
  * The one place where failures become user-facing text: plain words and
  * the next step. Never includes an API key or token.
  */

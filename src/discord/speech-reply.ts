@@ -3,7 +3,7 @@
  * request (throttled progress edits, then the audio or the outcome).
  */
 import type { ChatInputCommandInteraction, InteractionEditReplyOptions } from 'discord.js';
-import type { ReadySpeech, Requester, SpeechOrigin } from '../speaking/index.ts';
+import type { FileProgress, ReadySpeech, Requester, SpeechOrigin } from '../speaking/index.ts';
 import {
   fileProgress,
   formatSeconds,
@@ -67,11 +67,11 @@ export async function replyWithFile(
   const { clock } = context.services;
   const startedAt = clock.now();
   const reply = progressReply(interaction, context);
-  let stage: 'waiting' | 'generating' | 'downloading' = 'waiting';
-  let ahead = (): number => 0;
+  let stage: FileProgress['stage'] = 'waiting';
+  let count = (): number => 0;
   const show = () =>
     reply.update({
-      content: fileProgress(stage, clock.now() - startedAt, voiceLabel(speech.voice), ahead()),
+      content: fileProgress(stage, clock.now() - startedAt, voiceLabel(speech.voice), count()),
       ...noMentions,
     });
   const ticker = new AbortController();
@@ -88,7 +88,8 @@ export async function replyWithFile(
       maxBytes: interaction.attachmentSizeLimit,
       onProgress: (progress) => {
         stage = progress.stage;
-        if (progress.stage === 'waiting') ahead = progress.ahead;
+        if (progress.stage === 'waiting') count = progress.ahead;
+        else if (progress.stage === 'queued') count = () => progress.place;
         show();
       },
       deliver: async (file) => {

@@ -11,7 +11,9 @@ export type UserErrorId =
   | 'unknown_command'
   | 'too_large'
   | 'key_unreadable'
-  | 'voice_unavailable';
+  | 'voice_unavailable'
+  | 'member_queue_full'
+  | 'member_daily_limit';
 
 /** An expected failure with the next step for the user; shown ephemerally to them only. */
 export class UserError extends Error {

@@ -3,14 +3,19 @@
  * generates and delivers speech through {@link SpeakingService}.
  */
 import { randomUUID } from 'node:crypto';
+import { userRefusal } from '../discord/messages.ts';
 import { UserError } from '../discord/user-error.ts';
 import type { Logger } from '../log/index.ts';
+import { expectedSpeechMs } from '../queue/index.ts';
 import { audioDurationMs, validateSay } from '../speech/index.ts';
-import type { SettingsStore } from '../store/index.ts';
+import type { SettingsStore, UsageLedger } from '../store/index.ts';
 import type { Clock, SpeechRequest, TtsClient, TtsClients } from '../tts/index.ts';
 import type { SpeakUpdate, SpeechSource, VoiceService } from '../voice/index.ts';
 import { chooseOutput, pickVoice } from './choose.ts';
 import { TicketJournal } from './journal.ts';
+import { checkShare, memberDailyShare } from './quota.ts';
+import { Reservations } from './reservations.ts';
+import { Slots } from './slots.ts';
 import {
   type FileProgress,
   MAX_TEXT_LENGTH,
@@ -23,6 +28,9 @@ import {
   type SpeechJournal,
 } from './types.ts';
 
+/** File-mode requests generated at once per server when not told otherwise. */
+export const DEFAULT_FILES_AT_ONCE = 5;
+
 /** What the speaking service is built from (the composition root passes the bot's own). */
 export interface SpeakingServiceOptions {
   readonly settings: Pick<SettingsStore, 'guild' | 'user'>;
@@ -30,10 +38,16 @@ export interface SpeakingServiceOptions {
   readonly apiKeyOf: (guildId: string) => Promise<string | undefined>;
   readonly tts: Pick<TtsClients, 'forKey'>;
   readonly voice: Pick<VoiceService, 'channelOf' | 'speak'>;
+  /** Generations recorded per server, member and day: the per-member daily share counts from it. */
+  readonly usage: UsageLedger;
+  /** The key's daily generation limit; the default member share is a fifth of it. */
+  readonly dailyLimit: number | undefined;
   readonly clock: Clock;
   readonly logger: Logger;
   /** Shortest text the API accepts. */
   readonly minTextLength: number;
+  /** File-mode requests generated at once per server; more wait in line. Default 5. */
+  readonly filesAtOnce?: number;
   /** Records pending generations so they survive a restart; none by default. */
   readonly journal?: SpeechJournal | undefined;
 }
@@ -86,10 +100,13 @@ export function ttsSource(
 export class SpeakingService {
   readonly #options: SpeakingServiceOptions;
   readonly #logger: Logger;
+  readonly #reservations = new Reservations();
+  readonly #files: Slots;
 
   constructor(options: SpeakingServiceOptions) {
     this.#options = options;
     this.#logger = options.logger.child({ component: 'speaking' });
+    this.#files = new Slots(options.filesAtOnce ?? DEFAULT_FILES_AT_ONCE);
   }
 
   /**
@@ -121,10 +138,14 @@ export class SpeakingService {
       voice.channelOf(input.guildId),
       input.requesterChannelId,
     );
-    return { input, output, validated, client };
+    const memberDaily = memberDailyShare(guild.limits.memberDaily, this.#options.dailyLimit);
+    return { input, output, validated, client, memberDaily };
   }
 
-  /** Chooses the voice from the server's (cached) voice list: the request exactly as it will be sent. */
+  /**
+   * Chooses the voice from the server's (cached) voice list, and counts the request against
+   * the requester's daily share (refused with when it frees up once it is used).
+   */
   async chooseVoice(prepared: PreparedSpeech): Promise<ReadySpeech> {
     const { validated, input, output } = prepared;
     const voice = pickVoice(
@@ -148,6 +169,7 @@ export class SpeakingService {
       request,
       origin: input.origin ?? {},
     };
+    await this.#reserve(prepared, ticket.id);
     return { ...prepared, voice, request, ticket };
   }
 
@@ -156,17 +178,21 @@ export class SpeakingService {
    * item, ending with played, failed, skipped or cancelled. Throws a UserError when refused.
    */
   speak(speech: ReadySpeech, onUpdate: (update: SpeakUpdate) => void): Queued {
-    const { ticket } = speech;
+    const { ticket, request } = speech;
     const journal = this.#journalOf(speech);
     const outcome = this.#options.voice.speak({
       guildId: ticket.guildId,
       requesterId: ticket.requesterId,
       requesterName: ticket.requesterName,
-      text: speech.request.text,
-      source: ttsSource(speech.client, speech.request, (id) => journal.submitted(id)),
+      text: request.text,
+      expectedMs: expectedSpeechMs(request.text.length, request.speed),
+      source: ttsSource(speech.client, request, this.#onSubmitted(speech, journal)),
       onUpdate: (update) => {
         const end = endOf(update);
-        if (end !== undefined) journal.settled(end);
+        if (end !== undefined) {
+          this.#reservations.release(ticket.id);
+          journal.settled(end);
+        }
         onUpdate(update);
       },
     });
@@ -174,24 +200,40 @@ export class SpeakingService {
       journal.queued();
       return { itemId: outcome.itemId, position: outcome.position };
     }
-    throw outcome.reason === 'full'
-      ? new UserError(
+    this.#reservations.release(ticket.id);
+    switch (outcome.reason) {
+      case 'requester_full':
+        throw userRefusal('member_queue_full', {
+          max: outcome.maxPerRequester,
+          freesAt: outcome.freesAt,
+        });
+      case 'full':
+        throw new UserError(
           'queue_full',
           `The queue is full (${outcome.maxLength} items). Try again when it has moved on.`,
-        )
-      : new UserError(
+        );
+      case 'not_connected':
+        throw new UserError(
           'not_in_voice',
           'I am not in a voice channel any more. Use `/join` first, or `output: file`.',
         );
+    }
   }
 
-  /** Generates and downloads the audio, reporting progress, and hands it to `deliver`. */
+  /**
+   * Generates and downloads the audio, reporting progress, and hands it to `deliver`. At most
+   * a few run at once per server; the others wait in line, told their place.
+   */
   async attach(speech: ReadySpeech, options: AttachOptions): Promise<void> {
-    const { client, request } = speech;
+    const { client, request, ticket } = speech;
     const journal = this.#journalOf(speech);
+    let releaseSlot: (() => void) | undefined;
     try {
+      releaseSlot = await this.#files.acquire(ticket.guildId, (place) =>
+        options.onProgress({ stage: 'queued', place }),
+      );
       const { generationId, audioUrl } = await client.generate(request, {
-        onSubmitted: (id) => journal.submitted(id),
+        onSubmitted: this.#onSubmitted(speech, journal),
         onProgress: (progress) =>
           options.onProgress(
             progress.stage === 'generating'
@@ -212,12 +254,58 @@ export class SpeakingService {
         this.#logger.debug({ err: error }, 'could not read the audio duration');
         return undefined;
       });
+      releaseSlot();
       await options.deliver({ generationId, ...audio, durationMs });
       journal.settled({ state: 'delivered' });
     } catch (error) {
       journal.settled({ state: 'failed', error });
       throw error;
+    } finally {
+      releaseSlot?.();
+      this.#reservations.release(ticket.id);
     }
+  }
+
+  /** The member's requests accepted but not yet submitted: counted against their daily share. */
+  reservedFor(guildId: string, memberId: string): number {
+    return this.#reservations.count(guildId, memberId);
+  }
+
+  // Counts the request against the requester's daily share, or refuses it. Nothing is awaited
+  // between the check and the reservation, so two requests cannot both take the last one.
+  async #reserve(prepared: PreparedSpeech, ticketId: string): Promise<void> {
+    const { guildId, requester } = prepared.input;
+    const { usage, clock } = this.#options;
+    const exempt = requester.canManage || prepared.memberDaily === undefined;
+    if (!exempt) await usage.load(guildId, clock.now());
+    const now = clock.now();
+    const check = checkShare({
+      used: usage.memberToday(guildId, requester.id, now) ?? 0,
+      reserved: this.#reservations.count(guildId, requester.id),
+      share: prepared.memberDaily,
+      exempt,
+      now,
+    });
+    if (!check.ok) {
+      throw userRefusal('member_daily_limit', { share: check.share, freesAt: check.freesAt });
+    }
+    this.#reservations.hold(guildId, requester.id, ticketId);
+  }
+
+  // The API accepted the request: count it in the ledger (which takes over from the
+  // reservation at once), then journal it before its audio is awaited.
+  #onSubmitted(speech: ReadySpeech, journal: TicketJournal) {
+    const { ticket } = speech;
+    return async (generationId: string): Promise<void> => {
+      const recorded = this.#options.usage
+        .record(ticket.guildId, ticket.requesterId, this.#options.clock.now())
+        .catch((error: unknown) =>
+          this.#logger.warn({ err: error, guildId: ticket.guildId }, 'usage ledger: record failed'),
+        );
+      this.#reservations.release(ticket.id);
+      await journal.submitted(generationId);
+      await recorded;
+    };
   }
 
   #journalOf(speech: ReadySpeech): TicketJournal {

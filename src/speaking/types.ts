@@ -64,6 +64,8 @@ export interface PreparedSpeech {
   readonly validated: ValidatedSay;
   /** The server's client (its key's budgets and poller). */
   readonly client: TtsClient;
+  /** Generations per member per day in force on the server; none when undefined. */
+  readonly memberDaily: number | undefined;
 }
 
 /** A prepared request with its voice chosen: exactly what goes to the API. */
@@ -112,6 +114,11 @@ export interface SpeechJournal {
 
 /** Where a file-mode request stands, for its progress reply. */
 export type FileProgress =
+  | {
+      /** Waiting for one of the server's few file slots: `place` 1 goes next. */
+      readonly stage: 'queued';
+      readonly place: number;
+    }
   | {
       readonly stage: 'waiting';
       /** Requests of this key still waiting for budget ahead of this one, now. */

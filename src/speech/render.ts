@@ -7,15 +7,21 @@ export function formatSeconds(ms: number): string {
   return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
 }
 
-/** What a `/say` reply says while its speech is prepared as a file. */
+/**
+ * What a `/say` reply says while its speech is prepared as a file. `count`: for `queued`, its
+ * place in the server's line for a file slot; for `waiting`, requests ahead for the key's budget.
+ */
 export function fileProgress(
-  stage: 'waiting' | 'generating' | 'downloading',
+  stage: 'queued' | 'waiting' | 'generating' | 'downloading',
   elapsedMs: number,
   voiceName: string,
-  ahead = 0,
+  count = 0,
 ): string {
   const elapsed = formatSeconds(elapsedMs);
+  const ahead = count;
   switch (stage) {
+    case 'queued':
+      return `🕒 Waiting for a free slot (this server makes a few files at a time): place ${count} in line… (${elapsed})`;
     case 'waiting':
       return ahead > 0
         ? `⏳ In line for this server’s generation budget: ${ahead} ahead of you… (${elapsed})`

@@ -5,8 +5,11 @@ export { openKeyv } from './keyv.ts';
 export { decryptSecret, encryptSecret, loadSecretKey } from './secrets.ts';
 export {
   type GuildDefaults,
+  type GuildLimits,
   type GuildSettings,
+  type GuildSettingsInput,
   guildDefaultsSchema,
+  guildLimitsSchema,
   KeyvSettingsStore,
   type SettingsStore,
   type UserSettings,

@@ -12,12 +12,22 @@ export const guildDefaultsSchema = z.object({
 });
 export type GuildDefaults = z.infer<typeof guildDefaultsSchema>;
 
+/** Per-member limits a server set (`/config limits`). */
+export const guildLimitsSchema = z.object({
+  /** Generations per member per UTC day; 0 turns the share off; absent: the default share. */
+  memberDaily: z.number().int().min(0).max(1_000_000).optional(),
+});
+export type GuildLimits = z.infer<typeof guildLimitsSchema>;
+
 const guildSchema = z.object({
   /** The API key, encrypted (see secrets.ts); never stored in clear. */
   sealedApiKey: z.string().optional(),
   defaults: guildDefaultsSchema.default({}),
+  limits: guildLimitsSchema.default({}),
 });
 export type GuildSettings = z.infer<typeof guildSchema>;
+/** Guild settings as written: parts with defaults may be left out. */
+export type GuildSettingsInput = z.input<typeof guildSchema>;
 
 const userSchema = z.object({ voiceId: voiceId.optional() });
 export type UserSettings = z.infer<typeof userSchema>;
@@ -28,7 +38,7 @@ export type UserSettings = z.infer<typeof userSchema>;
  */
 export interface SettingsStore {
   guild(guildId: string): Promise<GuildSettings>;
-  setGuild(guildId: string, settings: GuildSettings): Promise<void>;
+  setGuild(guildId: string, settings: GuildSettingsInput): Promise<void>;
   user(userId: string): Promise<UserSettings>;
   setUser(userId: string, settings: UserSettings): Promise<void>;
 }
@@ -45,7 +55,7 @@ export class KeyvSettingsStore implements SettingsStore {
     return guildSchema.parse((await this.#keyv.get(`guild:${guildId}`)) ?? {});
   }
 
-  async setGuild(guildId: string, settings: GuildSettings): Promise<void> {
+  async setGuild(guildId: string, settings: GuildSettingsInput): Promise<void> {
     await this.#keyv.set(`guild:${guildId}`, guildSchema.parse(settings));
   }
 

@@ -4,7 +4,14 @@
  */
 import { type AudioPlayer, type AudioPlayerState, AudioPlayerStatus } from '@discordjs/voice';
 import type { Logger } from '../log/index.ts';
-import { type AffectedItem, type ItemState, type QueueItem, SpeechQueue } from '../queue/index.ts';
+import {
+  type AffectedItem,
+  estimateStart,
+  expectedSpeechMs,
+  type ItemState,
+  type QueueItem,
+  SpeechQueue,
+} from '../queue/index.ts';
 import type { Clock } from '../tts/index.ts';
 import type { VoiceLink } from './connection.ts';
 import {
@@ -26,6 +33,7 @@ export interface GuildSessionOptions {
   readonly playback: PlaybackOptions;
   readonly idleMs: number;
   readonly maxQueueLength: number;
+  readonly maxPerRequester?: number | undefined;
   readonly lookahead?: number | undefined;
   /** Called when nothing was queued or playing for `idleMs`; the owner leaves. */
   readonly onIdle: () => void;
@@ -40,9 +48,16 @@ interface Warm {
 interface Current {
   readonly itemId: string;
   readonly controller: AbortController;
+  readonly startedAt: number;
+  readonly expectedMs: number;
   /** Set once the player plays the item's resource. */
   opened?: PreparedSpeech;
   error?: unknown;
+}
+
+/** How long a request should play: what it says, else an estimate from its text. */
+function expectedMsOf(request: SpeakRequest): number {
+  return request.expectedMs ?? expectedSpeechMs(request.text.length);
 }
 
 /** Why an item failed, for the queue's record (the full error goes to the reply). */
@@ -78,6 +93,9 @@ export class GuildSession {
     this.#queue = new SpeechQueue<SpeakRequest>({
       now: () => options.clock.now(),
       maxLength: options.maxQueueLength,
+      ...(options.maxPerRequester === undefined
+        ? {}
+        : { maxPerRequester: options.maxPerRequester }),
       ...(options.lookahead === undefined ? {} : { lookahead: options.lookahead }),
       onTransition: ({ item, from, event }) =>
         this.#logger.debug({ itemId: item.id, from, event, to: item.state }, 'speech item'),
@@ -91,6 +109,15 @@ export class GuildSession {
   speak(request: SpeakRequest): SpeakOutcome {
     if (this.#closed) return { ok: false, reason: 'not_connected' };
     const result = this.#queue.enqueue({ requesterId: request.requesterId, payload: request });
+    if (!result.ok && result.reason === 'requesterFull') {
+      const freesAt = this.#nextStartOf(request.requesterId);
+      return {
+        ok: false,
+        reason: 'requester_full',
+        maxPerRequester: result.maxPerRequester,
+        freesAt,
+      };
+    }
     if (!result.ok) return { ok: false, reason: 'full', maxLength: this.#queue.maxLength };
     this.#updates.add(result.item.id, request.onUpdate);
     this.#pump();
@@ -215,10 +242,27 @@ export class GuildSession {
     this.#warm.delete(itemId);
   }
 
+  /** Estimated start of the requester's first pending item (now when they have none). */
+  #nextStartOf(requesterId: string): number {
+    const order = this.#queue.order().map(({ item }) => item);
+    const first = order.findIndex((item) => item.requesterId === requesterId);
+    const current = this.#current;
+    return estimateStart({
+      now: this.#options.clock.now(),
+      playing: current,
+      aheadMs: (first < 0 ? [] : order.slice(0, first)).map((item) => expectedMsOf(item.payload)),
+    });
+  }
+
   #play(item: QueueItem<SpeakRequest>): void {
     const warm = this.#warm.get(item.id) ?? this.#startWarm(item.id);
     this.#warm.delete(item.id);
-    const current: Current = { itemId: item.id, controller: warm.controller };
+    const current: Current = {
+      itemId: item.id,
+      controller: warm.controller,
+      startedAt: this.#options.clock.now(),
+      expectedMs: expectedMsOf(item.payload),
+    };
     this.#current = current;
     this.#updates.playing(item.id);
     const audioUrl = this.#audioUrls.get(item.id);

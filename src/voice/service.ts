@@ -22,6 +22,8 @@ export interface VoiceManagerOptions {
   readonly idleMs: number;
   /** Most pending items per guild. */
   readonly maxQueueLength: number;
+  /** Most pending items (waiting or generating, the playing one not counted) per requester; no cap when absent. */
+  readonly maxPerRequester?: number | undefined;
   /** Positions that generate ahead of playback; the queue's default (2) when absent. */
   readonly lookahead?: number;
   /**
@@ -130,6 +132,7 @@ export class VoiceManager implements VoiceService {
       },
       idleMs: this.#options.idleMs,
       maxQueueLength: this.#options.maxQueueLength,
+      maxPerRequester: this.#options.maxPerRequester,
       lookahead: this.#options.lookahead,
       onIdle: () => void this.#leaveSession(session, 'idle'),
     });

@@ -31,6 +31,8 @@ export interface SpeakRequest {
   readonly requesterName: string;
   /** What will be said, as `/queue` shows it. */
   readonly text: string;
+  /** How long it should play, for wait estimates; estimated from the text when absent. */
+  readonly expectedMs?: number;
   readonly source: SpeechSource;
   /** Told of every change of the item, in order, ending with played, failed, skipped or cancelled. */
   readonly onUpdate: (update: SpeakUpdate) => void;
@@ -40,7 +42,15 @@ export interface SpeakRequest {
 export type SpeakOutcome =
   | { readonly ok: true; readonly itemId: string; readonly position: number }
   | { readonly ok: false; readonly reason: 'not_connected' }
-  | { readonly ok: false; readonly reason: 'full'; readonly maxLength: number };
+  | { readonly ok: false; readonly reason: 'full'; readonly maxLength: number }
+  | {
+      readonly ok: false;
+      readonly reason: 'requester_full';
+      /** Most pending items per requester (the playing one not counted). */
+      readonly maxPerRequester: number;
+      /** Estimated time the requester's next item starts, freeing a place. */
+      readonly freesAt: number;
+    };
 
 /** One entry of `/queue`. */
 export interface QueueEntry {

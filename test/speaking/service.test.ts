@@ -11,7 +11,7 @@ import {
   type SpeechInput,
   type SpeechJournal,
 } from '../../src/speaking/index.ts';
-import { KeyvSettingsStore } from '../../src/store/index.ts';
+import { KeyvSettingsStore, KeyvUsageLedger } from '../../src/store/index.ts';
 import { systemClock, TtsError } from '../../src/tts/index.ts';
 import type { SpeakUpdate, VoiceManager } from '../../src/voice/index.ts';
 import { type Emulator, startEmulator, USER_ONE } from '../../tools/emulator/index.ts';
@@ -42,7 +42,14 @@ afterAll(async () => {
 });
 
 /** A service for one guild whose key is USER_ONE's (none when `withKey` is false). */
-async function setup(options: { withKey?: boolean; maxQueueLength?: number } = {}) {
+async function setup(
+  options: {
+    withKey?: boolean;
+    maxQueueLength?: number;
+    maxPerRequester?: number;
+    filesAtOnce?: number;
+  } = {},
+) {
   const guildId = newGuildId();
   const settings = new KeyvSettingsStore(new Keyv());
   const events: string[] = [];
@@ -53,9 +60,11 @@ async function setup(options: { withKey?: boolean; maxQueueLength?: number } = {
     },
     settled: (_ticket, end: SpeechEnd) => void events.push(`settled ${end.state}`),
   };
-  const { manager } = newManager(
-    options.maxQueueLength === undefined ? {} : { maxQueueLength: options.maxQueueLength },
-  );
+  const { manager } = newManager({
+    ...(options.maxQueueLength === undefined ? {} : { maxQueueLength: options.maxQueueLength }),
+    ...(options.maxPerRequester === undefined ? {} : { maxPerRequester: options.maxPerRequester }),
+  });
+  const usage = new KeyvUsageLedger(new Keyv());
   managers.push(manager);
   const speaking = new SpeakingService({
     settings,
@@ -63,6 +72,9 @@ async function setup(options: { withKey?: boolean; maxQueueLength?: number } = {
       options.withKey === false || id !== guildId ? undefined : USER_ONE.apiKey,
     tts: clientsFor(emulator).clients,
     voice: manager,
+    usage,
+    dailyLimit: 500,
+    ...(options.filesAtOnce === undefined ? {} : { filesAtOnce: options.filesAtOnce }),
     clock: systemClock,
     logger: quietLogger,
     minTextLength: 30,
@@ -75,7 +87,7 @@ async function setup(options: { withKey?: boolean; maxQueueLength?: number } = {
     origin: { channelId: 'c1' },
     ...extra,
   });
-  return { guildId, settings, events, manager, speaking, input };
+  return { guildId, settings, events, manager, speaking, input, usage };
 }
 
 async function refused(promise: Promise<unknown>): Promise<UserError> {
@@ -224,5 +236,113 @@ describe('speak (voice)', () => {
       expect.objectContaining({ id: 'queue_full', message: expect.stringContaining('(1 items)') }),
     );
     expect(events).toEqual([]);
+  });
+});
+
+describe('per-member limits', () => {
+  const member = (id: string, canManage = false) => ({ id, name: id, canManage });
+  const file = {
+    maxBytes: 10_000_000,
+    onProgress: () => undefined,
+    deliver: async () => undefined,
+  };
+
+  test('the daily share: counted from the ledger, refused with when it frees up, Manage Server exempt', async () => {
+    const { speaking, settings, guildId, input, usage } = await setup();
+    await settings.setGuild(guildId, { limits: { memberDaily: 2 } });
+    for (let i = 0; i < 2; i += 1) {
+      const speech = await speaking.chooseVoice(await speaking.prepare(input()));
+      await speaking.attach(speech, file);
+    }
+    const now = Date.now();
+    expect(usage.memberToday(guildId, 'member', now)).toBe(2);
+    const before = posts();
+    const error = await refused(speaking.chooseVoice(await speaking.prepare(input())));
+    const midnight = (Math.floor(now / 86_400_000) + 1) * 86_400;
+    expect(error.id).toBe('member_daily_limit');
+    expect(error.message).toContain('(2 per member per day)');
+    expect(error.message).toContain(`<t:${midnight}:R>`);
+    expect(posts()).toBe(before);
+    // Another member has their own share; a manager has none.
+    await speaking.chooseVoice(await speaking.prepare(input({ requester: member('other') })));
+    await speaking.chooseVoice(
+      await speaking.prepare(input({ requester: member('member', true) })),
+    );
+  });
+
+  test('requests at the same moment cannot both take the last generation of the share', async () => {
+    const { speaking, settings, guildId, input } = await setup();
+    await settings.setGuild(guildId, { limits: { memberDaily: 2 } });
+    const prepared = await Promise.all([1, 2, 3].map(() => speaking.prepare(input())));
+    const outcomes = await Promise.allSettled(prepared.map((p) => speaking.chooseVoice(p)));
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    expect(speaking.reservedFor(guildId, 'member')).toBe(2);
+    for (const outcome of outcomes)
+      if (outcome.status === 'fulfilled') await speaking.attach(outcome.value, file);
+    expect(speaking.reservedFor(guildId, 'member')).toBe(0);
+    await refused(speaking.chooseVoice(await speaking.prepare(input())));
+  });
+
+  test('a request that ends before its generation gives its place in the share back', async () => {
+    const { speaking, settings, guildId, input, manager } = await setup({ maxPerRequester: 1 });
+    await settings.setGuild(guildId, { limits: { memberDaily: 1 } });
+    await manager.join(target(server, guildId));
+    const speech = await speaking.chooseVoice(await speaking.prepare(input({ output: 'voice' })));
+    expect(speaking.reservedFor(guildId, 'member')).toBe(1);
+    manager.stop(guildId); // nothing queued yet: still reserved
+    speaking.speak(speech, () => undefined);
+    expect(manager.stop(guildId)).toBe(1); // cancelled while waiting or before the submit
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(speaking.reservedFor(guildId, 'member')).toBe(0);
+  });
+
+  test('the voice queue cap: the fourth waiting item is refused with when a place frees up', async () => {
+    const { speaking, input, manager, guildId } = await setup({ maxPerRequester: 3 });
+    await manager.join(target(server, guildId));
+    emulator.fault({ kind: 'never-complete' });
+    const voice = { output: 'voice' as const };
+    const queue = async (requester = member('member')) =>
+      speaking.speak(
+        await speaking.chooseVoice(await speaking.prepare(input({ ...voice, requester }))),
+        () => undefined,
+      );
+    await queue(member('first')); // someone else's item is ahead of all of them
+    for (let i = 0; i < 3; i += 1) await queue();
+    const started = Date.now();
+    const error = (await queue().then(
+      () => undefined,
+      (caught: unknown) => caught,
+    )) as UserError;
+    expect(error).toBeInstanceOf(UserError);
+    expect(error.id).toBe('member_queue_full');
+    expect(error.message).toContain('You already have 3 items waiting');
+    // First's 40 characters (about 2.7 s) play before the member's first item.
+    const at = Number(/<t:(\d+):R>/.exec(error.message)?.[1]) * 1000;
+    expect(at).toBeGreaterThanOrEqual(Math.floor(started / 1000) * 1000 + 2000);
+    expect(at).toBeLessThanOrEqual(Date.now() + 4000);
+    expect(speaking.reservedFor(guildId, 'member')).toBe(3); // the refused one gave its back
+    await queue(member('other')); // others are not affected
+  });
+
+  test('file mode: a few at once per server, the others wait with their place shown', async () => {
+    const { speaking, input } = await setup({ filesAtOnce: 2 });
+    const progress: string[][] = [[], [], []];
+    const speeches = await Promise.all(
+      [0, 1, 2].map(async (i) =>
+        speaking.chooseVoice(await speaking.prepare(input({ requester: member(`m${i}`) }))),
+      ),
+    );
+    await Promise.all(
+      speeches.map((speech, i) =>
+        speaking.attach(speech, {
+          ...file,
+          onProgress: (p) =>
+            progress[i]?.push(p.stage === 'queued' ? `queued ${p.place}` : p.stage),
+        }),
+      ),
+    );
+    expect(progress[0]?.[0]).toBe('waiting');
+    expect(progress[1]?.[0]).toBe('waiting');
+    expect(progress[2]?.slice(0, 2)).toEqual(['queued 1', 'waiting']);
   });
 });

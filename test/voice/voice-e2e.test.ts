@@ -14,7 +14,8 @@ let t: TestBot;
 const EPHEMERAL = 64;
 
 beforeAll(async () => {
-  t = await startTestBot();
+  // Four items of one member below: more than the default per-member cap of 3.
+  t = await startTestBot({ env: { QUEUE_MAX_PER_MEMBER: '5' } });
   await t.configureKey(USER_ONE.apiKey);
 });
 afterAll(async () => {
