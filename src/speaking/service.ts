@@ -266,6 +266,15 @@ export class SpeakingService {
     }
   }
 
+  /**
+   * Generations per member per day in force on the server (its `/config limits` setting, else
+   * the default share); undefined when there is none. Members with Manage Server are exempt.
+   */
+  async memberShareOf(guildId: string): Promise<number | undefined> {
+    const guild = await this.#options.settings.guild(guildId);
+    return memberDailyShare(guild.limits.memberDaily, this.#options.dailyLimit);
+  }
+
   /** The member's requests accepted but not yet submitted: counted against their daily share. */
   reservedFor(guildId: string, memberId: string): number {
     return this.#reservations.count(guildId, memberId);

@@ -249,7 +249,9 @@ describe('per-member limits', () => {
 
   test('the daily share: counted from the ledger, refused with when it frees up, Manage Server exempt', async () => {
     const { speaking, settings, guildId, input, usage } = await setup();
+    expect(await speaking.memberShareOf(guildId)).toBe(100); // a fifth of 500
     await settings.setGuild(guildId, { limits: { memberDaily: 2 } });
+    expect(await speaking.memberShareOf(guildId)).toBe(2);
     for (let i = 0; i < 2; i += 1) {
       const speech = await speaking.chooseVoice(await speaking.prepare(input()));
       await speaking.attach(speech, file);
