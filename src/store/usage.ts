@@ -76,8 +76,9 @@ export interface UsageLedger {
 /** The usage ledger in keyv (SQLite or Redis): one record per server and day, kept 16 days. */
 export class KeyvUsageLedger implements UsageLedger {
   readonly #keyv: Keyv;
-  /** Each server's current day, as this process knows it. */
+  /** Each server's current day, as this process knows it; servers of earlier days are swept out. */
   readonly #today = new Map<string, DayUsage>();
+  #sweptDay = '';
   readonly #loading = new Map<string, Promise<DayUsage>>();
   /** Writes in order per server. */
   readonly #writes = new Map<string, Promise<void>>();
@@ -87,7 +88,7 @@ export class KeyvUsageLedger implements UsageLedger {
   }
 
   async record(guildId: string, memberId: string, at: number): Promise<void> {
-    const day = utcDay(at);
+    const day = this.#sweep(at);
     if (this.#today.get(guildId)?.day !== day) await this.#loadDay(guildId, day);
     const current = this.#today.get(guildId);
     let latest: () => DayUsage;
@@ -120,7 +121,7 @@ export class KeyvUsageLedger implements UsageLedger {
   }
 
   async load(guildId: string, at: number): Promise<void> {
-    const day = utcDay(at);
+    const day = this.#sweep(at);
     if (this.#today.get(guildId)?.day !== day) await this.#loadDay(guildId, day);
   }
 
@@ -160,6 +161,21 @@ export class KeyvUsageLedger implements UsageLedger {
       );
     }
     return loading;
+  }
+
+  // Once a day, forgets the servers whose cached day is over, so the cache holds only today's.
+  #sweep(at: number): string {
+    const day = utcDay(at);
+    if (day > this.#sweptDay) {
+      this.#sweptDay = day;
+      for (const [guildId, usage] of this.#today) if (usage.day < day) this.#today.delete(guildId);
+    }
+    return day;
+  }
+
+  /** Servers whose current day is held in memory. */
+  get cachedServers(): number {
+    return this.#today.size;
   }
 
   #key(guildId: string, day: string): string {

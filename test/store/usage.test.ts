@@ -85,11 +85,15 @@ function ledgerSuite(name: string, open: () => Promise<Keyv>) {
       const keyv = await open();
       const ledger = new KeyvUsageLedger(keyv);
       await ledger.record('g4', 'a', NOON);
+      await ledger.record('g5', 'a', NOON);
+      expect(ledger.cachedServers).toBe(2);
       const tomorrow = nextUtcDay(NOON) + 1;
       await ledger.load('g4', tomorrow);
       expect(ledger.memberToday('g4', 'a', tomorrow)).toBe(0);
       await ledger.record('g4', 'a', tomorrow);
       expect((await ledger.days('g4', NOON, tomorrow)).map((d) => d.total)).toEqual([1, 1]);
+      expect(ledger.cachedServers).toBe(1); // g5's day is over: no longer held in memory
+      expect((await ledger.days('g5', NOON, NOON))[0]?.total).toBe(1);
       await keyv.disconnect();
     });
   });
@@ -111,6 +115,21 @@ ledgerSuite('SQLite', () => openKeyv(`sqlite://${dir}/store-${++n}.sqlite`));
 ledgerSuite('Redis', async () => {
   const keyv = await openKeyv(redis.url, `usage-test-${++n}`);
   return keyv;
+});
+
+test('a failed write keeps the count in memory; the next write stores both', async () => {
+  const keyv = new Keyv();
+  const ledger = new KeyvUsageLedger(keyv);
+  await ledger.load('g', NOON);
+  const set = keyv.set.bind(keyv);
+  keyv.set = async () => {
+    throw new Error('store away');
+  };
+  await expect(ledger.record('g', 'a', NOON)).rejects.toThrow('store away');
+  expect(ledger.memberToday('g', 'a', NOON)).toBe(1);
+  keyv.set = set;
+  await ledger.record('g', 'a', NOON);
+  expect((await new KeyvUsageLedger(keyv).days('g', NOON, NOON))[0]?.members).toEqual({ a: 2 });
 });
 
 test('stored garbage reads as an empty day; member counts always add up to at most the total', async () => {
