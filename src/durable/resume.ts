@@ -96,6 +96,7 @@ export class PendingResumer {
         );
         return;
       }
+      await this.#showResuming(entry);
       const audioUrl = await this.#generation(entry, client, signal);
       if (audioUrl === undefined) return;
       if (entry.output === 'voice') await this.#toVoice(entry, client, audioUrl, signal);
@@ -186,14 +187,27 @@ export class PendingResumer {
     });
   }
 
-  /** Shows how a re-queued item ended in its reply, while that can be edited (members heard it). */
-  async #showEnd(entry: PendingSpeech, end: RequeuedEnd): Promise<void> {
+  /** Replaces the progress line the previous run left in the reply (it would look stuck). */
+  async #showResuming(entry: PendingSpeech): Promise<void> {
+    const text =
+      entry.output === 'voice'
+        ? '⏳ I restarted; this will be played once I am back in the voice channel.'
+        : '⏳ I restarted; your speech is still being prepared…';
+    await this.#editReply(entry, `${text}\n${caption(entry)}`);
+  }
+
+  /** Edits the reply while its token works; a failure is only logged (the result comes later). */
+  async #editReply(entry: PendingSpeech, content: string): Promise<void> {
     const route = deliveryRoute(entry, this.#options.clock.now());
     if (route.kind !== 'reply') return;
-    const content = `${END_TEXT[end]} ${caption(entry)}`;
     await this.#options.send(route, { content }).catch((error: unknown) => {
       this.#logger.warn({ err: error, pendingId: entry.id }, 'could not edit the reply');
     });
+  }
+
+  /** Shows how a re-queued item ended in its reply, while that can be edited (members heard it). */
+  async #showEnd(entry: PendingSpeech, end: RequeuedEnd): Promise<void> {
+    await this.#editReply(entry, `${END_TEXT[end]} ${caption(entry)}`);
   }
 
   /** Sends the result by the best route (the reply, else the channel), then forgets the entry. */
