@@ -4,7 +4,7 @@
  */
 import type { Logger } from '../log/index.ts';
 import { quoteSafely } from '../speech/index.ts';
-import type { Audio, Clock, TtsClient } from '../tts/index.ts';
+import { type Audio, type Clock, type TtsClient, untilAborted } from '../tts/index.ts';
 import type { PendingJournal } from './journal.ts';
 import { type DeliveryRoute, deliveryRoute, type PendingSpeech, resumePlan } from './pending.ts';
 
@@ -239,16 +239,6 @@ export class PendingResumer {
       await this.#options.journal.remove(entry.id);
     }
   }
-}
-
-/** `promise`, or the signal's reason once it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const abort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', abort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  });
 }
 
 const END_TEXT: Readonly<Record<RequeuedEnd, string>> = {
