@@ -123,19 +123,18 @@ export class PendingResumer {
       );
       return undefined;
     }
-    let generation = plan.kind === 'poll' ? plan : undefined;
-    if (generation === undefined) {
-      const generationId = await client.submit(entry.request, signal);
-      const submittedAt = clock.now();
-      await journal.record({ ...entry, generationId, submittedAt });
-      generation = { kind: 'poll', generationId, submittedAt };
+    if (plan.kind === 'submit') {
+      // Never reached the API: generated now (from the cache when it has it), journalled once accepted.
+      const finished = await client.generate(entry.request, {
+        signal,
+        onSubmitted: (generationId) =>
+          journal.record({ ...entry, generationId, submittedAt: clock.now() }),
+      });
+      return finished.audioUrl;
     }
+    const { generationId, submittedAt } = plan;
     const finished = await client.resume(
-      {
-        generationId: generation.generationId,
-        request: entry.request,
-        submittedAt: generation.submittedAt,
-      },
+      { generationId, request: entry.request, submittedAt },
       signal,
     );
     return finished.audioUrl;
