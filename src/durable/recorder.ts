@@ -14,6 +14,8 @@ export class JournalRecorder implements SpeechJournal {
   readonly #clock: Clock;
   readonly #voiceChannelOf: (guildId: string) => string | undefined;
   #frozen = false;
+  /** Ended requests whose removal from the journal has not succeeded yet. */
+  readonly #unremoved = new Set<string>();
 
   constructor(options: {
     journal: Pick<PendingJournal, 'record' | 'remove'>;
@@ -29,18 +31,32 @@ export class JournalRecorder implements SpeechJournal {
   /** A voice item joined the queue and waits for its turn to generate. */
   async queued(ticket: SpeechTicket): Promise<void> {
     await this.#journal.record(this.#entry(ticket));
+    await this.#removeEnded();
   }
 
   /** The API accepted the request as `generationId`. */
   async submitted(ticket: SpeechTicket, generationId: string): Promise<void> {
     const now = this.#clock.now();
     await this.#journal.record({ ...this.#entry(ticket), generationId, submittedAt: now });
+    await this.#removeEnded();
   }
 
-  /** The request ended (delivered, failed, skipped or cancelled); ignored while the bot stops. */
+  /**
+   * The request ended (delivered, failed, skipped or cancelled); ignored while the bot stops.
+   * A removal the store refused is tried again with later calls, so a store outage does not
+   * leave a delivered request to be delivered again at the next start.
+   */
   async settled(ticket: SpeechTicket): Promise<void> {
     if (this.#frozen) return;
-    await this.#journal.remove(ticket.id);
+    this.#unremoved.add(ticket.id);
+    await this.#removeEnded();
+  }
+
+  async #removeEnded(): Promise<void> {
+    for (const id of [...this.#unremoved]) {
+      await this.#journal.remove(id);
+      this.#unremoved.delete(id);
+    }
   }
 
   /** The bot is stopping: from now on, ends reported by parts shutting down do not forget anything. */

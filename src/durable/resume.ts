@@ -4,7 +4,7 @@
  */
 import type { Logger } from '../log/index.ts';
 import { quoteSafely } from '../speech/index.ts';
-import type { Audio, Clock, TtsClient } from '../tts/index.ts';
+import { type Audio, type Clock, type TtsClient, untilAborted } from '../tts/index.ts';
 import type { PendingJournal } from './journal.ts';
 import { type DeliveryRoute, deliveryRoute, type PendingSpeech, resumePlan } from './pending.ts';
 
@@ -96,6 +96,7 @@ export class PendingResumer {
         );
         return;
       }
+      await this.#showResuming(entry);
       const audioUrl = await this.#generation(entry, client, signal);
       if (audioUrl === undefined) return;
       if (entry.output === 'voice') await this.#toVoice(entry, client, audioUrl, signal);
@@ -122,19 +123,18 @@ export class PendingResumer {
       );
       return undefined;
     }
-    let generation = plan.kind === 'poll' ? plan : undefined;
-    if (generation === undefined) {
-      const generationId = await client.submit(entry.request, signal);
-      const submittedAt = clock.now();
-      await journal.record({ ...entry, generationId, submittedAt });
-      generation = { kind: 'poll', generationId, submittedAt };
+    if (plan.kind === 'submit') {
+      // Never reached the API: generated now (from the cache when it has it), journalled once accepted.
+      const finished = await client.generate(entry.request, {
+        signal,
+        onSubmitted: (generationId) =>
+          journal.record({ ...entry, generationId, submittedAt: clock.now() }),
+      });
+      return finished.audioUrl;
     }
+    const { generationId, submittedAt } = plan;
     const finished = await client.resume(
-      {
-        generationId: generation.generationId,
-        request: entry.request,
-        submittedAt: generation.submittedAt,
-      },
+      { generationId, request: entry.request, submittedAt },
       signal,
     );
     return finished.audioUrl;
@@ -186,14 +186,27 @@ export class PendingResumer {
     });
   }
 
-  /** Shows how a re-queued item ended in its reply, while that can be edited (members heard it). */
-  async #showEnd(entry: PendingSpeech, end: RequeuedEnd): Promise<void> {
+  /** Replaces the progress line the previous run left in the reply (it would look stuck). */
+  async #showResuming(entry: PendingSpeech): Promise<void> {
+    const text =
+      entry.output === 'voice'
+        ? '⏳ I restarted; this will be played once I am back in the voice channel.'
+        : '⏳ I restarted; your speech is still being prepared…';
+    await this.#editReply(entry, `${text}\n${caption(entry)}`);
+  }
+
+  /** Edits the reply while its token works; a failure is only logged (the result comes later). */
+  async #editReply(entry: PendingSpeech, content: string): Promise<void> {
     const route = deliveryRoute(entry, this.#options.clock.now());
     if (route.kind !== 'reply') return;
-    const content = `${END_TEXT[end]} ${caption(entry)}`;
     await this.#options.send(route, { content }).catch((error: unknown) => {
       this.#logger.warn({ err: error, pendingId: entry.id }, 'could not edit the reply');
     });
+  }
+
+  /** Shows how a re-queued item ended in its reply, while that can be edited (members heard it). */
+  async #showEnd(entry: PendingSpeech, end: RequeuedEnd): Promise<void> {
+    await this.#editReply(entry, `${END_TEXT[end]} ${caption(entry)}`);
   }
 
   /** Sends the result by the best route (the reply, else the channel), then forgets the entry. */
@@ -225,16 +238,6 @@ export class PendingResumer {
       await this.#options.journal.remove(entry.id);
     }
   }
-}
-
-/** `promise`, or the signal's reason once it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const abort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', abort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  });
 }
 
 const END_TEXT: Readonly<Record<RequeuedEnd, string>> = {

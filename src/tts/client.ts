@@ -7,7 +7,8 @@ import { GenerationEstimator } from './estimator.ts';
 import { RateGate } from './gate.ts';
 import { isSendableKey, keyId } from './key.ts';
 import { PollScheduler } from './poller.ts';
-import type { SpeechCache } from './speech-cache.ts';
+import { type GenerateOptions, SharedGenerations } from './shared-generation.ts';
+import { type SpeechCache, speechCacheKey } from './speech-cache.ts';
 import type { Model, Operation, SpeechRequest, Voice } from './types.ts';
 import { VoiceCache } from './voice-cache.ts';
 
@@ -69,6 +70,7 @@ export class TtsClient {
   readonly #waiting = new Set<object>();
   /** Audio addresses that came from the cache, with the request that made them (oldest first). */
   readonly #served = new Map<string, SpeechRequest>();
+  readonly #shared = new SharedGenerations();
 
   constructor(apiKey: string, options: TtsClientOptions, estimator: GenerationEstimator) {
     this.keyId = keyId(apiKey);
@@ -138,27 +140,31 @@ export class TtsClient {
 
   /**
    * The whole generation, reporting its stages: the audio of an identical
-   * recent request when the cache has it (no submit, no quota), else submit and wait.
+   * recent request when the cache has it (no submit, no quota), the generation
+   * of an identical request still under way, else submit and wait.
    * `onSubmitted` is awaited once the API accepted the request, before polling
    * starts (e.g. to journal the id).
    */
   async generate(
     request: SpeechRequest,
-    options: {
-      signal?: AbortSignal;
-      onProgress?: (progress: GenerationProgress) => void;
-      onSubmitted?: (generationId: string) => Promise<void> | void;
-    } = {},
+    options: GenerateOptions = {},
   ): Promise<FinishedGeneration> {
     this.#checkKey();
     const cache = this.#options.cache;
     // Without a cache nothing is awaited here, so progress is reported in the same turn.
-    const cached = cache?.enabled ? await cache.lookup(this.keyId, request) : undefined;
+    if (!cache?.enabled) return this.#generate(request, options);
+    const cached = await cache.lookup(this.keyId, request);
     options.signal?.throwIfAborted();
     if (cached !== undefined) {
       this.#serve(cached.audioUrl, request);
       return { generationId: cached.generationId, audioUrl: cached.audioUrl, cached: true };
     }
+    const key = speechCacheKey(this.keyId, request);
+    return this.#shared.run(key, options, (own) => this.#generate(request, own));
+  }
+
+  /** Submits and waits, with no cache. */
+  async #generate(request: SpeechRequest, options: GenerateOptions): Promise<FinishedGeneration> {
     const { signal, onProgress, onSubmitted } = options;
     const ticket = {};
     this.#waiting.add(ticket);

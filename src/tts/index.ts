@@ -18,6 +18,7 @@ export { describeDetail, isTransient, TtsError, type TtsErrorKind } from './erro
 export { formatWindow } from './gate.ts';
 export { isSendableKey, keyId, maskKey } from './key.ts';
 export { DEFAULT_LIMITS, type Limit, type Limits, parseLimits } from './limits.ts';
+export { type GenerateOptions, untilAborted } from './shared-generation.ts';
 export {
   AUDIO_LIFETIME_MS,
   type CachedSpeech,

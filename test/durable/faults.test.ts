@@ -176,7 +176,11 @@ describe('the Redis store going away and coming back', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'redis-fault-'));
     redis = await startRedis(undefined, { dir });
-    t = await startTestBot({ env: { STORE_URL: redis.url } });
+    // Generations last long enough for Redis to die while one is in flight.
+    t = await startTestBot({
+      env: { STORE_URL: redis.url },
+      emulator: { generationMs: () => 2000 },
+    });
     await t.configureKey(USER_ONE.apiKey);
   });
   afterAll(async () => {
@@ -201,5 +205,31 @@ describe('the Redis store going away and coming back', () => {
       result = await outcome(say(t));
     }
     expect(result.file, result.text).toBe(true);
+  });
+
+  test('Redis dying while a generation is in flight: the member still gets the audio, and the journal catches up when Redis is back', async () => {
+    const index = async () => ((await t.bot.services.keyv.get('pending:index')) ?? []) as string[];
+    const before = (await index()).length;
+    const handle = say(t);
+    // Journalled once the API accepted it; then Redis dies while the task generates.
+    while ((await index()).length === before) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await redis.stop('SIGKILL');
+    const result = await outcome(handle);
+    expect(result.file, result.text).toBe(true);
+    redis = await startRedis(redis.port, { dir });
+    // The next request's journal writes also remove the one whose removal Redis refused.
+    let next = await outcome(say(t));
+    for (let attempt = 0; attempt < 20 && !next.file; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      next = await outcome(say(t));
+    }
+    expect(next.file, next.text).toBe(true);
+    // Removals run after delivery; the one Redis refused is retried with the next request's.
+    for (let attempt = 0; attempt < 100 && (await index()).length > 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await index()).toEqual([]);
   });
 });

@@ -62,3 +62,22 @@ test('frozen while stopping: ends reported by parts shutting down forget nothing
   await recorder.settled(ticket);
   expect((await journal.list()).map((e) => e.id)).toEqual(['t1']);
 });
+
+test('a removal the store refused is retried with the next call', async () => {
+  const keyv = new Keyv();
+  const journal = new PendingJournal(keyv);
+  const recorder = new JournalRecorder({
+    journal,
+    clock: new FakeClock(),
+    voiceChannelOf: () => 'v1',
+  });
+  await recorder.submitted(ticket, 'base_4');
+  const set = keyv.set.bind(keyv);
+  keyv.set = (async () => {
+    throw new Error('store down');
+  }) as typeof keyv.set;
+  await expect(recorder.settled(ticket)).rejects.toThrow('store down');
+  keyv.set = set;
+  await recorder.submitted({ ...ticket, id: 't2' }, 'base_5');
+  expect((await journal.list()).map((e) => e.id)).toEqual(['t2']);
+});

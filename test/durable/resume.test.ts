@@ -81,11 +81,19 @@ describe('file output', () => {
     expect(await resumer.start()).toBe(1);
     await resumer.idle();
     expect(posts()).toBe(1);
-    expect(sent).toHaveLength(1);
-    expect(sent[0]?.route).toEqual({ kind: 'reply', applicationId: 'app', token: 'tok' });
-    expect(sent[0]?.message.content).toContain('**member** · base');
+    // First the stale progress line gives way to a note, then the audio replaces it.
+    expect(sent.map((s) => s.route)).toEqual([
+      { kind: 'reply', applicationId: 'app', token: 'tok' },
+      { kind: 'reply', applicationId: 'app', token: 'tok' },
+    ]);
+    expect(sent[0]?.message).toEqual({
+      content: expect.stringMatching(
+        /^⏳ I restarted; your speech is still being prepared…\n\*\*member\*\* · base/,
+      ),
+    });
+    expect(sent[1]?.message.content).toContain('**member** · base');
     const audio = emu.audioOf(pending.generationId ?? '') ?? Buffer.alloc(0);
-    expect(sent[0]?.message.file?.bytes.equals(audio)).toBe(true);
+    expect(sent[1]?.message.file?.bytes.equals(audio)).toBe(true);
     expect(await journal.list()).toEqual([]);
   });
 
@@ -112,7 +120,7 @@ describe('file output', () => {
     await journal.record(await submitted(client));
     await resumer.start();
     await resumer.idle();
-    expect(routes).toEqual(['reply', 'channel']);
+    expect(routes).toEqual(['reply', 'reply', 'channel']);
     expect(await journal.list()).toEqual([]);
   });
 
@@ -122,7 +130,7 @@ describe('file output', () => {
     await resumer.start();
     await resumer.idle();
     expect(posts()).toBe(1);
-    expect(sent[0]?.message.file).toBeDefined();
+    expect(sent.at(-1)?.message.file).toBeDefined();
   });
 
   test('a generation id over a day old is reported lost, without any request', async () => {
@@ -132,7 +140,7 @@ describe('file output', () => {
     await resumer.start();
     await resumer.idle();
     expect(emu.requests).toEqual([]);
-    expect(sent[0]?.message.content).toMatch(/was lost while I restarted.*\/say/);
+    expect(sent.at(-1)?.message.content).toMatch(/was lost while I restarted.*\/say/);
     expect(await journal.list()).toEqual([]);
   });
 
@@ -142,7 +150,7 @@ describe('file output', () => {
     await journal.record(await submitted(client));
     await resumer.start();
     await resumer.idle();
-    expect(sent[0]?.message.content).toMatch(
+    expect(sent.at(-1)?.message.content).toMatch(
       /^⚠️ The TTS service could not generate this speech .*Voice model crashed/,
     );
     expect(await journal.list()).toEqual([]);
@@ -164,7 +172,9 @@ describe('file output', () => {
     await resumer.start();
     await new Promise((resolve) => setTimeout(resolve, 100));
     await resumer.stop();
-    expect(sent).toEqual([]);
+    expect(sent.map((s) => s.message.content.split('\n')[0])).toEqual([
+      '⏳ I restarted; your speech is still being prepared…',
+    ]);
     expect((await journal.list()).map((e) => e.id)).toEqual([pending.id]);
   });
 });
@@ -195,10 +205,17 @@ describe('voice output', () => {
     queued[0]?.end('played');
     await resumer.idle();
     expect(await journal.list()).toEqual([]);
-    // The reply (token still valid) says it was played; nothing else is posted.
+    // The reply (token still valid) says it waits, then that it was played; nothing else is posted.
     expect(
-      sent.map((s) => [s.route.kind, s.message.content.split(' **')[0], s.message.file]),
-    ).toEqual([['reply', '🔊 Played after a restart.', undefined]]);
+      sent.map((s) => [s.route.kind, s.message.content.split(/\n| \*\*/)[0], s.message.file]),
+    ).toEqual([
+      [
+        'reply',
+        '⏳ I restarted; this will be played once I am back in the voice channel.',
+        undefined,
+      ],
+      ['reply', '🔊 Played after a restart.', undefined],
+    ]);
     expect(posts()).toBe(1);
   });
 

@@ -14,6 +14,7 @@ import {
   systemClock,
 } from '../../src/tts/index.ts';
 import { type Emulator, startEmulator, USER_ONE } from '../../tools/emulator/index.ts';
+import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { clientsFor, sentence, TIME_SCALE } from './emulated.ts';
 
@@ -147,6 +148,17 @@ describe('TtsClient with the cache, against the emulator', () => {
     ).toBe(true);
   });
 
+  test('identical requests at the same time share one POST; each is told the generation id', async () => {
+    const { client: c } = client(new Keyv());
+    const ids: string[] = [];
+    const all = await Promise.all(
+      [1, 2, 3].map(() => c.generate(base, { onSubmitted: (id) => void ids.push(id) })),
+    );
+    expect(posts()).toBe(1);
+    expect(new Set(all.map((g) => g.generationId)).size).toBe(1);
+    expect(ids).toEqual(Array(3).fill(all[0]?.generationId));
+  });
+
   test('a different speed, voice or text is generated afresh', async () => {
     const { client: c } = client(new Keyv());
     await c.generate(base);
@@ -217,5 +229,27 @@ describe('TtsClient with the cache, against the emulator', () => {
     expect((await c.generate(base)).generationId).toMatch(/^base_/);
     expect((await c.generate(base)).cached).toBeUndefined();
     expect(errors.length).toBeGreaterThan(0);
+  });
+});
+
+describe('through the bot (/say with TTS_CACHE_TTL on)', () => {
+  let t: TestBot;
+  beforeAll(async () => {
+    t = await startTestBot({ env: { TTS_CACHE_TTL: '12h' } });
+    await t.configureKey(USER_ONE.apiKey);
+  });
+  afterAll(() => t?.stop());
+
+  test('the same /say twice: one POST /tts, both replies get the same audio', async () => {
+    const text = 'Cached speech is reused within the lifetime, without quota.';
+    const say = () =>
+      t.discord.slash({ user: 'member', name: 'say', options: { text, output: 'file' } });
+    const files = [];
+    for (const handle of [say(), say()]) {
+      await handle.waitFor((e) => e.kind === 'edit' && e.files.length > 0, 20_000);
+      files.push(handle.files()[0]?.data);
+    }
+    expect(t.emulator.counts()['POST /v2/tts']?.total).toBe(1);
+    expect(files[0]?.equals(files[1] ?? Buffer.alloc(0))).toBe(true);
   });
 });
