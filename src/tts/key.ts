@@ -5,11 +5,16 @@ export function keyId(apiKey: string): string {
   return createHash('sha256').update(apiKey).digest('hex').slice(0, 16);
 }
 
-/** An API key shown to people: `adx_…1a2b`. Never more than the prefix and last four characters. */
+/**
+ * An API key shown to people, e.g. `adx…0001`: enough to tell keys apart, never
+ * enough to help guess one (at most 4 leading and 4 trailing characters, and
+ * never more than a third of the key).
+ */
 export function maskKey(apiKey: string): string {
-  const prefix = /^[a-z]+_/i.exec(apiKey)?.[0] ?? '';
-  const tail = apiKey.length >= prefix.length + 8 ? apiKey.slice(-4) : '';
-  return `${prefix}…${tail}`;
+  const shown = Math.floor(apiKey.length / 3);
+  const head = Math.min(4, Math.floor(shown / 2));
+  const tail = Math.min(4, shown - head);
+  return `${apiKey.slice(0, head)}…${tail === 0 ? '' : apiKey.slice(-tail)}`;
 }
 
 /**

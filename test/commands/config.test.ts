@@ -50,7 +50,7 @@ describe('/config', () => {
   test('an invalid key is checked with GET /voices and not stored', async () => {
     const reply = await t.configureKey('adx_wrong_key_000000');
     expect(reply).toContain('not valid');
-    expect(reply).toContain('adx_…0000');
+    expect(reply).toContain('adx…000');
     expect(reply).not.toContain('adx_wrong_key_000000');
     const show = await t.discord
       .slash({ user: 'admin', name: 'config', subcommand: 'show' })
@@ -62,12 +62,12 @@ describe('/config', () => {
     const before = t.emulator.counts()['GET /v2/voices']?.total ?? 0;
     const reply = await t.configureKey(USER_ONE.apiKey);
     expect(reply).toContain('checked and saved');
-    expect(reply).toContain(`adx_…${USER_ONE.apiKey.slice(-4)}`);
+    expect(reply).toContain(`adx…${USER_ONE.apiKey.slice(-4)}`);
     expect(t.emulator.counts()['GET /v2/voices']?.total).toBe(before + 1);
     const show = await t.discord
       .slash({ user: 'admin', name: 'config', subcommand: 'show' })
       .waitForReply();
-    expect(show.content).toContain(`adx_…${USER_ONE.apiKey.slice(-4)}`);
+    expect(show.content).toContain(`adx…${USER_ONE.apiKey.slice(-4)}`);
     expect(show.content).toContain('Generations:** 0 of 20 per 1 minute');
     expect(show.content).toContain('0 of 500 per 1 day');
     for (const file of await readdir(t.dataDir)) {

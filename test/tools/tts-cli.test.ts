@@ -66,7 +66,7 @@ describe('tts CLI against the emulator', () => {
     expect(lines).toContainEqual(
       expect.stringMatching(/^af_adv_w3n8q1\s+Aria\s+Female\s+American\s+free$/),
     );
-    expect(run.stderr).toContain('key adx_…0002');
+    expect(run.stderr).toContain('key adx…0002');
     expectNoKey(run, USER_TWO.apiKey);
   });
 

@@ -1,13 +1,33 @@
+import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { isSendableKey, keyId, maskKey } from '../../src/tts/index.ts';
 
 test.each([
-  ['adx_abcdefghijkl1a2b', 'adx_…1a2b'],
-  ['plainkeywithoutprefix9z', '…ix9z'],
-  ['adx_short', 'adx_…'],
+  ['adx_abcdefghijkl1a2b', 'adx…a2b'],
+  ['adx_test_key_one_0001', 'adx…0001'],
+  ['plainkeywithoutprefix9z', 'pla…ix9z'],
+  ['averyveryverylongprefixthatgoesonandon_k1a2b3c4d5', 'aver…c4d5'],
+  ['adx_short', 'a…rt'],
+  ['abcde', '…e'],
+  ['ab', '…'],
   ['', '…'],
 ])('maskKey(%j) = %j', (key, masked) => {
   expect(maskKey(key)).toBe(masked);
+});
+
+test('maskKey shows at most 4 leading and 4 trailing characters, never more than a third of the key', () => {
+  fc.assert(
+    fc.property(fc.string({ minLength: 0, maxLength: 300 }), (key) => {
+      const masked = maskKey(key);
+      const [head = '', tail = '', ...rest] = masked.split('…');
+      expect(rest).toEqual([]);
+      expect(head.length).toBeLessThanOrEqual(4);
+      expect(tail.length).toBeLessThanOrEqual(4);
+      expect(head.length + tail.length).toBeLessThanOrEqual(Math.floor(key.length / 3));
+      expect(key.startsWith(head)).toBe(true);
+      expect(key.endsWith(tail)).toBe(true);
+    }),
+  );
 });
 
 test('keyId is stable, short and does not contain the key', () => {
