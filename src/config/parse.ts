@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseSecretKey } from '../store/secrets.ts';
 import { type Limits, parseLimits } from '../tts/limits.ts';
 
 /** What any user of the TTS API needs: the bot, and the admin CLI. */
@@ -36,24 +37,47 @@ export class ConfigError extends Error {
 
 const url = z.url({ protocol: /^https?$/ });
 const snowflake = z.string().regex(/^\d{17,20}$/, 'must be a numeric Discord id');
-const DURATION_HINT = 'must be a duration like 500ms, 30s, 5m or 1h';
-const duration = z
-  .string()
-  .regex(/^\d+(ms|s|m|h)$/, DURATION_HINT)
-  .transform((text) => {
-    const [, amount, unit] = /^(\d+)(ms|s|m|h)$/.exec(text) ?? [];
-    const scale = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as 'ms'];
-    return Number(amount) * scale;
-  });
-/** A duration, or `0` for off. */
-const durationOrOff = z
-  .string()
-  .regex(/^(0|\d+(ms|s|m|h))$/, `${DURATION_HINT}, or 0 for off`)
-  .transform((text) => (text === '0' ? 0 : duration.parse(text)));
-const secret = z
-  .string()
-  .transform((text) => Buffer.from(text, /^[0-9a-f]{64}$/i.test(text) ? 'hex' : 'base64'))
-  .refine((key) => key.length === 32, 'must be 32 bytes, as 64 hex characters or base64');
+const UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** `1500` → `1500ms`, `60000` → `1m`: a bound as the variable would be written. */
+function formatDuration(ms: number): string {
+  for (const unit of ['h', 'm', 's'] as const) {
+    if (ms % UNITS[unit] === 0) return `${ms / UNITS[unit]}${unit}`;
+  }
+  return `${ms}ms`;
+}
+
+/**
+ * A duration like `500ms`, `30s`, `5m` or `1h`, in ms, between `min` and `max`
+ * (every duration has bounds: a timer longer than ~24.8 days fires at once).
+ */
+function duration(bounds: { min: number; max: number }) {
+  const range = `must be between ${formatDuration(bounds.min)} and ${formatDuration(bounds.max)}`;
+  return z
+    .string()
+    .regex(/^\d+(ms|s|m|h)$/, 'must be a duration like 500ms, 30s, 5m or 1h')
+    .transform((text) => {
+      const [, amount, unit] = /^(\d+)(ms|s|m|h)$/.exec(text) ?? [];
+      return Number(amount) * UNITS[unit as keyof typeof UNITS];
+    })
+    .refine((ms) => ms >= bounds.min && ms <= bounds.max, range);
+}
+/** A bounded {@link duration}, or `0` for off. */
+function durationOrOff(bounds: { min: number; max: number }) {
+  const on = duration(bounds);
+  return z
+    .string()
+    .regex(/^(0|\d+(ms|s|m|h))$/, 'must be a duration like 500ms, 30s, 5m or 1h, or 0 for off')
+    .pipe(z.union([z.literal('0').transform(() => 0), on]));
+}
+const secret = z.string().transform((text, context) => {
+  const key = parseSecretKey(text);
+  if (typeof key === 'string') {
+    context.addIssue({ code: 'custom', message: key });
+    return z.NEVER;
+  }
+  return key;
+});
 
 const ttsSchema = z.object({
   TTS_API_URL: url.default('https://api.audixa.ai/v2'),
@@ -68,7 +92,7 @@ const ttsSchema = z.object({
     )
     .pipe(z.array(url).min(1)),
   TTS_LIMITS: z.string().optional(),
-  TTS_POLL_DEADLINE: duration.default(300_000),
+  TTS_POLL_DEADLINE: duration({ min: 1000, max: 3_600_000 }).default(300_000),
 });
 
 const schema = ttsSchema.extend({
@@ -86,11 +110,11 @@ const schema = ttsSchema.extend({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
   FFMPEG_PATH: z.string().min(1).optional(),
-  VOICE_IDLE_TIMEOUT: duration.default(300_000),
+  VOICE_IDLE_TIMEOUT: duration({ min: 1000, max: 86_400_000 }).default(300_000),
   QUEUE_MAX_LENGTH: z.coerce.number().int().min(1).max(1000).default(25),
   QUEUE_MAX_PER_MEMBER: z.coerce.number().int().min(1).max(1000).default(3),
   TTS_MIN_TEXT_LENGTH: z.coerce.number().int().min(1).max(5000).default(30),
-  TTS_CACHE_TTL: durationOrOff
+  TTS_CACHE_TTL: durationOrOff({ min: 1000, max: 24 * 3_600_000 })
     .default(12 * 3_600_000)
     .refine(
       (ms) => ms < 24 * 3_600_000,

@@ -1,7 +1,7 @@
-import { decryptSecret, encryptSecret } from './secrets.ts';
+import { decryptSecret, encryptSecret, type OpenedSecret } from './secrets.ts';
 import type { SettingsStore } from './settings.ts';
 
-/** A stored key that cannot be decrypted: SECRET_KEY changed or the data folder's key was lost. */
+/** A stored key that cannot be decrypted: SECRET_KEY changed, the data folder's key was lost, or the record belongs to another guild. */
 export class UnreadableKeyError extends Error {
   override readonly name = 'UnreadableKeyError';
 
@@ -25,16 +25,30 @@ export class ApiKeyVault {
 
   /**
    * The server's key in clear, or undefined when none is configured. Throws
-   * {@link UnreadableKeyError} when it was sealed with another secret key.
+   * {@link UnreadableKeyError} when it was sealed with another secret key or for
+   * another guild. A record from before guild binding is rewritten bound.
    */
   async get(guildId: string): Promise<string | undefined> {
     const { sealedApiKey } = await this.#settings.guild(guildId);
     if (sealedApiKey === undefined) return undefined;
+    let opened: OpenedSecret;
     try {
-      return decryptSecret(sealedApiKey, this.#secretKey);
+      opened = decryptSecret(sealedApiKey, this.#secretKey, guildId);
     } catch (error) {
       throw new UnreadableKeyError(guildId, { cause: error });
     }
+    if (opened.legacy) await this.#migrate(guildId, sealedApiKey, opened.plaintext);
+    return opened.plaintext;
+  }
+
+  // Re-seals a v1 record bound to its guild, unless it changed since it was read.
+  async #migrate(guildId: string, sealed: string, apiKey: string): Promise<void> {
+    const settings = await this.#settings.guild(guildId);
+    if (settings.sealedApiKey !== sealed) return;
+    await this.#settings.setGuild(guildId, {
+      ...settings,
+      sealedApiKey: encryptSecret(apiKey, this.#secretKey, guildId),
+    });
   }
 
   /** Stores the server's key, encrypted. */
@@ -42,7 +56,7 @@ export class ApiKeyVault {
     const settings = await this.#settings.guild(guildId);
     await this.#settings.setGuild(guildId, {
       ...settings,
-      sealedApiKey: encryptSecret(apiKey, this.#secretKey),
+      sealedApiKey: encryptSecret(apiKey, this.#secretKey, guildId),
     });
   }
 

@@ -2,7 +2,13 @@ export { ApiKeyVault, UnreadableKeyError } from './api-keys.ts';
 export { KeyvBudgetJournal } from './budget-journal.ts';
 export { guardStore, StoreUnavailableError } from './guard.ts';
 export { openKeyv } from './keyv.ts';
-export { decryptSecret, encryptSecret, loadSecretKey } from './secrets.ts';
+export {
+  decryptSecret,
+  encryptSecret,
+  loadSecretKey,
+  type OpenedSecret,
+  parseSecretKey,
+} from './secrets.ts';
 export {
   type GuildDefaults,
   type GuildLimits,

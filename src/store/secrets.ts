@@ -3,24 +3,82 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../log/index.ts';
 
-const VERSION = 'v1';
-
-/** Encrypts a secret (an API key) for storage: AES-256-GCM with a random IV, as `v1:<base64 iv|tag|ciphertext>`. */
-export function encryptSecret(plaintext: string, key: Buffer): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return `${VERSION}:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64')}`;
+/**
+ * Reads a 32-byte secret key written as 64 hex characters or as base64
+ * (standard or URL alphabet, padding optional), strictly: any other character,
+ * length or non-canonical encoding is refused, and so is an all-zero key.
+ * Returns the reason as a string when the text is not a usable key.
+ */
+export function parseSecretKey(text: string): Buffer | string {
+  const trimmed = text.trim();
+  let key: Buffer | undefined;
+  if (/^[0-9a-f]{64}$/i.test(trimmed)) key = Buffer.from(trimmed, 'hex');
+  else if (/^[A-Za-z0-9+/]{43}=?$/.test(trimmed)) key = canonical(trimmed, 'base64');
+  else if (/^[A-Za-z0-9_-]{43}$/.test(trimmed)) key = canonical(trimmed, 'base64url');
+  if (key === undefined || key.length !== 32) {
+    return 'must be 32 bytes, as 64 hex characters or base64';
+  }
+  if (key.every((byte) => byte === 0)) return 'must not be all zeros';
+  return key;
 }
 
-/** Decrypts what {@link encryptSecret} produced; throws when the key is wrong or the data was altered. */
-export function decryptSecret(sealed: string, key: Buffer): string {
-  const [version, payload] = sealed.split(':');
-  if (version !== VERSION || payload === undefined) throw new Error('unknown secret format');
+/** The bytes of `text` when re-encoding them gives the same text (no stray bits ignored). */
+function canonical(text: string, encoding: 'base64' | 'base64url'): Buffer | undefined {
+  const bytes = Buffer.from(text, encoding);
+  const again = bytes.toString(encoding).replace(/=+$/, '');
+  return again === text.replace(/=+$/, '') ? bytes : undefined;
+}
+
+/** GCM's full tag; shorter tags are refused, since each byte less makes forging easier. */
+const TAG_BYTES = 16;
+const IV_BYTES = 12;
+
+/** A secret opened by {@link decryptSecret}; `legacy` when it was sealed before binding (re-seal it). */
+export interface OpenedSecret {
+  readonly plaintext: string;
+  readonly legacy: boolean;
+}
+
+/** The additional data that binds a sealed secret to its guild. */
+function boundTo(guildId: string): Buffer {
+  return Buffer.from(`guild:${guildId}`, 'utf8');
+}
+
+/**
+ * Encrypts a secret (an API key) for storage, bound to `guildId`: AES-256-GCM with a
+ * random IV and the guild id as additional data, as `v2:<base64 iv|tag|ciphertext>`.
+ * A record copied to another guild does not decrypt there.
+ */
+export function encryptSecret(plaintext: string, key: Buffer, guildId: string): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
+  cipher.setAAD(boundTo(guildId));
+  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return `v2:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64')}`;
+}
+
+/**
+ * Decrypts what {@link encryptSecret} produced for `guildId`, or a `v1` record written
+ * before secrets were bound to a guild (reported as `legacy`). Throws when the key or
+ * guild is wrong or the data was altered.
+ */
+export function decryptSecret(sealed: string, key: Buffer, guildId: string): OpenedSecret {
+  const [version, payload, ...rest] = sealed.split(':');
+  if ((version !== 'v1' && version !== 'v2') || payload === undefined || rest.length > 0) {
+    throw new Error('unknown secret format');
+  }
   const bytes = Buffer.from(payload, 'base64');
-  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12));
-  decipher.setAuthTag(bytes.subarray(12, 28));
-  return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+  if (bytes.length < IV_BYTES + TAG_BYTES) throw new Error('the sealed secret is truncated');
+  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES), {
+    authTagLength: TAG_BYTES,
+  });
+  if (version === 'v2') decipher.setAAD(boundTo(guildId));
+  decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+  const plaintext = Buffer.concat([
+    decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)),
+    decipher.final(),
+  ]).toString('utf8');
+  return { plaintext, legacy: version === 'v1' };
 }
 
 /**
@@ -35,8 +93,8 @@ export async function loadSecretKey(
   if (configured !== undefined) return configured;
   const path = join(dataDir, 'secret.key');
   try {
-    const saved = Buffer.from((await readFile(path, 'utf8')).trim(), 'hex');
-    if (saved.length !== 32) throw new Error(`${path} does not hold a 32-byte hex key`);
+    const saved = parseSecretKey(await readFile(path, 'utf8'));
+    if (typeof saved === 'string') throw new Error(`${path} ${saved}`);
     return saved;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;

@@ -76,6 +76,62 @@ describe('parseConfig', () => {
     expect(parseConfig(env).cacheTtlMs).toBe(ms);
   });
 
+  test.each([
+    ['VOICE_IDLE_TIMEOUT', '600h', /VOICE_IDLE_TIMEOUT must be between 1s and 24h/],
+    ['VOICE_IDLE_TIMEOUT', '99999999999999999999h', /VOICE_IDLE_TIMEOUT must be between/],
+    ['VOICE_IDLE_TIMEOUT', '0ms', /VOICE_IDLE_TIMEOUT must be between 1s and 24h/],
+    ['TTS_POLL_DEADLINE', '500ms', /TTS_POLL_DEADLINE must be between 1s and 1h/],
+    ['TTS_POLL_DEADLINE', '2h', /TTS_POLL_DEADLINE must be between 1s and 1h/],
+  ])('%s=%s is out of bounds and refused at start, naming the variable', (name, value, message) => {
+    expect(() => parseConfig({ ...minimal, [name]: value })).toThrow(message);
+  });
+
+  test.each([
+    ['VOICE_IDLE_TIMEOUT', '1s', 'voiceIdleMs', 1000],
+    ['VOICE_IDLE_TIMEOUT', '24h', 'voiceIdleMs', 86_400_000],
+    ['TTS_POLL_DEADLINE', '1h', 'pollDeadlineMs', 3_600_000],
+  ] as const)('%s=%s is at a bound and accepted', (name, value, field, ms) => {
+    expect(parseConfig({ ...minimal, [name]: value })[field]).toBe(ms);
+  });
+
+  test('every duration the bot reads fits a Node timer at its maximum', () => {
+    const longest = parseConfig({ ...minimal, VOICE_IDLE_TIMEOUT: '24h', TTS_POLL_DEADLINE: '1h' });
+    for (const ms of [longest.voiceIdleMs, longest.pollDeadlineMs]) {
+      expect(ms).toBeLessThanOrEqual(2 ** 31 - 1);
+    }
+  });
+
+  const insert = (text: string, at: number, what: string) =>
+    `${text.slice(0, at)}${what}${text.slice(at)}`;
+  const zero = Buffer.alloc(32);
+  const key = Buffer.from(Array.from({ length: 32 }, (_, i) => i + 1));
+  test.each([
+    ['64 hex characters', key.toString('hex')],
+    ['64 upper-case hex characters', key.toString('hex').toUpperCase()],
+    ['base64 with padding', key.toString('base64')],
+    ['base64 without padding', key.toString('base64').replace(/=$/, '')],
+    ['base64url', key.toString('base64url')],
+    ['surrounded by whitespace', ` ${key.toString('base64')}\n`],
+  ])('SECRET_KEY as %s is read exactly', (_name, text) => {
+    expect(parseConfig({ ...minimal, SECRET_KEY: text }).secretKey).toEqual(key);
+  });
+
+  test.each([
+    ['base64 with a character outside the alphabet', insert(key.toString('base64'), 10, '!')],
+    ['base64 with a space inside', insert(key.toString('base64'), 10, ' ')],
+    ['base64 with a line break inside', insert(key.toString('base64'), 20, '\n')],
+    ['base64 mixing both alphabets', `${'+'.repeat(21)}${'_'.repeat(21)}A`],
+    ['base64 of 33 bytes', Buffer.alloc(33, 1).toString('base64')],
+    ['base64 of 31 bytes', Buffer.alloc(31, 1).toString('base64')],
+    ['non-canonical base64 (stray low bits)', `${key.toString('base64').slice(0, 42)}B=`],
+    ['hex with a non-hex character', `${key.toString('hex').slice(0, 63)}g`],
+    ['63 hex characters', key.toString('hex').slice(1)],
+    ['all-zero, hex', zero.toString('hex')],
+    ['all-zero, base64', zero.toString('base64')],
+  ])('SECRET_KEY as %s is refused, naming the variable', (_name, text) => {
+    expect(() => parseConfig({ ...minimal, SECRET_KEY: text })).toThrow(/SECRET_KEY /);
+  });
+
   test('errors never echo secret values', () => {
     const secret = 'zz-not-base64-secret-value!!';
     try {

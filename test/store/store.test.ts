@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { createCipheriv, randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -24,14 +25,49 @@ afterEach(async () => {
 
 const silent = pino({ level: 'silent' });
 
+/** A key sealed as the bot did before records were bound to their guild (`v1`, no AAD). */
+function legacySeal(plaintext: string, key: Buffer): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return `v1:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64')}`;
+}
+
 describe('secrets', () => {
   test('round trip, random IV, tamper detection', () => {
     const key = Buffer.alloc(32, 7);
-    const a = encryptSecret('adx_secret', key);
-    expect(a).not.toBe(encryptSecret('adx_secret', key));
-    expect(decryptSecret(a, key)).toBe('adx_secret');
-    expect(() => decryptSecret(a, Buffer.alloc(32, 8))).toThrow();
-    expect(() => decryptSecret(`${a.slice(0, -4)}AAAA`, key)).toThrow();
+    const a = encryptSecret('adx_secret', key, '1');
+    expect(a).not.toBe(encryptSecret('adx_secret', key, '1'));
+    expect(decryptSecret(a, key, '1')).toEqual({ plaintext: 'adx_secret', legacy: false });
+    expect(() => decryptSecret(a, Buffer.alloc(32, 8), '1')).toThrow();
+    expect(() => decryptSecret(`${a.slice(0, -4)}AAAA`, key, '1')).toThrow();
+  });
+
+  test('a sealed secret is bound to its guild: another guild id cannot open it', () => {
+    const key = Buffer.alloc(32, 7);
+    const sealed = encryptSecret('adx_secret', key, '111111111111111111');
+    expect(() => decryptSecret(sealed, key, '222222222222222222')).toThrow();
+    expect(() => decryptSecret(sealed, key, '11111111111111111')).toThrow();
+  });
+
+  test('a record with a shortened (4-byte) authentication tag is refused', () => {
+    // Only 2^32 tries to forge: GCM must be told to expect the full 16-byte tag.
+    const key = Buffer.alloc(32, 7);
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: 4 });
+    const ciphertext = Buffer.concat([cipher.update('', 'utf8'), cipher.final()]);
+    const forged = `v1:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64')}`;
+    expect(() => decryptSecret(forged, key, '1')).toThrow();
+  });
+
+  test('a secret.key file that is not 64 hex characters, or is all zeros, stops the start', async () => {
+    await mkdir(join(dir, 'data'));
+    for (const content of ['00'.repeat(32), `${'ab'.repeat(31)}zz`, 'ab'.repeat(31)]) {
+      await writeFile(join(dir, 'data', 'secret.key'), `${content}\n`);
+      await expect(loadSecretKey(undefined, join(dir, 'data'), silent)).rejects.toThrow(
+        /secret\.key/,
+      );
+    }
   });
 
   test('a generated secret key is owner-only and reused on the next start', async () => {
@@ -85,6 +121,34 @@ describe('SQLite store', () => {
     const error = await other.get('1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnreadableKeyError);
     expect(String(error)).not.toContain('adx_k_123456789');
+    await keyv.disconnect();
+  });
+
+  test('a key record written before guild binding still opens, and is rewritten bound to its guild', async () => {
+    const keyv = await openKeyv(`sqlite://${join(dir, 'm.sqlite')}`);
+    const settings = new KeyvSettingsStore(keyv);
+    const secretKey = Buffer.alloc(32, 5);
+    const apiKey = 'adx_old_format_key_777';
+    await settings.setGuild('1', { sealedApiKey: legacySeal(apiKey, secretKey), defaults: {} });
+    const vault = new ApiKeyVault(settings, secretKey);
+    expect(await vault.get('1')).toBe(apiKey);
+    const migrated = (await settings.guild('1')).sealedApiKey ?? '';
+    expect(migrated).toMatch(/^v2:/);
+    expect(decryptSecret(migrated, secretKey, '1')).toEqual({ plaintext: apiKey, legacy: false });
+    expect(await vault.get('1')).toBe(apiKey);
+    await keyv.disconnect();
+  });
+
+  test('a key record copied to another guild cannot be read there', async () => {
+    const keyv = await openKeyv(`sqlite://${join(dir, 'c.sqlite')}`);
+    const settings = new KeyvSettingsStore(keyv);
+    const vault = new ApiKeyVault(settings, Buffer.alloc(32, 5));
+    await vault.set('1', 'adx_guild_one_key_123');
+    await settings.setGuild('2', await settings.guild('1'));
+    const error = await vault.get('2').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnreadableKeyError);
+    expect(String(error)).not.toContain('adx_guild_one_key_123');
+    expect(await vault.get('1')).toBe('adx_guild_one_key_123');
     await keyv.disconnect();
   });
 
