@@ -1,24 +1,14 @@
 import pino, { type Logger } from 'pino';
+import { cleanForLog, maskDiscordTokens } from './clean.ts';
 
 export type { Logger } from 'pino';
+export { CENSORED, cleanForLog, isSecretName, maskDiscordTokens, serializeError } from './clean.ts';
 
-/** Paths that may hold secrets; pino replaces their values before anything is written. */
-export const REDACTED_PATHS = [
-  'apiKey',
-  'token',
-  'key',
-  'secret',
-  '*.apiKey',
-  '*.token',
-  '*.key',
-  '*.secret',
-  '*.authorization',
-  '*.headers.authorization',
-  '*.headers["x-api-key"]',
-  'headers["x-api-key"]',
-];
-
-/** The bot's logger: JSON in production, pretty in development; secrets redacted. */
+/**
+ * The bot's logger: JSON in production, pretty in development. Every logged record
+ * passes {@link cleanForLog} (secrets, errors without request bodies) and every line
+ * has Discord webhook tokens masked, so no call site has to remember.
+ */
 export function createLogger(options: {
   level: string;
   pretty: boolean;
@@ -26,7 +16,11 @@ export function createLogger(options: {
 }): Logger {
   const base: pino.LoggerOptions = {
     level: options.level,
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    formatters: { log: cleanForLog },
+    // Records arrive here already cleaned; pino's own error serializer would add nothing.
+    serializers: { err: (value: unknown) => value },
+    // The finished line, child bindings and message included: the last chance to mask a token.
+    hooks: { streamWrite: maskDiscordTokens },
   };
   if (options.destination !== undefined) return pino(base, options.destination);
   if (options.pretty) {

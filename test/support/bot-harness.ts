@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
 import { type Bot, startBot } from '../../src/bot.ts';
 import { parseConfig } from '../../src/config/index.ts';
+import { createLogger } from '../../src/log/index.ts';
 import {
   type Emulator,
   type EmulatorOptions,
@@ -46,7 +46,12 @@ export async function startTestBot(
   const discord = await startFakeDiscord({ voice: voiceServer, heartbeatIntervalMs: 1000 });
   const dataDir = await mkdtemp(join(tmpdir(), 'tts-bot-e2e-'));
   const logs: string[] = [];
-  const logger = pino({ level: 'debug' }, { write: (line: string) => logs.push(line) });
+  // The production logger (cleaning included), so secret checks on `logs` test the real path.
+  const logger = createLogger({
+    level: 'debug',
+    pretty: false,
+    destination: { write: (line: string) => logs.push(line) },
+  });
   const config = parseConfig({
     DISCORD_TOKEN: discord.token,
     DISCORD_API_URL: discord.apiUrl,
