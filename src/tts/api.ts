@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TtsError } from './errors.ts';
+import { serviceText, TtsError } from './errors.ts';
 import { callApi, type HttpContext } from './http.ts';
 import type { GenerationRecord, Model, SpeechRequest, Voice } from './types.ts';
 
@@ -107,7 +107,13 @@ export class TtsApi {
       query: { generation_id: generationId },
       signal,
     });
-    return parse(record, answer, 'GET /status');
+    const found = parse(record, answer, 'GET /status');
+    const apiKey = this.#http.apiKey;
+    return {
+      ...found,
+      status: serviceText(found.status, apiKey),
+      error: found.error === null ? null : serviceText(found.error, apiKey),
+    };
   }
 
   /** GET /voices: every voice the account may use with `model`. */

@@ -56,6 +56,22 @@ export function isTransient(error: unknown): boolean {
   );
 }
 
+/** Longest piece of the service's own words an error keeps (and so a log line or reply shows). */
+export const MAX_SERVICE_TEXT = 300;
+
+/**
+ * The TTS service's own words (an error detail, a failure reason) made fit to repeat
+ * in logs and replies: every copy of the key removed, control characters and runs of
+ * space collapsed, at most {@link MAX_SERVICE_TEXT} characters. Discord refuses a reply
+ * over 2,000 characters, so an uncut 6,000-character detail left the member with nothing.
+ */
+export function serviceText(text: string, apiKey: string): string {
+  const withoutKey = apiKey === '' ? text : text.split(apiKey).join('[API key]');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+  const flat = withoutKey.replace(/[\u0000-\u001f\u007f\s]+/g, ' ').trim();
+  return flat.length > MAX_SERVICE_TEXT ? `${flat.slice(0, MAX_SERVICE_TEXT - 1)}…` : flat;
+}
+
 /**
  * Turns an error body's `detail` (a string, an object, or a list of field
  * errors, as the vendor sends) into one readable sentence.

@@ -1,5 +1,11 @@
 import type { Clock } from './clock.ts';
-import { describeDetail, errorForStatus, TtsError, unsendableKeyError } from './errors.ts';
+import {
+  describeDetail,
+  errorForStatus,
+  serviceText,
+  TtsError,
+  unsendableKeyError,
+} from './errors.ts';
 import type { RateGate } from './gate.ts';
 import type { Operation } from './types.ts';
 
@@ -154,7 +160,11 @@ async function send(context: HttpContext, request: ApiRequest): Promise<Outcome>
     }
     return { ok: true, body };
   }
-  const error = errorForStatus(response.status, describeDetail(body));
+  const detail = describeDetail(body);
+  const error = errorForStatus(
+    response.status,
+    detail === undefined ? undefined : serviceText(detail, context.apiKey),
+  );
   return { ok: false, sent: true, error, retryAfterMs: retryAfter(response.headers) };
 }
 

@@ -313,6 +313,23 @@ describe('malformed answers and generation outcomes', () => {
     expect(error.message).toBe(`generation ${generationId} failed: Speech engine crashed`);
   });
 
+  test('a 6,000-character error detail quoting the key is cut to 300 characters without the key', async () => {
+    const detail = `Bad input from ${USER_ONE.apiKey}: ${'x'.repeat(6000)}`;
+    emu().fault({ kind: 'http-error', endpoint: 'POST /v2/tts', status: 400, body: { detail } });
+    const client = clientsFor(emu()).clients.forKey(USER_ONE.apiKey);
+    const error = await failure(client.submit(request), 'bad_request');
+    expect(error.message.length).toBeLessThanOrEqual(300);
+    expect(error.message).toMatch(/^Bad input from \[API key\]: x+…$/);
+  });
+
+  test('a failed generation’s reason and an unknown status are cut and never quote the key', async () => {
+    emu().fault({ kind: 'fail', error: `engine said ${USER_ONE.apiKey} ${'z'.repeat(5000)}` });
+    const client = clientsFor(emu()).clients.forKey(USER_ONE.apiKey);
+    const error = await failure(client.generate(request), 'generation_failed');
+    expect(error.message).not.toContain(USER_ONE.apiKey);
+    expect(error.message.length).toBeLessThan(400);
+  });
+
   test('an unknown status is a reported failure, never polled forever', async () => {
     const client = clientsFor(emu()).clients.forKey(USER_ONE.apiKey);
     const id = await client.submit(request);

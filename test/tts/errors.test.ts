@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { describeDetail, errorForStatus } from '../../src/tts/errors.ts';
+import { describeDetail, errorForStatus, serviceText } from '../../src/tts/errors.ts';
 
 describe('describeDetail', () => {
   test.each([
@@ -48,5 +49,40 @@ describe('errorForStatus', () => {
     expect(error.kind).toBe(kind);
     expect(error.status).toBe(status);
     expect(error.message).toBe(detail ?? `HTTP ${status}`);
+  });
+});
+
+describe('serviceText', () => {
+  const KEY = 'adx_live_key_0123456789';
+  test.each([
+    ['short text is kept', 'Text too short', 'Text too short'],
+    ['the key is removed', `Invalid API Key: ${KEY}`, 'Invalid API Key: [API key]'],
+    ['every copy of the key', `${KEY}/${KEY}`, '[API key]/[API key]'],
+    ['control characters and runs of space', 'a\n\n\tb\u0000c   d', 'a b c d'],
+    ['long text is cut at 300', 'x'.repeat(6000), `${'x'.repeat(299)}…`],
+    [
+      'a key straddling the cut is still removed',
+      `${'y'.repeat(290)}${KEY}`,
+      `${'y'.repeat(290)}[API key]`,
+    ],
+  ])('%s', (_name, text, expected) => {
+    expect(serviceText(text, KEY)).toBe(expected);
+  });
+
+  test('never longer than 300 characters and never contains the key', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 8, maxLength: 40 }).filter((key) => key.trim().length >= 8),
+        fc.array(fc.oneof(fc.string(), fc.constant('KEY')), { maxLength: 40 }),
+        (key, parts) => {
+          const text = serviceText(
+            parts.map((part) => (part === 'KEY' ? key : part)).join(''),
+            key,
+          );
+          expect(text.length).toBeLessThanOrEqual(300);
+          expect(text).not.toContain(key);
+        },
+      ),
+    );
   });
 });
