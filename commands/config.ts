@@ -18,7 +18,7 @@ import {
   runLimits,
   UserError,
 } from '../src/discord/index.ts';
-import { findVoice } from '../src/speech/index.ts';
+import { codeSpan, findVoice } from '../src/speech/index.ts';
 import { guildDefaultsSchema, UnreadableKeyError } from '../src/store/index.ts';
 import {
   formatWindow,
@@ -115,7 +115,7 @@ export default {
           if (found === undefined)
             throw new UserError(
               'voice_not_found',
-              `There is no voice \`${voice.slice(0, 50)}\` for the ${model} model. Pick one from the list.`,
+              `There is no voice ${codeSpan(voice, 50)} for the ${model} model. Pick one from the list.`,
             );
         }
         const defaults = guildDefaultsSchema.parse({
@@ -209,7 +209,7 @@ function describeDefaults(defaults: {
   speed?: number | undefined;
 }): string {
   return [
-    `voice ${defaults.voiceId === undefined ? 'not set' : `\`${defaults.voiceId}\``}`,
+    `voice ${defaults.voiceId === undefined ? 'not set' : codeSpan(defaults.voiceId, 60)}`,
     `model ${defaults.model ?? 'base'}`,
     `speed ${defaults.speed ?? 1}`,
   ].join(', ');

@@ -1,6 +1,6 @@
 import { MessageFlags, SlashCommandBuilder } from 'discord.js';
 import { type Command, guildClient, UserError } from '../src/discord/index.ts';
-import { findVoice, voiceChoices, voiceLabel } from '../src/speech/index.ts';
+import { findVoice, quoteSafely, voiceChoices, voiceLabel } from '../src/speech/index.ts';
 import { MODELS, type Voice } from '../src/tts/index.ts';
 
 export default {
@@ -32,7 +32,7 @@ export default {
     }
     await services.settings.setUser(interaction.user.id, { voiceId: voice.voiceId });
     await interaction.editReply({
-      content: `Your default voice is now **${voiceLabel(voice)}**.`,
+      content: `Your default voice is now **${quoteSafely(voiceLabel(voice), 100)}**.`,
       allowedMentions: { parse: [] },
     });
   },

@@ -7,7 +7,7 @@ import {
   SlashCommandBuilder,
 } from 'discord.js';
 import { type Command, guildClient } from '../src/discord/index.ts';
-import { filterVoices, quoteSafely } from '../src/speech/index.ts';
+import { codeSpan, filterVoices, quoteSafely } from '../src/speech/index.ts';
 import { MODELS, type Model, type Voice } from '../src/tts/index.ts';
 
 const PAGE_SIZE = 10;
@@ -87,7 +87,7 @@ function page(
   const shown = voices.slice(index * PAGE_SIZE, (index + 1) * PAGE_SIZE);
   const lines = shown.map((voice) => {
     const kind = voice.accent === 'Custom' ? '🧬 custom' : voice.free ? 'free' : '💎 premium';
-    return `**${quoteSafely(voice.name, 60)}** \`${voice.voiceId}\` · ${quoteSafely([voice.gender, voice.accent].filter(Boolean).join(' · '), 60)} · ${kind}`;
+    return `**${quoteSafely(voice.name, 60)}** ${codeSpan(voice.voiceId, 60)} · ${quoteSafely([voice.gender, voice.accent].filter(Boolean).join(' · '), 60)} · ${kind}`;
   });
   const filters = [filter.gender, filter.accent].filter(Boolean).map((f) => quoteSafely(f, 20));
   const embed = new EmbedBuilder()

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { codeSpan, quoteSafely } from '../speech/index.ts';
 import { StoreUnavailableError, UnreadableKeyError } from '../store/index.ts';
 import { formatWindow, TtsError } from '../tts/index.ts';
 import { UserError } from './user-error.ts';
@@ -57,7 +58,8 @@ export function describeFailure(error: unknown): FailureMessage {
 }
 
 function ttsMessage(error: TtsError): string {
-  const id = error.generationId === undefined ? '' : ` (generation \`${error.generationId}\`)`;
+  const id =
+    error.generationId === undefined ? '' : ` (generation ${codeSpan(error.generationId, 80)})`;
   switch (error.kind) {
     case 'invalid_key':
       return 'The TTS service rejected this server’s API key. An admin can set a new one with `/config api-key`.';
@@ -70,7 +72,7 @@ function ttsMessage(error: TtsError): string {
     case 'not_found':
       return `The TTS service could not find that${id}. Please try again.`;
     case 'bad_request':
-      return `The TTS service refused the request: ${error.message}`;
+      return `The TTS service refused the request: ${quoteSafely(error.message, 300)}`;
     case 'insufficient_balance':
       return 'The TTS account has run out of credits. An admin needs to top it up on the provider’s dashboard.';
     case 'rate_limited':
@@ -86,7 +88,7 @@ function ttsMessage(error: TtsError): string {
     case 'media_refused':
       return 'The TTS service sent something unexpected, so nothing was played. Please try again; if it keeps happening, tell the bot’s operators.';
     case 'generation_failed':
-      return `The TTS service could not generate this speech${id}: ${error.message.replace(/^generation \S+ failed: /, '')}`;
+      return `The TTS service could not generate this speech${id}: ${quoteSafely(error.message.replace(/^generation \S+ failed: /, ''), 300)}`;
     case 'generation_timeout':
       return `The speech is taking too long to generate${id}; giving up. Please try again later.`;
   }

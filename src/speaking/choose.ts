@@ -1,6 +1,6 @@
 /** Pure choices of the speaking service: where speech goes and which voice speaks it. */
 import { UserError } from '../discord/user-error.ts';
-import { findVoice, quoteSafely } from '../speech/index.ts';
+import { codeSpan, findVoice } from '../speech/index.ts';
 import type { Model, Voice } from '../tts/index.ts';
 import type { Output } from './types.ts';
 
@@ -47,7 +47,7 @@ export function pickVoice(
   if (voice === undefined) {
     throw new UserError(
       'voice_not_found',
-      `There is no voice \`${quoteSafely(voiceId, 50)}\` for the ${model} model. Pick one from the autocomplete list or see \`/voices\`.`,
+      `There is no voice ${codeSpan(voiceId, 50)} for the ${model} model. Pick one from the autocomplete list or see \`/voices\`.`,
     );
   }
   return voice;

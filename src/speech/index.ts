@@ -1,5 +1,5 @@
 export { audioDurationMs } from './duration.ts';
 export { type SayOptions, type TextBounds, type ValidatedSay, validateSay } from './options.ts';
 export { fileProgress, formatSeconds, voiceProgress } from './render.ts';
-export { type MentionNames, quoteSafely, speakableText } from './text.ts';
+export { codeSpan, type MentionNames, quoteSafely, speakableText } from './text.ts';
 export { filterVoices, findVoice, voiceChoices, voiceLabel } from './voices.ts';

@@ -36,3 +36,14 @@ export function quoteSafely(text: string, max = 200): string {
     .replace(/<(?=[@#:at])/g, '<\u200b')
     .replace(/\n+/g, ' ');
 }
+
+/**
+ * Text shown as inline code (a voice id, a generation id): one line, at most `max`
+ * characters, and no backtick that could end the span and let the rest render.
+ */
+export function codeSpan(text: string, max = 100): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+  const flat = text.replace(/`/g, 'ˋ').replace(/[\u0000-\u001f\u007f\s]+/g, ' ');
+  const short = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return `\`${short === '' ? ' ' : short}\``;
+}

@@ -61,3 +61,17 @@ test('a store that is away is said plainly, with the next step and no incident',
     text: 'I cannot reach my storage right now, so nothing was done. Please try again in a minute.',
   });
 });
+
+test.each<TtsErrorKind>(['bad_request', 'generation_failed'])(
+  '%s: the service’s words and the generation id are shown inert',
+  (kind) => {
+    const error = new TtsError(kind, 'generation x failed: **bold** @everyone <@1> `code`', {
+      generationId: 'base_1` @here **x**',
+    });
+    const { text } = describeFailure(error);
+    const unescaped = text.replace(/\\`/g, '');
+    // One code span at most (the id, where nothing renders), and nothing live outside it.
+    expect(unescaped.match(/`/g)?.length ?? 0).toBeLessThanOrEqual(2);
+    expect(unescaped.replace(/`[^`]*`/, '')).not.toMatch(/@everyone|@here|<@1>|\*\*bold\*\*/);
+  },
+);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { quoteSafely, speakableText } from '../../src/speech/index.ts';
+import { codeSpan, quoteSafely, speakableText } from '../../src/speech/index.ts';
 
 const names = {
   user: (id: string) => ({ '1': 'Alice' })[id],
@@ -38,6 +38,30 @@ describe('quoteSafely', () => {
         const quoted = quoteSafely(text, max);
         expect(quoted).not.toMatch(/<@[!&]?\d+>|<#\d+>|@(everyone|here)/);
         expect(quoted.replace(/\\|\u200b/g, '').length).toBeLessThanOrEqual(max);
+      }),
+    );
+  });
+});
+
+describe('codeSpan', () => {
+  test.each([
+    ['am_2riuownnf', '`am_2riuownnf`'],
+    ['a`b', '`aˋb`'],
+    ['x` **bold** @everyone `y', '`xˋ **bold** @everyone ˋy`'],
+    ['two\nlines', '`two lines`'],
+    ['', '` `'],
+    ['v'.repeat(80), `\`${'v'.repeat(49)}…\``],
+  ])('%j → %j', (input, shown) => {
+    expect(codeSpan(input, 50)).toBe(shown);
+  });
+
+  test('is always one code span on one line: nothing inside can end it', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), fc.integer({ min: 2, max: 120 }), (text, max) => {
+        const span = codeSpan(text, max);
+        expect(span.startsWith('`') && span.endsWith('`')).toBe(true);
+        expect(span.slice(1, -1)).not.toMatch(/[`\n\r]/);
+        expect(span.length - 2).toBeLessThanOrEqual(max);
       }),
     );
   });

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { USER_ONE } from '../../tools/emulator/index.ts';
+import { startTestBot, type TestBot } from '../support/bot-harness.ts';
+
+/** A cloned voice whose id and name try to break out of the reply's markdown. */
+const EVIL_ID = 'adv_x`**pwn**`<@&1>';
+const EVIL_NAME = '**Boss** @everyone <@123> [site](https://evil.example)';
+
+let t: TestBot;
+beforeAll(async () => {
+  t = await startTestBot({
+    emulator: {
+      users: [
+        {
+          ...USER_ONE,
+          customVoices: [
+            {
+              voice_id: EVIL_ID,
+              name: EVIL_NAME,
+              gender: 'Male',
+              accent: 'Custom',
+              free: false,
+              description: 'User cloned voice',
+            },
+          ],
+        },
+      ],
+    },
+  });
+  await t.configureKey(USER_ONE.apiKey);
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+/** True when `text` shows `EVIL_NAME` only escaped: no raw mention, ping, link or bold. */
+function expectInert(text: string): void {
+  expect(text).not.toContain('@everyone');
+  expect(text).not.toContain('<@123>');
+  expect(text).not.toContain('**Boss**');
+  expect(text).not.toContain('](https://');
+}
+
+/** True when the voice id appears only inside one code span that nothing in it can end. */
+function expectIdInCode(text: string): void {
+  expect(text).toContain('`adv_xˋ**pwn**ˋ<@&1>`');
+  expect(text).not.toContain(EVIL_ID);
+}
+
+describe('voice ids and names from the API are shown escaped', () => {
+  test('/voices lists a voice with a hostile id and name inertly', async () => {
+    const reply = await t.discord
+      .slash({ user: 'member', name: 'voices', options: { model: 'advance', accent: 'Custom' } })
+      .waitFor((event) => event.kind === 'edit');
+    const description = (reply as { data?: { embeds?: { description?: string }[] } }).data
+      ?.embeds?.[0]?.description;
+    expect(description, JSON.stringify(reply)).toBeDefined();
+    expectInert(description ?? '');
+    expectIdInCode(description ?? '');
+  });
+
+  test('/myvoice confirms the hostile voice with its name escaped', async () => {
+    const reply = await t.discord
+      .slash({ user: 'member', name: 'myvoice', options: { voice: EVIL_ID } })
+      .waitForReply();
+    expect(reply.content).toContain('Your default voice is now');
+    expectInert(reply.content ?? '');
+  });
+
+  test('/config defaults shows the saved voice id inside a code span only', async () => {
+    const reply = await t.discord
+      .slash({
+        user: 'admin',
+        name: 'config',
+        subcommand: 'defaults',
+        options: { voice: EVIL_ID, model: 'advance' },
+      })
+      .waitForReply();
+    expect(reply.content).toContain('Defaults saved');
+    expectIdInCode(reply.content ?? '');
+  });
+
+  test('a voice a member typed that does not exist is echoed inside a code span only', async () => {
+    const typed = 'nope`**x**` @everyone';
+    const shown = 'There is no voice `nopeˋ**x**ˋ @everyone`';
+    const config = await t.discord
+      .slash({ user: 'admin', name: 'config', subcommand: 'defaults', options: { voice: typed } })
+      .waitForReply();
+    expect(config.content).toContain(shown);
+    const say = await t.discord
+      .slash({
+        user: 'member',
+        name: 'say',
+        options: { voice: typed, text: 'Hello there, this is a test sentence.', output: 'file' },
+      })
+      .waitFor((event) => event.kind === 'followUp');
+    expect(JSON.stringify(say)).toContain(shown);
+  });
+});
