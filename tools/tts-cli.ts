@@ -2,8 +2,8 @@
  * Admin CLI: tries a TTS API key before it is given to the bot. Lists voices,
  * or generates one text and saves the audio. The key is never printed.
  */
-import { mkdir, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, extname, resolve } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseTtsConfig, type TtsConfig } from '../src/config/index.ts';
 import {
@@ -19,6 +19,7 @@ import {
   TtsError,
   type Voice,
 } from '../src/tts/index.ts';
+import { outputPath } from './output-path.ts';
 
 const USAGE = `Usage: npm run tts -- [options] "text to speak"
        npm run tts -- --voices [--model base|advance]
@@ -117,19 +118,6 @@ function progress(stream: NodeJS.WriteStream) {
       if (stream.isTTY) stream.write('\r\x1b[K');
     },
   };
-}
-
-/** Where to save: a directory gets `<generation id>.<ext>`; a file name gets the sniffed extension. */
-async function outputPath(out: string, generationId: string, extension: string): Promise<string> {
-  const isDir =
-    out.endsWith('/') ||
-    (await stat(out).then(
-      (s) => s.isDirectory(),
-      () => false,
-    ));
-  if (isDir) return resolve(out, `${generationId}.${extension}`);
-  const name = basename(out, extname(out));
-  return resolve(dirname(out), `${name}.${extension}`);
 }
 
 async function main(): Promise<void> {

@@ -11,6 +11,7 @@ import {
   voiceLabel,
   voiceProgress,
 } from '../speech/index.ts';
+import { safeFileStem } from '../tts/index.ts';
 import type { CommandContext } from './command.ts';
 import { canManage } from './guild.ts';
 import { ThrottledReply } from './progress.ts';
@@ -101,7 +102,7 @@ export async function replyWithFile(
           files: [
             {
               attachment: file.bytes,
-              name: `speech-${file.generationId.slice(-8)}.${file.extension}`,
+              name: `speech-${safeFileStem(file.generationId, 8)}.${file.extension}`,
               contentType: file.mime,
             },
           ],

@@ -15,6 +15,7 @@ export {
 export { type Clock, systemClock } from './clock.ts';
 export { productionClientOptions } from './defaults.ts';
 export { describeDetail, isTransient, TtsError, type TtsErrorKind } from './errors.ts';
+export { safeFileStem } from './file-name.ts';
 export { formatWindow } from './gate.ts';
 export { isSendableKey, keyId, maskKey } from './key.ts';
 export { DEFAULT_LIMITS, type Limit, type Limits, parseLimits } from './limits.ts';
