@@ -7,9 +7,18 @@ export interface MediaPolicy {
   /** Origins (scheme://host[:port]) audio may be fetched from; anything else is refused. */
   readonly origins: readonly string[];
   readonly maxBytes: number;
+  /** Longest single wait on the network: for the headers, or for the next chunk. */
   readonly timeoutMs: number;
+  /**
+   * Longest time spent waiting on the network in all, so a server that drips a byte
+   * just before each idle timeout cannot hold a download forever. Time the reader
+   * holds the stream back (playback at real time) does not count. Default 2 minutes.
+   */
+  readonly deadlineMs?: number | undefined;
   readonly fetch: typeof fetch;
 }
+
+const DEFAULT_DEADLINE_MS = 120_000;
 
 /** A downloaded audio file, its format decided from its bytes. */
 export interface Audio {
@@ -39,8 +48,9 @@ export function checkMediaUrl(address: string, origins: readonly string[]): URL 
 /**
  * Opens the audio at `address` as a byte stream, checked against the media
  * policy (origin, size cap, timeouts). `timeoutMs` bounds the wait for the
- * response headers, then each wait for the next chunk: playback may read
- * for minutes, so only time spent waiting on the network counts. The stream
+ * response headers, then each wait for the next chunk, and `deadlineMs` all
+ * those waits together: playback may read for minutes, so only time spent
+ * waiting on the network counts. The stream
  * errors with a {@link TtsError} when a cap or a timeout is hit.
  */
 export async function openAudio(
@@ -49,7 +59,7 @@ export async function openAudio(
   signal?: AbortSignal,
 ): Promise<Readable> {
   const url = checkMediaUrl(address, policy.origins);
-  const watchdog = new Watchdog(policy.timeoutMs);
+  const watchdog = new Watchdog(policy.timeoutMs, policy.deadlineMs ?? DEFAULT_DEADLINE_MS);
   const combined = signal ? AbortSignal.any([signal, watchdog.signal]) : watchdog.signal;
   let response: Response;
   watchdog.arm();
@@ -57,6 +67,7 @@ export async function openAudio(
     response = await policy.fetch(url, { signal: combined, redirect: 'error' });
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
+    if (watchdog.fired === 'deadline') throw stalled(watchdog);
     const kind = watchdog.fired ? 'timeout' : 'network';
     throw new TtsError(kind, `downloading the audio failed (${kind})`, { cause: error });
   } finally {
@@ -84,17 +95,23 @@ export async function openAudio(
 }
 
 /**
- * Aborts the download when the network has kept us waiting `timeoutMs`.
- * Armed only while we wait (for headers, or for a chunk a reader asked for).
+ * Aborts the download when the network has kept us waiting `timeoutMs` at once, or
+ * `deadlineMs` in all. Armed only while we wait (for headers, or for a chunk a reader
+ * asked for).
  */
 class Watchdog {
   readonly #controller = new AbortController();
   readonly #timeoutMs: number;
+  readonly #deadlineMs: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #fired = false;
+  #armedAt = 0;
+  /** Network waiting so far, in ms, not counting the wait under way. */
+  #waited = 0;
+  #fired: 'idle' | 'deadline' | undefined;
 
-  constructor(timeoutMs: number) {
+  constructor(timeoutMs: number, deadlineMs: number) {
     this.#timeoutMs = timeoutMs;
+    this.#deadlineMs = deadlineMs;
   }
 
   get signal(): AbortSignal {
@@ -105,21 +122,34 @@ class Watchdog {
     return this.#timeoutMs;
   }
 
-  get fired(): boolean {
+  get deadlineMs(): number {
+    return this.#deadlineMs;
+  }
+
+  /** Why the download was aborted, if it was: one wait too long, or all of them. */
+  get fired(): 'idle' | 'deadline' | undefined {
     return this.#fired;
   }
 
   arm(): void {
     this.disarm();
-    this.#timer = setTimeout(() => {
-      this.#fired = true;
-      this.#controller.abort(new DOMException('the media timeout elapsed', 'TimeoutError'));
-    }, this.#timeoutMs);
+    const left = this.#deadlineMs - this.#waited;
+    const cause = left <= this.#timeoutMs ? 'deadline' : 'idle';
+    this.#armedAt = performance.now();
+    this.#timer = setTimeout(
+      () => {
+        this.#fired = cause;
+        this.#controller.abort(new DOMException('the media timeout elapsed', 'TimeoutError'));
+      },
+      Math.max(0, Math.min(left, this.#timeoutMs)),
+    );
   }
 
   disarm(): void {
+    if (this.#timer === undefined) return;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#waited += performance.now() - this.#armedAt;
   }
 
   /** Releases the connection when the consumer stops early (no effect once the body ended). */
@@ -167,7 +197,9 @@ async function* readBody(
 function stalled(watchdog: Watchdog): TtsError {
   return new TtsError(
     'timeout',
-    `the audio download stalled: no data for ${watchdog.timeoutMs} ms`,
+    watchdog.fired === 'deadline'
+      ? `the audio download took longer than ${watchdog.deadlineMs} ms`
+      : `the audio download stalled: no data for ${watchdog.timeoutMs} ms`,
   );
 }
 

@@ -20,6 +20,8 @@ export interface TtsClientOptions {
   readonly clock: Clock;
   readonly fetch?: typeof fetch;
   readonly requestTimeoutMs: number;
+  /** Largest JSON answer the API may send; default 1 MiB. */
+  readonly maxResponseBytes?: number | undefined;
   readonly maxRetries: number;
   /** Longest wait for rate budget before failing with `quota_exhausted`. */
   readonly maxBudgetWaitMs: number;
@@ -91,6 +93,7 @@ export class TtsClient {
       clock: options.clock,
       fetch: fetcher,
       timeoutMs: options.requestTimeoutMs,
+      maxResponseBytes: options.maxResponseBytes,
       maxRetries: options.maxRetries,
       onBudgetError: options.onBackgroundError,
     });

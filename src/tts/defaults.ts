@@ -4,7 +4,8 @@ import type { Clock } from './clock.ts';
 
 /**
  * The client settings for the real API, shared by the bot and the admin
- * CLI: the spec's 1–2 s poll cadence, 15 s per request, 25 MiB of audio at most.
+ * CLI: the spec's 1–2 s poll cadence, 15 s per request, JSON answers up to 1 MiB,
+ * 25 MiB of audio at most, downloaded within 2 minutes of network time.
  */
 export function productionClientOptions(input: {
   readonly baseUrl: string;
@@ -16,7 +17,13 @@ export function productionClientOptions(input: {
 }): TtsClientOptions {
   return {
     baseUrl: input.baseUrl,
-    media: { origins: input.mediaOrigins, maxBytes: 25 * 1024 * 1024, timeoutMs: 60_000 },
+    media: {
+      origins: input.mediaOrigins,
+      maxBytes: 25 * 1024 * 1024,
+      timeoutMs: 60_000,
+      deadlineMs: 120_000,
+    },
+    maxResponseBytes: 1024 * 1024,
     budgets: input.budgets,
     clock: input.clock,
     requestTimeoutMs: 15_000,

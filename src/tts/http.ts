@@ -18,6 +18,8 @@ export interface HttpContext {
   readonly clock: Clock;
   readonly fetch: typeof fetch;
   readonly timeoutMs: number;
+  /** Largest JSON answer read; a bigger one fails as `malformed_response` without being buffered. Default 1 MiB. */
+  readonly maxResponseBytes?: number | undefined;
   /** Attempts after the first, for 429 (any method) and for transient failures of GETs. */
   readonly maxRetries: number;
   /**
@@ -123,8 +125,9 @@ async function send(context: HttpContext, request: ApiRequest): Promise<Outcome>
   }
   if (request.body !== undefined) headers.set('content-type', 'application/json');
   const where = `${request.method} ${url.pathname}`;
+  const maxBytes = context.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   let response: Response;
-  let text: string;
+  let text: string | undefined;
   try {
     response = await context.fetch(url, {
       method: request.method,
@@ -133,7 +136,7 @@ async function send(context: HttpContext, request: ApiRequest): Promise<Outcome>
       signal,
       redirect: 'error',
     });
-    text = await response.text();
+    text = await readCapped(response, maxBytes);
   } catch (error) {
     if (request.signal?.aborted) throw request.signal.reason;
     // Only a header check quotes the key; such an error must never reach a log as a cause.
@@ -149,6 +152,13 @@ async function send(context: HttpContext, request: ApiRequest): Promise<Outcome>
     const message = `${where} failed: ${reason}${code ? ` (${code})` : ''}`;
     const sent = code === undefined || !NOT_SENT_CODES.has(code);
     return { ok: false, sent, error: new TtsError('network', message, { cause: error }) };
+  }
+  if (text === undefined) {
+    const message = `${where} answered more than ${maxBytes} bytes`;
+    const error = response.ok
+      ? new TtsError('malformed_response', message, { status: response.status })
+      : errorForStatus(response.status, undefined);
+    return { ok: false, sent: true, error, retryAfterMs: retryAfter(response.headers) };
   }
   const body = parseJson(text);
   if (response.ok) {
@@ -166,6 +176,31 @@ async function send(context: HttpContext, request: ApiRequest): Promise<Outcome>
     detail === undefined ? undefined : serviceText(detail, context.apiKey),
   );
   return { ok: false, sent: true, error, retryAfterMs: retryAfter(response.headers) };
+}
+
+const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+
+/** The body as text, or undefined (and the connection released) once it passes `maxBytes`. */
+async function readCapped(response: Response, maxBytes: number): Promise<string | undefined> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes || response.body === null) {
+    await response.body?.cancel();
+    return response.body === null ? '' : undefined;
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function parseJson(text: string): unknown {

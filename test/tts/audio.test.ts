@@ -3,7 +3,13 @@ import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { downloadAudio, type MediaPolicy, openAudio } from '../../src/tts/audio.ts';
-import { TtsError } from '../../src/tts/index.ts';
+import {
+  DEFAULT_LIMITS,
+  MemoryBudgetStore,
+  productionClientOptions,
+  systemClock,
+  TtsError,
+} from '../../src/tts/index.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -38,6 +44,7 @@ async function trickle(response: ServerResponse, chunks: number, size: number, g
 }
 
 const BIG = 32 * 1024 * 1024;
+const MEDIUM = 2 * 1024 * 1024;
 
 /** Media server: `/trickle` (slow but steady), `/big` (fast, larger than socket buffers), `/stall` (one chunk, then silence). */
 let server: Server;
@@ -53,6 +60,12 @@ beforeAll(async () => {
     } else if (request.url === '/big') {
       response.writeHead(200, { 'content-type': 'audio/wav' });
       response.end(Buffer.concat([wavHeader(BIG), Buffer.alloc(BIG, 1)]));
+    } else if (request.url === '/medium') {
+      response.writeHead(200, { 'content-type': 'audio/wav' });
+      response.end(Buffer.concat([wavHeader(MEDIUM), Buffer.alloc(MEDIUM, 1)]));
+    } else if (request.url === '/drip') {
+      // Never idle for long, never done soon: 60 bytes, 30 ms apart.
+      void trickle(response, 60, 1, 30);
     } else if (request.url === '/stall') {
       response.writeHead(200, { 'content-type': 'audio/wav' });
       response.write(wavHeader(1_000_000));
@@ -69,8 +82,14 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-function policy(timeoutMs: number): MediaPolicy {
-  return { origins: [origin], maxBytes: 64 * 1024 * 1024, timeoutMs, fetch: globalThis.fetch };
+function policy(timeoutMs: number, deadlineMs?: number): MediaPolicy {
+  return {
+    origins: [origin],
+    maxBytes: 64 * 1024 * 1024,
+    timeoutMs,
+    ...(deadlineMs === undefined ? {} : { deadlineMs }),
+    fetch: globalThis.fetch,
+  };
 }
 
 async function drain(stream: Readable): Promise<number> {
@@ -126,5 +145,43 @@ describe('media timeout: until the headers, then idle between chunks', () => {
     const reason = new Error('skipped');
     setTimeout(() => controller.abort(reason), 50);
     expect(await failureOf(drain(stream))).toBe(reason);
+  });
+});
+
+describe('media deadline: the whole time spent waiting on the network', () => {
+  test('a server that drips bytes just faster than the idle timeout is cut at the deadline', async () => {
+    const downloaded = await failureOf(downloadAudio(`${origin}/drip`, policy(500, 400)));
+    expect(downloaded).toBeInstanceOf(TtsError);
+    expect(downloaded).toMatchObject({
+      kind: 'timeout',
+      message: expect.stringMatching(/took longer than 400 ms/),
+    });
+    const stream = await openAudio(`${origin}/drip`, policy(500, 400));
+    expect(await failureOf(drain(stream))).toMatchObject({ kind: 'timeout' });
+  });
+
+  test('time the reader holds the stream back (playback) does not count', async () => {
+    // About 1.2 s of slow reads against a 600 ms deadline; the bytes themselves arrive at once.
+    const stream = await openAudio(`${origin}/medium`, policy(5000, 600));
+    let total = 0;
+    let reads = 0;
+    for await (const chunk of stream) {
+      total += (chunk as Buffer).length;
+      if (reads++ < 12) await sleep(100);
+    }
+    expect(total).toBe(44 + MEDIUM);
+  });
+
+  test('the production client settings give downloads a 2-minute deadline', () => {
+    const options = productionClientOptions({
+      baseUrl: 'http://127.0.0.1:1/v2',
+      mediaOrigins: [origin],
+      pollDeadlineMs: 60_000,
+      budgets: new MemoryBudgetStore(DEFAULT_LIMITS),
+      clock: systemClock,
+      onBackgroundError: () => undefined,
+    });
+    expect(options.media.deadlineMs).toBe(120_000);
+    expect(options.maxResponseBytes).toBe(1024 * 1024);
   });
 });

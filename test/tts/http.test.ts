@@ -1,8 +1,17 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type BudgetStore, type LimitUsage, MemoryBudgetStore } from '../../src/tts/index.ts';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  type BudgetStore,
+  DEFAULT_LIMITS,
+  type LimitUsage,
+  MemoryBudgetStore,
+  systemClock,
+  TtsClients,
+} from '../../src/tts/index.ts';
 import type { Operation } from '../../src/tts/types.ts';
 import { type Emulator, startEmulator, USER_ONE } from '../../tools/emulator/index.ts';
-import { clientsFor, SCALED_LIMITS, sentence, TIME_SCALE } from './emulated.ts';
+import { clientsFor, failure, SCALED_LIMITS, sentence, TIME_SCALE } from './emulated.ts';
 
 let emulator: Emulator;
 beforeAll(async () => {
@@ -39,4 +48,73 @@ test('a restamp failure does not replace the answer of a POST that succeeded; it
     }),
   ).rejects.toMatchObject({ kind: 'invalid_key' });
   expect(background).toHaveLength(2);
+});
+
+describe('JSON answers have a size cap', () => {
+  const HUGE = 2 * 1024 * 1024;
+  const voices = (count: number) =>
+    JSON.stringify({
+      voices: Array.from({ length: count }, (_, i) => ({
+        voice_id: `v${i}`,
+        name: 'x'.repeat(100),
+      })),
+    });
+  let server: Server;
+  let baseUrl = '';
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      const huge = voices(Math.ceil(HUGE / 120));
+      if (request.url?.startsWith('/declared/voices')) {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(huge);
+      } else if (request.url?.startsWith('/chunked/voices')) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        // No content-length: the cap must hold while reading.
+        for (let at = 0; at < huge.length; at += 64 * 1024)
+          response.write(huge.slice(at, at + 64 * 1024));
+        response.end();
+      } else if (request.url?.startsWith('/error/voices')) {
+        response.writeHead(400, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ detail: 'y'.repeat(HUGE) }));
+      } else {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(voices(3));
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  const clientAt = (path: string, maxResponseBytes?: number) =>
+    new TtsClients({
+      baseUrl: `${baseUrl}${path}`,
+      media: { origins: [baseUrl], maxBytes: 1024, timeoutMs: 1000 },
+      budgets: new MemoryBudgetStore(DEFAULT_LIMITS),
+      clock: systemClock,
+      requestTimeoutMs: 5000,
+      ...(maxResponseBytes === undefined ? {} : { maxResponseBytes }),
+      maxRetries: 0,
+      maxBudgetWaitMs: 1000,
+      pollDeadlineMs: 1000,
+      pollIntervalMs: { min: 10, max: 20 },
+      voicesTtlMs: 1000,
+      onBackgroundError: () => undefined,
+    }).forKey(USER_ONE.apiKey);
+
+  test.each(['/declared', '/chunked'])(
+    'a 2 MiB answer (%s) fails as malformed_response, by default cap of 1 MiB',
+    async (path) => {
+      const error = await failure(clientAt(path).verify('base'), 'malformed_response');
+      expect(error.message).toBe(`GET ${path}/voices answered more than 1048576 bytes`);
+    },
+  );
+
+  test('a huge error body keeps its status meaning, without its text', async () => {
+    const error = await failure(clientAt('/error').verify('base'), 'bad_request');
+    expect(error.message).toBe('HTTP 400');
+  });
+
+  test('a normal answer, and a raised cap, still read', async () => {
+    expect(await clientAt('/small').verify('base')).toHaveLength(3);
+    expect((await clientAt('/declared', 4 * HUGE).verify('base')).length).toBeGreaterThan(1000);
+  });
 });
