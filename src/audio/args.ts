@@ -6,6 +6,33 @@
  */
 export const NORMALIZE_FILTER = 'dynaudnorm=f=100:g=3:p=0.84:r=0.25:m=30';
 
+/**
+ * ffmpeg's demuxer for each audio format a download can be sniffed as (by file
+ * extension, as `file-type` names them). Only these may be forced with `-f`: none
+ * of them opens other files or addresses, as playlist demuxers (hls, concat) would.
+ */
+const DEMUXERS: Readonly<Record<string, string>> = {
+  wav: 'wav',
+  mp3: 'mp3',
+  ogg: 'ogg',
+  oga: 'ogg',
+  opus: 'ogg',
+  flac: 'flac',
+  m4a: 'mov',
+  mp4: 'mov',
+  aac: 'aac',
+  webm: 'matroska',
+  mka: 'matroska',
+  aif: 'aiff',
+  aiff: 'aiff',
+};
+const ALLOWED_DEMUXERS = new Set(Object.values(DEMUXERS));
+
+/** The ffmpeg demuxer for audio sniffed as `extension`, or undefined when we do not play that format. */
+export function demuxerFor(extension: string): string | undefined {
+  return Object.hasOwn(DEMUXERS, extension) ? DEMUXERS[extension] : undefined;
+}
+
 /** Choices for one transcode; everything but `normalize` has a sensible default. */
 export interface TranscodeArgsOptions {
   /** Even out loudness between voices ({@link NORMALIZE_FILTER}). */
@@ -22,13 +49,21 @@ export interface TranscodeArgsOptions {
   probeSizeBytes?: number | undefined;
   /** Microseconds of input ffmpeg may analyse for stream parameters; default 100 000. */
   analyzeDurationUs?: number | undefined;
-  /** Force the input demuxer (e.g. "mp3") when the caller already sniffed the format. */
+  /**
+   * The input demuxer (e.g. "mp3", see {@link demuxerFor}) when the caller sniffed the
+   * format, so ffmpeg does not guess; one that could open other inputs is refused.
+   */
   inputFormat?: string | undefined;
   /** Ogg page length in microseconds: one 20 ms Opus frame per page by default, so the first reaches the player at once. */
   pageDurationUs?: number | undefined;
 }
 
-/** Builds ffmpeg arguments that read any audio on stdin and write Ogg/Opus 48 kHz stereo to stdout. */
+/**
+ * Builds ffmpeg arguments that read audio on stdin and write Ogg/Opus 48 kHz stereo to
+ * stdout. Only the pipe protocol is allowed, so nothing in the input can make ffmpeg
+ * open a file or an address; the demuxer is the sniffed `inputFormat` (`-f`) or, for an
+ * ffmpeg started before the bytes are known, one of the plain audio demuxers.
+ */
 export function buildTranscodeArgs(options: TranscodeArgsOptions): string[] {
   const bitrate = positive(options.bitrateKbps ?? 64, 'bitrateKbps');
   const probeSize = positive(options.probeSizeBytes ?? 16_384, 'probeSizeBytes');
@@ -37,7 +72,16 @@ export function buildTranscodeArgs(options: TranscodeArgsOptions): string[] {
   const args = ['-hide_banner', '-nostdin', '-loglevel', 'error'];
   args.push('-probesize', String(Math.max(32, Math.round(probeSize))));
   args.push('-analyzeduration', String(Math.round(analyzeDuration)));
-  if (options.inputFormat !== undefined) args.push('-f', options.inputFormat);
+  args.push('-protocol_whitelist', 'pipe');
+  if (options.inputFormat === undefined) {
+    // Started before the bytes are known (ahead of playback): it may probe, among these only.
+    args.push('-format_whitelist', [...ALLOWED_DEMUXERS].join(','));
+  } else {
+    if (!ALLOWED_DEMUXERS.has(options.inputFormat)) {
+      throw new RangeError(`inputFormat must be a known audio demuxer, got ${options.inputFormat}`);
+    }
+    args.push('-f', options.inputFormat);
+  }
   args.push('-i', 'pipe:0');
   // Audio only: cover art in MP3/FLAC tags would otherwise become a video stream.
   args.push('-map', '0:a:0', '-vn', '-sn', '-dn');

@@ -1,3 +1,4 @@
+import { openSniffed } from '../tts/index.ts';
 import type { SpeakUpdate, VoiceService } from '../voice/index.ts';
 import type { RequeuedEnd, ResumeOptions } from './resume.ts';
 
@@ -16,7 +17,7 @@ export function voiceRequeue(voice: Pick<VoiceService, 'speak'>): ResumeOptions[
       text: entry.request.text,
       source: {
         generate: async () => audioUrl,
-        open: (address, signal) => client.stream(address, signal),
+        open: (address, signal) => openSniffed(client, address, signal),
       },
       onUpdate: (update) => {
         if (ENDS.includes(update.state)) onEnd(update.state as RequeuedEnd);

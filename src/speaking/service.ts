@@ -9,7 +9,13 @@ import type { Logger } from '../log/index.ts';
 import { expectedSpeechMs } from '../queue/index.ts';
 import { audioDurationMs, validateSay } from '../speech/index.ts';
 import type { SettingsStore, UsageLedger } from '../store/index.ts';
-import type { Clock, SpeechRequest, TtsClient, TtsClients } from '../tts/index.ts';
+import {
+  type Clock,
+  openSniffed,
+  type SpeechRequest,
+  type TtsClient,
+  type TtsClients,
+} from '../tts/index.ts';
 import type { SpeakUpdate, SpeechSource, VoiceService } from '../voice/index.ts';
 import { chooseOutput, pickVoice } from './choose.ts';
 import { TicketJournal } from './journal.ts';
@@ -92,7 +98,7 @@ export function ttsSource(
     generate: async (signal) =>
       (await client.generate(request, { signal, ...(onSubmitted ? { onSubmitted } : {}) }))
         .audioUrl,
-    open: (audioUrl, signal) => client.stream(audioUrl, signal),
+    open: (audioUrl, signal) => openSniffed(client, audioUrl, signal),
   };
 }
 

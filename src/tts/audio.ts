@@ -219,9 +219,61 @@ export async function downloadAudio(
     throw new TtsError('network', 'downloading the audio was interrupted', { cause: error });
   }
   const bytes = Buffer.concat(chunks);
-  const type = await fileTypeFromBuffer(bytes);
+  return { bytes, ...(await audioType(bytes)) };
+}
+
+/** The audio format of a file from its first bytes, or a TtsError when it is not audio we know. */
+async function audioType(head: Buffer): Promise<{ mime: string; extension: string }> {
+  const type = await fileTypeFromBuffer(head);
   if (type === undefined || !(type.mime.startsWith('audio/') || type.ext === 'ogg')) {
     throw new TtsError('malformed_response', 'the downloaded file is not audio in a known format');
   }
-  return { bytes, mime: type.mime, extension: type.ext };
+  return { mime: type.mime, extension: type.ext };
+}
+
+/** Bytes `file-type` needs to tell every format it knows apart. */
+const SNIFF_BYTES = 4100;
+
+/**
+ * Decides the format of streamed audio from its first bytes, never from the address,
+ * and hands back a stream that still starts at the first byte. Rejects (closing the
+ * stream) when the bytes are not audio in a known format.
+ */
+export async function sniffAudio(
+  stream: Readable,
+): Promise<{ stream: Readable; mime: string; extension: string }> {
+  const chunks = stream[Symbol.asyncIterator]();
+  const head: Buffer[] = [];
+  let size = 0;
+  let ended = false;
+  try {
+    while (size < SNIFF_BYTES) {
+      const next = await chunks.next();
+      if (next.done === true) {
+        ended = true;
+        break;
+      }
+      const chunk = Buffer.from(next.value as Uint8Array);
+      head.push(chunk);
+      size += chunk.length;
+    }
+    const type = await audioType(Buffer.concat(head));
+    async function* replay(): AsyncGenerator<Buffer> {
+      try {
+        yield* head;
+        if (ended) return;
+        for (;;) {
+          const next = await chunks.next();
+          if (next.done === true) return;
+          yield Buffer.from(next.value as Uint8Array);
+        }
+      } finally {
+        await chunks.return?.();
+      }
+    }
+    return { stream: Readable.from(replay(), { objectMode: false }), ...type };
+  } catch (error) {
+    stream.destroy();
+    throw error;
+  }
 }

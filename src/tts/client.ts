@@ -1,5 +1,6 @@
+import type { Readable } from 'node:stream';
 import { TtsApi } from './api.ts';
-import { type Audio, downloadAudio, type MediaPolicy, openAudio } from './audio.ts';
+import { type Audio, downloadAudio, type MediaPolicy, openAudio, sniffAudio } from './audio.ts';
 import type { BudgetStore, LimitUsage } from './budget.ts';
 import type { Clock } from './clock.ts';
 import { TtsError, unsendableKeyError } from './errors.ts';
@@ -296,5 +297,22 @@ export class TtsClients {
    */
   forget(apiKey: string): void {
     this.#clients.delete(keyId(apiKey));
+  }
+}
+
+/**
+ * Opens finished audio for playback with its format sniffed from the first bytes (the
+ * address says nothing reliable): what a voice source hands to ffmpeg. Rejects when the
+ * bytes are not audio in a known format; an abort rejects with its own reason.
+ */
+export async function openSniffed(
+  client: Pick<TtsClient, 'stream'>,
+  audioUrl: string,
+  signal: AbortSignal,
+): Promise<{ stream: Readable; mime: string; extension: string }> {
+  try {
+    return await sniffAudio(await client.stream(audioUrl, signal));
+  } catch (error) {
+    throw signal.aborted ? signal.reason : error;
   }
 }

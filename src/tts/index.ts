@@ -1,4 +1,4 @@
-export { type Audio, checkMediaUrl, type MediaPolicy } from './audio.ts';
+export { type Audio, checkMediaUrl, type MediaPolicy, sniffAudio } from './audio.ts';
 export {
   type BudgetJournal,
   type BudgetStore,
@@ -8,6 +8,7 @@ export {
 export {
   type FinishedGeneration,
   type GenerationProgress,
+  openSniffed,
   TtsClient,
   type TtsClientOptions,
   TtsClients,

@@ -20,6 +20,7 @@ export { type LeaveReason, leaveNotice } from './notices.ts';
 export { VoiceManager, type VoiceManagerOptions } from './service.ts';
 export type {
   QueueEntry,
+  SniffedAudio,
   SpeakOutcome,
   SpeakRequest,
   SpeakUpdate,

@@ -5,7 +5,12 @@
  * speech is still generating, since loading it takes longer than the download itself.
  */
 import { type AudioResource, createAudioResource, StreamType } from '@discordjs/voice';
-import { type FfmpegProcesses, startTranscode, type WaitingTranscode } from '../audio/index.ts';
+import {
+  demuxerFor,
+  type FfmpegProcesses,
+  startTranscode,
+  type WaitingTranscode,
+} from '../audio/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { SpeechSource } from './types.ts';
 
@@ -28,7 +33,9 @@ export interface PreparedSpeech {
 
 /**
  * Starts ffmpeg (loudness-evened, waiting on stdin) and the player's resource over its output.
- * Aborting `signal` kills ffmpeg; it is also killed by the stall watch once fed.
+ * Started before the audio's format is known, it may run only the plain audio demuxers and the
+ * pipe protocol (see `buildTranscodeArgs`). Aborting `signal` kills ffmpeg; it is also killed by
+ * the stall watch once fed.
  */
 export function prepareSpeech(options: PlaybackOptions, signal: AbortSignal): PreparedSpeech {
   const transcode = startTranscode({
@@ -44,9 +51,10 @@ export function prepareSpeech(options: PlaybackOptions, signal: AbortSignal): Pr
 }
 
 /**
- * Opens the audio at `audioUrl` (through the source, e.g. the TTS client's media checks) and
- * feeds it to the waiting ffmpeg; resolves once the download has begun. Reads follow playback:
- * nothing is fetched faster than ffmpeg and the player take it.
+ * Opens the audio at `audioUrl` (through the source, e.g. the TTS client's media checks, which
+ * sniff its format from the first bytes) and feeds it to the waiting ffmpeg; resolves once the
+ * download has begun. Audio in a format we do not play never reaches ffmpeg. Reads follow
+ * playback: nothing is fetched faster than ffmpeg and the player take it.
  */
 export async function feedSpeech(
   prepared: PreparedSpeech,
@@ -54,10 +62,11 @@ export async function feedSpeech(
   audioUrl: string,
   signal: AbortSignal,
 ): Promise<void> {
-  const input = await source.open(audioUrl, signal);
-  if (signal.aborted) {
+  const { stream: input, extension } = await source.open(audioUrl, signal);
+  if (signal.aborted || demuxerFor(extension) === undefined) {
     input.destroy();
-    throw signal.reason;
+    if (signal.aborted) throw signal.reason;
+    throw new Error(`the audio is ${extension}, a format that is not played`);
   }
   prepared.transcode.feed(input);
 }

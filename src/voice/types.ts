@@ -20,8 +20,17 @@ export type SpeakUpdate =
 export interface SpeechSource {
   /** Makes the audio (generation, cache…); resolves with its address. Aborted when the item leaves. */
   generate(signal: AbortSignal): Promise<string>;
-  /** Opens the audio at an address `generate` gave, as bytes for ffmpeg. */
-  open(audioUrl: string, signal: AbortSignal): Promise<Readable>;
+  /**
+   * Opens the audio at an address `generate` gave, as bytes for ffmpeg, with its format as
+   * sniffed from those bytes (a file extension such as `wav` or `mp3`).
+   */
+  open(audioUrl: string, signal: AbortSignal): Promise<SniffedAudio>;
+}
+
+/** Audio bytes and the format they were sniffed as (never taken from the address). */
+export interface SniffedAudio {
+  readonly stream: Readable;
+  readonly extension: string;
 }
 
 /** One request to speak in a guild's voice channel. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { TranscodeArgsOptions } from '../../src/audio/args.ts';
-import { buildTranscodeArgs, NORMALIZE_FILTER } from '../../src/audio/args.ts';
+import { buildTranscodeArgs, demuxerFor, NORMALIZE_FILTER } from '../../src/audio/args.ts';
 
 /** Value following `flag`, or undefined when the flag is absent. */
 function flagValue(args: string[], flag: string): string | undefined {
@@ -74,5 +74,67 @@ describe('buildTranscodeArgs', () => {
     ['infinite analyse', { normalize: false, analyzeDurationUs: Number.POSITIVE_INFINITY }],
   ])('rejects %s', (_name, options) => {
     expect(() => buildTranscodeArgs(options)).toThrow(RangeError);
+  });
+});
+
+describe('only the expected demuxer and the pipe protocol run', () => {
+  test.each<[string, TranscodeArgsOptions]>([
+    ['no format', { normalize: false }],
+    ['a sniffed format', { normalize: true, inputFormat: 'wav' }],
+  ])('-protocol_whitelist pipe is always an input option (%s)', (_name, options) => {
+    const args = buildTranscodeArgs(options);
+    expect(flagValue(args, '-protocol_whitelist')).toBe('pipe');
+    expect(args.indexOf('-protocol_whitelist')).toBeLessThan(args.indexOf('-i'));
+  });
+
+  test('an ffmpeg started before the format is known may probe only the plain audio demuxers', () => {
+    const args = buildTranscodeArgs({ normalize: false });
+    const allowed = flagValue(args, '-format_whitelist')?.split(',') ?? [];
+    expect(allowed.sort()).toEqual(['aac', 'aiff', 'flac', 'matroska', 'mov', 'mp3', 'ogg', 'wav']);
+    expect(args.indexOf('-format_whitelist')).toBeLessThan(args.indexOf('-i'));
+  });
+
+  test('with the sniffed format forced, no probing list is needed', () => {
+    expect(buildTranscodeArgs({ normalize: false, inputFormat: 'mp3' })).not.toContain(
+      '-format_whitelist',
+    );
+  });
+
+  test.each(['wav', 'mp3', 'ogg', 'flac', 'mov', 'matroska', 'aac', 'aiff'])(
+    'a sniffed %s is forced with -f right before -i',
+    (format) => {
+      const args = buildTranscodeArgs({ normalize: false, inputFormat: format });
+      const input = args.indexOf('-i');
+      expect(args.slice(input - 2, input)).toEqual(['-f', format]);
+    },
+  );
+
+  test.each(['hls', 'concat', 'image2', 'lavfi', 'wav,mp3', '', 'tty'])(
+    'an input format %j that could open other files is refused',
+    (format) => {
+      expect(() => buildTranscodeArgs({ normalize: false, inputFormat: format })).toThrow(
+        RangeError,
+      );
+    },
+  );
+
+  test.each<[string, string | undefined]>([
+    ['wav', 'wav'],
+    ['mp3', 'mp3'],
+    ['ogg', 'ogg'],
+    ['opus', 'ogg'],
+    ['oga', 'ogg'],
+    ['flac', 'flac'],
+    ['m4a', 'mov'],
+    ['mp4', 'mov'],
+    ['aac', 'aac'],
+    ['webm', 'matroska'],
+    ['mka', 'matroska'],
+    ['aif', 'aiff'],
+    ['m3u8', undefined],
+    ['png', undefined],
+    ['', undefined],
+  ])('the sniffed extension %j reads with the demuxer %j', (extension, demuxer) => {
+    expect(demuxerFor(extension)).toBe(demuxer);
   });
 });

@@ -1,0 +1,115 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import pino from 'pino';
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { FfmpegError, FfmpegProcesses } from '../../src/audio/index.ts';
+import { ttsSource } from '../../src/speaking/index.ts';
+import {
+  DEFAULT_LIMITS,
+  MemoryBudgetStore,
+  systemClock,
+  type TtsClient,
+  TtsClients,
+  TtsError,
+} from '../../src/tts/index.ts';
+import { feedSpeech, prepareSpeech } from '../../src/voice/playback.ts';
+import { encodedTone, sineWav } from '../audio/helpers.ts';
+
+/** Media the server hands out: real audio in two formats, and an HLS playlist pointing at a file. */
+const media = new Map<string, Buffer>();
+let server: Server;
+let client: TtsClient;
+let origin = '';
+const processes = new FfmpegProcesses();
+
+beforeAll(async () => {
+  media.set('/tone.wav', sineWav(1));
+  media.set('/tone.mp3', await encodedTone('mp3', 'libmp3lame'));
+  media.set(
+    '/playlist.wav',
+    Buffer.from(
+      '#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\nfile:///etc/passwd\n#EXT-X-ENDLIST\n',
+    ),
+  );
+  server = createServer((request, response) => {
+    const body = media.get(request.url ?? '');
+    if (body === undefined) response.writeHead(404).end();
+    else response.writeHead(200, { 'content-type': 'audio/wav' }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  client = new TtsClients({
+    baseUrl: `${origin}/v2`,
+    media: { origins: [origin], maxBytes: 5 * 1024 * 1024, timeoutMs: 5000 },
+    budgets: new MemoryBudgetStore(DEFAULT_LIMITS),
+    clock: systemClock,
+    requestTimeoutMs: 5000,
+    maxRetries: 0,
+    maxBudgetWaitMs: 1000,
+    pollDeadlineMs: 1000,
+    pollIntervalMs: { min: 10, max: 20 },
+    voicesTtlMs: 1000,
+    onBackgroundError: () => undefined,
+  }).forKey('adx_playback_test_key');
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+afterEach(async () => {
+  await processes.killAll();
+});
+
+/** Plays `path` as voice does (ffmpeg started ahead, then fed), recording ffmpeg's arguments. */
+async function play(path: string) {
+  const lines: { args?: string[] }[] = [];
+  const logger = pino(
+    { level: 'debug' },
+    { write: (line: string) => lines.push(JSON.parse(line) as { args?: string[] }) },
+  );
+  const controller = new AbortController();
+  const prepared = prepareSpeech({ ffmpegPath: 'ffmpeg', logger, processes }, controller.signal);
+  // The source /say builds: the TTS client's media checks, then the format sniffed from the bytes.
+  const source = ttsSource(client, { text: 'unused', voiceId: 'unused', model: 'base' });
+  const fed = feedSpeech(prepared, source, `${origin}${path}`, controller.signal);
+  const args = () => lines.find((line) => line.args !== undefined)?.args ?? [];
+  return { prepared, fed, args, controller };
+}
+
+test.each([['/tone.wav'], ['/tone.mp3']])(
+  '%s plays through an ffmpeg that may run only the pipe protocol and plain audio demuxers',
+  async (path) => {
+    const { prepared, fed, args } = await play(path);
+    await fed;
+    let bytes = 0;
+    for await (const packet of prepared.resource.playStream) bytes += (packet as Buffer).length;
+    await prepared.transcode.done;
+    expect(bytes).toBeGreaterThan(0);
+    const input = args().indexOf('-i');
+    expect(args().slice(input - 4, input)).toEqual([
+      '-protocol_whitelist',
+      'pipe',
+      '-format_whitelist',
+      'wav,mp3,ogg,flac,mov,aac,matroska,aiff',
+    ]);
+  },
+);
+
+test('bytes that are not audio (a playlist naming a local file) never reach ffmpeg', async () => {
+  const { fed, prepared, controller } = await play('/playlist.wav');
+  const error = await fed.catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(TtsError);
+  expect(error).toMatchObject({ kind: 'malformed_response' });
+  controller.abort(new Error('item ended'));
+  await prepared.transcode.done.catch(() => undefined);
+});
+
+test('a playlist fed straight to ffmpeg is refused by ffmpeg itself: its demuxer is not allowed', async () => {
+  const controller = new AbortController();
+  const prepared = prepareSpeech(
+    { ffmpegPath: 'ffmpeg', logger: pino({ level: 'silent' }), processes },
+    controller.signal,
+  );
+  prepared.transcode.feed(Readable.from([media.get('/playlist.wav') ?? Buffer.alloc(0)]));
+  const error = await prepared.transcode.done.catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(FfmpegError);
+  expect(String((error as FfmpegError).stderr)).toMatch(/not on whitelist/);
+});
