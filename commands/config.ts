@@ -167,10 +167,10 @@ export default {
     }
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     try {
-      await services.tts.forKey(apiKey).verify('base');
+      // A key that fails the check, for any reason, leaves nothing behind.
+      await services.tts.verify(apiKey, 'base');
     } catch (error) {
       if (error instanceof TtsError && error.kind === 'invalid_key') {
-        services.tts.forget(apiKey);
         await interaction.editReply({
           content: `The TTS service rejected \`${maskKey(apiKey)}\`: the key is not valid. Nothing was saved; check the key and try again.`,
           allowedMentions: { parse: [] },

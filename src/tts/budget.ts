@@ -59,6 +59,11 @@ export interface BudgetStore {
   restamp(keyId: string, op: Operation, takenAt: number, answeredAt: number): Promise<void>;
   /** How much of each limit of `op` the key has used at `now`. */
   usage(keyId: string, op: Operation, now: number): Promise<LimitUsage[]>;
+  /**
+   * Drops what is held in memory for a key that must leave nothing behind (it failed
+   * verification and was never in use). Optional: a shared store may keep its entries to expire.
+   */
+  discard?(keyId: string): void;
 }
 
 /** Persistence for request logs whose windows outlive a restart (the daily limit). */
@@ -75,18 +80,41 @@ export interface BudgetJournal {
 /** Windows at least this long are written to the journal, so a restart does not forget them. */
 const PERSIST_FROM_MS = 3_600_000;
 
-/** Sliding-window logs in memory, with long windows written through to a journal. */
+/**
+ * Sliding-window logs in memory, with long windows written through to a journal. A log
+ * whose requests have all left every window is dropped, so keys tried once do not
+ * stay in memory for ever.
+ */
 export class MemoryBudgetStore implements BudgetStore {
   readonly #limits: Limits;
   readonly #journal: BudgetJournal | undefined;
   readonly #logs = new Map<string, Promise<number[]>>();
+  /** The logs whose load finished, for the synchronous sweep. */
+  readonly #loaded = new Map<string, number[]>();
+  /** Calls under way per log: a log in use is never dropped (a count could be lost). */
+  readonly #inUse = new Map<string, number>();
+  readonly #sweepEveryMs: number;
+  #sweptAt = Number.NEGATIVE_INFINITY;
 
   constructor(limits: Limits, journal?: BudgetJournal) {
     this.#limits = limits;
     this.#journal = journal;
+    const windows = Object.values(limits).flatMap((list) => list.map(windowWithMargin));
+    // Often enough to bound memory, rarely enough that sweeping costs nothing.
+    this.#sweepEveryMs = Math.min(Math.max(0, ...windows), 60_000);
   }
 
-  async take(keyId: string, op: Operation, now: number): Promise<Take> {
+  /** Logs held in memory (for metrics and tests). */
+  get size(): number {
+    return this.#logs.size;
+  }
+
+  take(keyId: string, op: Operation, now: number): Promise<Take> {
+    this.#sweep(now);
+    return this.#using(keyId, op, () => this.#take(keyId, op, now));
+  }
+
+  async #take(keyId: string, op: Operation, now: number): Promise<Take> {
     const limits = this.#limits[op];
     const times = await this.#log(keyId, op);
     prune(limits, times, now);
@@ -102,8 +130,12 @@ export class MemoryBudgetStore implements BudgetStore {
     return { ok: true };
   }
 
-  async restamp(keyId: string, op: Operation, takenAt: number, answeredAt: number): Promise<void> {
-    if (answeredAt <= takenAt) return;
+  restamp(keyId: string, op: Operation, takenAt: number, answeredAt: number): Promise<void> {
+    if (answeredAt <= takenAt) return Promise.resolve();
+    return this.#using(keyId, op, () => this.#restamp(keyId, op, takenAt, answeredAt));
+  }
+
+  async #restamp(keyId: string, op: Operation, takenAt: number, answeredAt: number) {
     const times = await this.#log(keyId, op);
     const index = times.indexOf(takenAt);
     if (index === -1) return;
@@ -114,7 +146,11 @@ export class MemoryBudgetStore implements BudgetStore {
     if (this.#persisted(op)) await this.#journal?.save(`${keyId}:${op}`, times);
   }
 
-  async usage(keyId: string, op: Operation, now: number): Promise<LimitUsage[]> {
+  usage(keyId: string, op: Operation, now: number): Promise<LimitUsage[]> {
+    return this.#using(keyId, op, () => this.#usage(keyId, op, now));
+  }
+
+  async #usage(keyId: string, op: Operation, now: number): Promise<LimitUsage[]> {
     const times = await this.#log(keyId, op);
     return this.#limits[op].map((limit) => {
       const inWindow = times.filter((time) => time > now - windowWithMargin(limit));
@@ -125,6 +161,42 @@ export class MemoryBudgetStore implements BudgetStore {
         resetAt: first === undefined ? null : first + windowWithMargin(limit),
       };
     });
+  }
+
+  discard(keyId: string): void {
+    for (const name of [...this.#logs.keys()]) {
+      if (name.startsWith(`${keyId}:`) && !this.#inUse.has(name)) this.#drop(name);
+    }
+  }
+
+  /** Runs `call` with the log marked in use, so a sweep cannot drop it meanwhile. */
+  async #using<T>(keyId: string, op: Operation, call: () => Promise<T>): Promise<T> {
+    const name = `${keyId}:${op}`;
+    this.#inUse.set(name, (this.#inUse.get(name) ?? 0) + 1);
+    try {
+      return await call();
+    } finally {
+      const left = (this.#inUse.get(name) ?? 1) - 1;
+      if (left === 0) this.#inUse.delete(name);
+      else this.#inUse.set(name, left);
+    }
+  }
+
+  /** Drops logs not in use whose requests have all left every window. */
+  #sweep(now: number): void {
+    if (now - this.#sweptAt < this.#sweepEveryMs) return;
+    this.#sweptAt = now;
+    for (const [name, times] of this.#loaded) {
+      if (this.#inUse.has(name)) continue;
+      const op = name.slice(name.lastIndexOf(':') + 1) as Operation;
+      prune(this.#limits[op], times, now);
+      if (times.length === 0) this.#drop(name);
+    }
+  }
+
+  #drop(name: string): void {
+    this.#logs.delete(name);
+    this.#loaded.delete(name);
   }
 
   #persisted(op: Operation): boolean {
@@ -142,9 +214,14 @@ export class MemoryBudgetStore implements BudgetStore {
       this.#logs.set(name, log);
       // A store that is briefly down must not break this budget until restart: forget the failure.
       const loading = log;
-      loading.catch(() => {
-        if (this.#logs.get(name) === loading) this.#logs.delete(name);
-      });
+      loading.then(
+        (times) => {
+          if (this.#logs.get(name) === loading) this.#loaded.set(name, times);
+        },
+        () => {
+          if (this.#logs.get(name) === loading) this.#logs.delete(name);
+        },
+      );
     }
     return log;
   }

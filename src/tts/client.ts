@@ -29,6 +29,8 @@ export interface TtsClientOptions {
   readonly pollDeadlineMs: number;
   readonly pollIntervalMs: { readonly min: number; readonly max: number };
   readonly voicesTtlMs: number;
+  /** A key's client not asked for this long, with nothing under way, is dropped; default 1 hour. */
+  readonly clientIdleMs?: number | undefined;
   /** Failures in the background (voice refreshes, transient poll errors, budget updates); never contains the key. */
   readonly onBackgroundError: (error: unknown) => void;
   /** Reuses the audio of identical requests; none when absent. */
@@ -74,6 +76,8 @@ export class TtsClient {
   /** Audio addresses that came from the cache, with the request that made them (oldest first). */
   readonly #served = new Map<string, SpeechRequest>();
   readonly #shared = new SharedGenerations();
+  /** Calls under way; a client with none may be dropped by {@link TtsClients}. */
+  #calls = 0;
 
   constructor(apiKey: string, options: TtsClientOptions, estimator: GenerationEstimator) {
     this.keyId = keyId(apiKey);
@@ -115,22 +119,27 @@ export class TtsClient {
     });
   }
 
+  /** True while a call of this client is under way. */
+  get busy(): boolean {
+    return this.#calls > 0;
+  }
+
   /** The voices for `model`, from the cache when fresh. */
   async voices(model: Model): Promise<Voice[]> {
     this.#checkKey();
-    return this.#voices.get(model);
+    return this.#counted(() => this.#voices.get(model));
   }
 
   /** Checks the key with a real GET /voices call (and refreshes the cache). */
   async verify(model: Model = 'base'): Promise<Voice[]> {
     this.#checkKey();
-    return this.#voices.refresh(model);
+    return this.#counted(() => this.#voices.refresh(model));
   }
 
   /** Submits a generation and returns its id as soon as the API accepted it. */
   async submit(request: SpeechRequest, signal?: AbortSignal): Promise<string> {
     this.#checkKey();
-    return this.#api.submit(request, signal);
+    return this.#counted(() => this.#api.submit(request, signal));
   }
 
   /** Waits for a submitted generation to complete (polling shares the key's status budget). */
@@ -139,7 +148,7 @@ export class TtsClient {
     signal?: AbortSignal,
   ): Promise<string> {
     this.#checkKey();
-    return this.#poller.track(generation, signal);
+    return this.#counted(() => this.#poller.track(generation, signal));
   }
 
   /**
@@ -154,6 +163,13 @@ export class TtsClient {
     options: GenerateOptions = {},
   ): Promise<FinishedGeneration> {
     this.#checkKey();
+    return this.#counted(() => this.#generateCached(request, options));
+  }
+
+  async #generateCached(
+    request: SpeechRequest,
+    options: GenerateOptions,
+  ): Promise<FinishedGeneration> {
     const cache = this.#options.cache;
     // Without a cache nothing is awaited here, so progress is reported in the same turn.
     if (!cache?.enabled) return this.#generate(request, options);
@@ -267,27 +283,80 @@ export class TtsClient {
   #checkKey(): void {
     if (!this.#sendable) throw unsendableKeyError();
   }
+
+  async #counted<T>(call: () => Promise<T>): Promise<T> {
+    this.#calls++;
+    try {
+      return await call();
+    } finally {
+      this.#calls--;
+    }
+  }
 }
 
-/** Hands out one {@link TtsClient} per API key, so budgets, polling and caches are shared per key. */
+/**
+ * Hands out one {@link TtsClient} per API key, so budgets, polling and caches are shared
+ * per key. Clients not asked for in `clientIdleMs` with nothing under way are dropped,
+ * so keys used once do not stay in memory.
+ */
 export class TtsClients {
   readonly #options: TtsClientOptions;
-  readonly #clients = new Map<string, TtsClient>();
+  readonly #clients = new Map<string, { readonly client: TtsClient; usedAt: number }>();
   readonly #estimator = new GenerationEstimator();
+  readonly #idleMs: number;
+  #sweptAt: number;
 
   constructor(options: TtsClientOptions) {
     this.#options = options;
+    this.#idleMs = options.clientIdleMs ?? 3_600_000;
+    this.#sweptAt = options.clock.now();
+  }
+
+  /** Clients held (for metrics and tests). */
+  get size(): number {
+    return this.#clients.size;
   }
 
   /** The client for `apiKey`. */
   forKey(apiKey: string): TtsClient {
+    const now = this.#options.clock.now();
+    this.#sweep(now);
     const id = keyId(apiKey);
-    let client = this.#clients.get(id);
-    if (client === undefined) {
-      client = new TtsClient(apiKey, this.#options, this.#estimator);
-      this.#clients.set(id, client);
+    const held = this.#clients.get(id);
+    if (held !== undefined) {
+      held.usedAt = now;
+      return held.client;
     }
+    const client = new TtsClient(apiKey, this.#options, this.#estimator);
+    this.#clients.set(id, { client, usedAt: now });
     return client;
+  }
+
+  /**
+   * Checks a key with a real GET /voices call. When the check fails for any reason and
+   * the key was not in use before, nothing of it is kept: no client, no budget log.
+   */
+  async verify(apiKey: string, model: Model = 'base'): Promise<Voice[]> {
+    const id = keyId(apiKey);
+    const known = this.#clients.has(id);
+    const client = this.forKey(apiKey);
+    try {
+      return await client.verify(model);
+    } catch (error) {
+      if (!known && this.#clients.get(id)?.client === client && !client.busy) {
+        this.#clients.delete(id);
+        this.#options.budgets.discard?.(id);
+      }
+      throw error;
+    }
+  }
+
+  #sweep(now: number): void {
+    if (now - this.#sweptAt < Math.min(this.#idleMs, 60_000)) return;
+    this.#sweptAt = now;
+    for (const [id, held] of this.#clients) {
+      if (now - held.usedAt >= this.#idleMs && !held.client.busy) this.#clients.delete(id);
+    }
   }
 
   /**

@@ -48,7 +48,9 @@ describe('/config', () => {
   });
 
   test('an invalid key is checked with GET /voices and not stored', async () => {
+    const held = t.bot.services.tts.size;
     const reply = await t.configureKey('adx_wrong_key_000000');
+    expect(t.bot.services.tts.size).toBe(held);
     expect(reply).toContain('not valid');
     expect(reply).toContain('adx…000');
     expect(reply).not.toContain('adx_wrong_key_000000');

@@ -119,6 +119,59 @@ describe('MemoryBudgetStore', () => {
   });
 });
 
+describe('MemoryBudgetStore holds only what a window can still see', () => {
+  const limits = parseLimits('generate=2/1s,status=3/1s,voices=2/1s,health=4/1s');
+
+  test('the logs of keys tried once are dropped once their requests left every window', async () => {
+    const store = new MemoryBudgetStore(limits);
+    for (let i = 0; i < 200; i++) await store.take(`key${i}`, 'voices', i);
+    expect(store.size).toBe(200);
+    await store.take('later', 'voices', 10_000);
+    expect(store.size).toBe(1);
+  });
+
+  test('a log still counting requests is kept, and its count is right after a sweep', async () => {
+    const store = new MemoryBudgetStore(limits);
+    await store.take('busy', 'generate', 0);
+    await store.take('idle', 'generate', 0);
+    await store.take('busy', 'generate', 1500);
+    await store.take('other', 'generate', 2100);
+    expect(store.size).toBe(2);
+    const [usage] = await store.usage('busy', 'generate', 2100);
+    expect(usage?.used).toBe(1);
+  });
+
+  test('sweeps that run while other calls wait on a slow journal lose no count', async () => {
+    const daily = parseLimits('generate=3/1h,status=3/1s,voices=2/1s,health=4/1s');
+    const journal = new MapJournal();
+    const slow: BudgetJournal = {
+      load: async (name) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return journal.load(name);
+      },
+      save: (name, times) => journal.save(name, times),
+    };
+    const store = new MemoryBudgetStore(daily, slow);
+    const takes = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => store.take('k', 'generate', i * 1000)),
+    );
+    for (let i = 0; i < 20; i++) await store.take(`other${i}`, 'voices', 10_000 + i * 3000);
+    expect(takes.filter((take) => take.ok)).toHaveLength(3);
+    expect((await store.take('k', 'generate', 100_000)).ok).toBe(false);
+  });
+
+  test('discard drops every log of one key that is not in use, and nothing else', async () => {
+    const store = new MemoryBudgetStore(limits);
+    await store.take('tried', 'voices', 0);
+    await store.take('tried', 'status', 0);
+    await store.take('kept', 'voices', 0);
+    store.discard('tried');
+    expect(store.size).toBe(1);
+    const [usage] = await store.usage('kept', 'voices', 1);
+    expect(usage?.used).toBe(1);
+  });
+});
+
 describe('RateGate', () => {
   test('30 requests at once: 20 go now, the rest after the minute, in order', async () => {
     const clock = new FakeClock(0);

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { MemoryBudgetStore } from '../../src/tts/index.ts';
 import type { EmulatorOptions } from '../../tools/emulator/index.ts';
 import { type Emulator, startEmulator, USER_ONE, USER_TWO } from '../../tools/emulator/index.ts';
-import { clientsFor, entriesOf, failure, sentence, TIME_SCALE } from './emulated.ts';
+import { FakeClock } from '../support/fake-clock.ts';
+import { clientsFor, entriesOf, failure, SCALED_LIMITS, sentence, TIME_SCALE } from './emulated.ts';
 
 const fast: EmulatorOptions = { synth: 'tone', timeScale: TIME_SCALE, generationMs: () => 30 };
 
@@ -242,5 +244,64 @@ describe('media policy', () => {
     emu().fault({ kind: 'delay', endpoint: 'GET /audio', ms: 2000 });
     const error = await failure(client.download(done.audioUrl), 'timeout');
     expect(error.message).toBe('downloading the audio failed (timeout)');
+  });
+});
+
+describe('what the clients keep in memory', () => {
+  const emu = withEmulator();
+
+  const arm500 = (): void =>
+    emu().fault({ kind: 'http-error', endpoint: 'GET /v2/voices', status: 500 });
+  test.each([
+    ['rejected (401)', 'adx_never_seen_key_4242', 'invalid_key', (): void => undefined],
+    ['unanswered (500)', USER_TWO.apiKey, 'server_error', arm500],
+  ] as const)(
+    'a new key whose check fails, %s, leaves no client and no budget log behind',
+    async (_name, key, kind, arm) => {
+      arm();
+      const budgets = new MemoryBudgetStore(SCALED_LIMITS);
+      const { clients } = clientsFor(emu(), { budgets, maxRetries: 0 });
+      await failure(clients.verify(key), kind);
+      expect(clients.size).toBe(0);
+      expect(budgets.size).toBe(0);
+    },
+  );
+
+  test('a new key whose check cannot reach the service leaves nothing behind either', async () => {
+    const budgets = new MemoryBudgetStore(SCALED_LIMITS);
+    const { clients } = clientsFor(emu(), {
+      budgets,
+      maxRetries: 0,
+      baseUrl: 'http://127.0.0.1:9/v2',
+    });
+    await failure(clients.verify('adx_never_seen_key_4242'), 'network');
+    expect([clients.size, budgets.size]).toEqual([0, 0]);
+  });
+
+  test('a key already in use keeps its client and budgets when a later check fails', async () => {
+    const budgets = new MemoryBudgetStore(SCALED_LIMITS);
+    const { clients } = clientsFor(emu(), { budgets, maxRetries: 0 });
+    const inUse = clients.forKey(USER_ONE.apiKey);
+    await inUse.voices('base');
+    emu().fault({ kind: 'http-error', endpoint: 'GET /v2/voices', status: 500 });
+    await failure(clients.verify(USER_ONE.apiKey), 'server_error');
+    expect(clients.forKey(USER_ONE.apiKey)).toBe(inUse);
+    expect(budgets.size).toBe(1);
+  });
+
+  test('clients not asked for within clientIdleMs are dropped, unless a call is under way', async () => {
+    const clock = new FakeClock();
+    const { clients } = clientsFor(emu(), { clock, clientIdleMs: 60_000 });
+    const idle = clients.forKey('adx_idle_key_00000001');
+    clients.forKey('adx_idle_key_00000002');
+    const working = clients.forKey(USER_ONE.apiKey);
+    emu().fault({ kind: 'delay', endpoint: 'GET /v2/voices', ms: 300 });
+    const call = working.voices('base');
+    await clock.advance(61_000);
+    clients.forKey(USER_TWO.apiKey);
+    expect(clients.size).toBe(2);
+    expect(clients.forKey('adx_idle_key_00000001')).not.toBe(idle);
+    await call;
+    expect(clients.forKey(USER_ONE.apiKey)).toBe(working);
   });
 });
