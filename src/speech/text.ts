@@ -37,13 +37,21 @@ export function quoteSafely(text: string, max = 200): string {
     .replace(/\n+/g, ' ');
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f\s]+/g;
+
 /**
  * Text shown as inline code (a voice id, a generation id): one line, at most `max`
- * characters, and no backtick that could end the span and let the rest render.
+ * characters, no backtick that could end the span and let the rest render, and no
+ * mention syntax.
  */
 export function codeSpan(text: string, max = 100): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
-  const flat = text.replace(/`/g, 'ˋ').replace(/[\u0000-\u001f\u007f\s]+/g, ' ');
+  const flat = text
+    .replace(/`/g, 'ˋ')
+    .replace(CONTROL_OR_SPACE, ' ')
+    // Inert inside code already; also inert should the text ever be shown outside it.
+    .replace(/<(?=[@#:at])/g, '<\u200b')
+    .replace(/@(?=everyone|here)/g, '@\u200b');
   const short = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
   return `\`${short === '' ? ' ' : short}\``;
 }

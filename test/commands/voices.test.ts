@@ -43,7 +43,7 @@ function expectInert(text: string): void {
 
 /** True when the voice id appears only inside one code span that nothing in it can end. */
 function expectIdInCode(text: string): void {
-  expect(text).toContain('`adv_xˋ**pwn**ˋ<@&1>`');
+  expect(text).toContain('`adv_xˋ**pwn**ˋ<\u200b@&1>`');
   expect(text).not.toContain(EVIL_ID);
 }
 
@@ -82,7 +82,7 @@ describe('voice ids and names from the API are shown escaped', () => {
 
   test('a voice a member typed that does not exist is echoed inside a code span only', async () => {
     const typed = 'nope`**x**` @everyone';
-    const shown = 'There is no voice `nopeˋ**x**ˋ @everyone`';
+    const shown = 'There is no voice `nopeˋ**x**ˋ @\u200beveryone`';
     const config = await t.discord
       .slash({ user: 'admin', name: 'config', subcommand: 'defaults', options: { voice: typed } })
       .waitForReply();
