@@ -91,6 +91,8 @@ export default {
         const previous = await readableKey(services, guildId);
         const removed = await services.apiKeys.remove(guildId);
         if (previous !== undefined) services.tts.forget(previous);
+        // Queued speech must not go on with the removed key.
+        if (removed) services.voice.keyChanged(guildId, 'removed');
         await interaction.reply({
           ...ephemeral,
           content: removed
@@ -181,7 +183,11 @@ export default {
     }
     const previous = await readableKey(services, guildId);
     await services.apiKeys.set(guildId, apiKey);
-    if (previous !== undefined && previous !== apiKey) services.tts.forget(previous);
+    if (previous !== apiKey) {
+      if (previous !== undefined) services.tts.forget(previous);
+      // Queued speech goes on with the new key, never the old one.
+      services.voice.keyChanged(guildId, 'replaced');
+    }
     logger.info({ keyId: services.tts.forKey(apiKey).keyId }, 'API key configured');
     await interaction.editReply({
       content: `API key \`${maskKey(apiKey)}\` checked and saved. Members can use \`/say\` now.`,

@@ -192,7 +192,7 @@ export class SpeakingService {
       requesterName: ticket.requesterName,
       text: request.text,
       expectedMs: expectedSpeechMs(request.text.length, request.speed),
-      source: ttsSource(speech.client, request, this.#onSubmitted(speech, journal)),
+      source: ttsSource(this.#currentClient(speech), request, this.#onSubmitted(speech, journal)),
       onUpdate: (update) => {
         const end = endOf(update);
         if (end !== undefined) {
@@ -326,6 +326,21 @@ export class SpeakingService {
   #journalOf(speech: ReadySpeech): TicketJournal {
     const logger = this.#logger.child({ guildId: speech.ticket.guildId });
     return new TicketJournal(this.#options.journal, speech.ticket, logger);
+  }
+
+  /**
+   * The server's client as of each generation, not of the request: an item that waits in the
+   * voice queue while the key is replaced generates with the new key, never the old one.
+   */
+  #currentClient(speech: ReadySpeech): Pick<TtsClient, 'generate' | 'stream'> {
+    return {
+      generate: async (request, options) =>
+        (await this.#clientFor(speech.ticket.guildId, speech.input.requester)).generate(
+          request,
+          options,
+        ),
+      stream: (audioUrl, signal) => speech.client.stream(audioUrl, signal),
+    };
   }
 
   /** The server's client, or a UserError telling who can set a key and how. */

@@ -50,6 +50,12 @@ export function voiceProgress(update: SpeakUpdate, elapsedMs: number): string {
     case 'skipped':
       return '⏭️ Skipped.';
     case 'cancelled':
+      if (update.reason === 'key_changed') {
+        return '⏹️ Cancelled: this server’s API key was changed while this was being generated. Send it again.';
+      }
+      if (update.reason === 'key_removed') {
+        return '⏹️ Cancelled: this server’s API key was removed.';
+      }
       return '⏹️ Removed from the queue.';
     case 'failed':
       return '⚠️ Failed.';

@@ -236,44 +236,57 @@ const SNIFF_BYTES = 4100;
 
 /**
  * Decides the format of streamed audio from its first bytes, never from the address,
- * and hands back a stream that still starts at the first byte. Rejects (closing the
- * stream) when the bytes are not audio in a known format.
+ * and hands back the same stream, those bytes put back at its front. Rejects (closing
+ * the stream) when the bytes are not audio in a known format.
  */
 export async function sniffAudio(
   stream: Readable,
 ): Promise<{ stream: Readable; mime: string; extension: string }> {
-  const chunks = stream[Symbol.asyncIterator]();
-  const head: Buffer[] = [];
-  let size = 0;
-  let ended = false;
   try {
-    while (size < SNIFF_BYTES) {
-      const next = await chunks.next();
-      if (next.done === true) {
-        ended = true;
-        break;
-      }
-      const chunk = Buffer.from(next.value as Uint8Array);
-      head.push(chunk);
-      size += chunk.length;
-    }
-    const type = await audioType(Buffer.concat(head));
-    async function* replay(): AsyncGenerator<Buffer> {
-      try {
-        yield* head;
-        if (ended) return;
-        for (;;) {
-          const next = await chunks.next();
-          if (next.done === true) return;
-          yield Buffer.from(next.value as Uint8Array);
-        }
-      } finally {
-        await chunks.return?.();
-      }
-    }
-    return { stream: Readable.from(replay(), { objectMode: false }), ...type };
+    const { head, ended } = await readHead(stream, SNIFF_BYTES);
+    const type = await audioType(head);
+    if (ended) return { stream: Readable.from([head], { objectMode: false }), ...type };
+    stream.unshift(head);
+    return { stream, ...type };
   } catch (error) {
     stream.destroy();
     throw error;
   }
+}
+
+/** Reads at least `bytes` (fewer when the stream ends first), leaving the stream paused. */
+function readHead(stream: Readable, bytes: number): Promise<{ head: Buffer; ended: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (ended: boolean): void => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+      stream.off('close', onClose);
+      resolve({ head: Buffer.concat(chunks), ended });
+    };
+    const onData = (chunk: Buffer): void => {
+      chunks.push(Buffer.from(chunk));
+      size += chunk.length;
+      if (size >= bytes) {
+        stream.pause();
+        finish(false);
+      }
+    };
+    const onEnd = (): void => finish(true);
+    const onError = (error: unknown): void => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('close', onClose);
+      reject(error);
+    };
+    const onClose = (): void => {
+      if (!stream.readableEnded) onError(new TtsError('network', 'the audio stream closed early'));
+    };
+    stream.on('data', onData);
+    stream.once('end', onEnd);
+    stream.once('error', onError);
+    stream.once('close', onClose);
+  });
 }

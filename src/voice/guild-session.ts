@@ -135,11 +135,31 @@ export class GuildSession {
     return this.#end(this.#queue.clear(), 'cancelled');
   }
 
+  /**
+   * The guild's key was replaced or removed: items the old key is generating are cancelled
+   * (their work belongs to the old key); on removal every pending item is. Items still
+   * waiting resolve the key when their turn to generate comes. Returns how many were cancelled.
+   */
+  keyChanged(change: 'replaced' | 'removed'): number {
+    const affected = this.#queue
+      .order()
+      .filter(({ item }) => change === 'removed' || item.state === 'generating')
+      .flatMap(({ item }) => this.#queue.remove(item.id));
+    return this.#end(affected, 'cancelled', change === 'removed' ? 'key_removed' : 'key_changed');
+  }
+
   /** Stops the work of items the queue just ended and tells their requesters; how many. */
-  #end(affected: readonly AffectedItem<SpeakRequest>[], state: 'skipped' | 'cancelled'): number {
+  #end(
+    affected: readonly AffectedItem<SpeakRequest>[],
+    state: 'skipped' | 'cancelled',
+    reason?: 'key_changed' | 'key_removed',
+  ): number {
     for (const { item, previous } of affected) {
       this.#abort(item.id, previous);
-      this.#updates.end(item.id, { state });
+      this.#updates.end(
+        item.id,
+        state === 'cancelled' && reason !== undefined ? { state, reason } : { state },
+      );
     }
     this.#pump();
     return affected.length;

@@ -83,7 +83,10 @@ export class VoiceManager implements VoiceService {
     const settled = joined.catch(() => undefined);
     this.#joining.set(target.guildId, settled);
     void settled.finally(() => {
-      if (this.#joining.get(target.guildId) === settled) this.#joining.delete(target.guildId);
+      if (this.#joining.get(target.guildId) !== settled) return;
+      this.#joining.delete(target.guildId);
+      // Only a join under way compares epochs: with none left, the count can go.
+      this.#epochs.delete(target.guildId);
     });
     return joined;
   }
@@ -148,7 +151,8 @@ export class VoiceManager implements VoiceService {
   }
 
   leave(guildId: string, reason: LeaveReason = 'command', detail?: string): Promise<boolean> {
-    this.#epochs.set(guildId, this.#epochOf(guildId) + 1);
+    // A leave cancels the joins under way; with none, there is nothing to count.
+    if (this.#joining.has(guildId)) this.#epochs.set(guildId, this.#epochOf(guildId) + 1);
     const session = this.#sessions.get(guildId);
     if (session === undefined) return Promise.resolve(false);
     return this.#leaveSession(session, reason, detail);
@@ -180,6 +184,16 @@ export class VoiceManager implements VoiceService {
 
   stop(guildId: string): number {
     return this.#sessions.get(guildId)?.stop() ?? 0;
+  }
+
+  keyChanged(guildId: string, change: 'replaced' | 'removed'): number {
+    return this.#sessions.get(guildId)?.keyChanged(change) ?? 0;
+  }
+
+  /** Guilds the manager holds any state for (for metrics and tests); none once all have left. */
+  get heldGuilds(): number {
+    const maps = [this.#sessions, this.#leaving, this.#joining, this.#epochs];
+    return new Set(maps.flatMap((map) => [...map.keys()])).size;
   }
 
   queue(guildId: string): QueueEntry[] {

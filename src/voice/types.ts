@@ -11,14 +11,21 @@ export type SpeakUpdate =
   | { readonly state: 'played'; readonly durationMs: number }
   | { readonly state: 'failed'; readonly error: unknown }
   | { readonly state: 'skipped' }
-  | { readonly state: 'cancelled' };
+  | {
+      readonly state: 'cancelled';
+      /** Set when the item was cancelled because the server's API key changed or was removed. */
+      readonly reason?: 'key_changed' | 'key_removed';
+    };
 
 /**
  * What voice needs to play one item: a way to make its audio when the item's turn to generate
  * comes, and to stream it when its turn to play comes. Voice knows nothing of the TTS API.
  */
 export interface SpeechSource {
-  /** Makes the audio (generation, cache…); resolves with its address. Aborted when the item leaves. */
+  /**
+   * Makes the audio (generation, cache…); resolves with its address. Aborted when the item
+   * leaves. Called when the item's turn comes, so it uses the server's key of that moment.
+   */
   generate(signal: AbortSignal): Promise<string>;
   /**
    * Opens the audio at an address `generate` gave, as bytes for ffmpeg, with its format as
@@ -108,6 +115,13 @@ export interface VoiceService {
   skip(guildId: string): boolean;
   /** Clears the queue and stops playing; the number of items removed. */
   stop(guildId: string): number;
+  /**
+   * The guild's API key was replaced or removed. Pending items never use the old key again:
+   * ones the old key is generating are cancelled with a reason, and on removal every pending
+   * item is; waiting ones resolve the new key when they generate (see {@link SpeechSource}).
+   * Returns how many were cancelled.
+   */
+  keyChanged(guildId: string, change: 'replaced' | 'removed'): number;
   /** The guild's queue in play order. */
   queue(guildId: string): QueueEntry[];
   /** Leaves every channel and kills every ffmpeg process. */

@@ -281,9 +281,11 @@ describe('VoiceManager with the fake voice server and the emulator', () => {
     const { manager: voice } = manager({ stallTimeoutMs: 500 });
     await voice.join(target(server, guildId));
     const hanging = new PassThrough();
+    // The first 8 KiB of a WAV came (enough to sniff it and start ffmpeg), then no byte ever does.
+    hanging.write(sineWav(1).subarray(0, 8192));
     const stalled = {
       generate: client.generate.bind(client),
-      stream: async () => hanging, // headers came, then no byte ever does
+      stream: async () => hanging,
     } as unknown as TtsClient;
     const stuck = speak(voice, guildId, stalled, 'a', sentence(30));
     const end = await stuck.ended;
@@ -330,5 +332,18 @@ describe('VoiceManager with the fake voice server and the emulator', () => {
     expect(end.state === 'failed' && String(end.error)).toMatch(/ended before any sound/);
     expect(empty.updates.map((u) => u.state)).toEqual(['generating', 'playing', 'failed']);
     expect(await fine.ended).toMatchObject({ state: 'played' });
+  });
+
+  test('nothing is kept per guild once it has left: leaves of guilds never joined, and join–leave cycles', async () => {
+    const { manager: voice } = manager();
+    for (let i = 0; i < 50; i++) expect(await voice.leave(newGuildId())).toBe(false);
+    expect(voice.heldGuilds).toBe(0);
+    for (let i = 0; i < 3; i++) {
+      const guildId = newGuildId();
+      await voice.join(target(server, guildId));
+      expect(voice.heldGuilds).toBe(1);
+      expect(await voice.leave(guildId)).toBe(true);
+    }
+    expect(voice.heldGuilds).toBe(0);
   });
 });

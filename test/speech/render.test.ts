@@ -1,0 +1,17 @@
+import { expect, test } from 'vitest';
+import { voiceProgress } from '../../src/speech/index.ts';
+import type { SpeakUpdate } from '../../src/voice/index.ts';
+
+test.each<[SpeakUpdate, string]>([
+  [{ state: 'cancelled' }, '⏹️ Removed from the queue.'],
+  [
+    { state: 'cancelled', reason: 'key_changed' },
+    '⏹️ Cancelled: this server’s API key was changed while this was being generated. Send it again.',
+  ],
+  [
+    { state: 'cancelled', reason: 'key_removed' },
+    '⏹️ Cancelled: this server’s API key was removed.',
+  ],
+])('%j → %s', (update, text) => {
+  expect(voiceProgress(update, 0)).toBe(text);
+});
