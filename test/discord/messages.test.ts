@@ -1,5 +1,5 @@
-import { expect, test } from 'vitest';
-import { describeFailure, UserError } from '../../src/discord/index.ts';
+import { describe, expect, test } from 'vitest';
+import { describeFailure, UserError, userRefusal } from '../../src/discord/index.ts';
 import { StoreUnavailableError, UnreadableKeyError } from '../../src/store/index.ts';
 import { TtsError, type TtsErrorKind } from '../../src/tts/index.ts';
 
@@ -59,5 +59,32 @@ test('a store that is away is said plainly, with the next step and no incident',
   const failure = describeFailure(new StoreUnavailableError('the store failed get: offline'));
   expect(failure).toEqual({
     text: 'I cannot reach my storage right now, so nothing was done. Please try again in a minute.',
+  });
+});
+
+describe('userMessages', () => {
+  test.each([
+    [
+      'member_queue_full',
+      { max: 3, freesAt: 1_700_000_000_500 },
+      ['You already have 3 items waiting', '<t:1700000001:R>'],
+    ],
+    [
+      'member_queue_full',
+      { max: 1, freesAt: 1_700_000_000_000 },
+      ['You already have 1 item waiting', '<t:1700000000:R>'],
+    ],
+    [
+      'member_daily_limit',
+      { share: 100, freesAt: 1_700_006_400_000 },
+      ['(100 per member per day)', '<t:1700006400:R>', '`/config limits`'],
+    ],
+  ] as const)('%s %j says %j', (id, context, parts) => {
+    const error = userRefusal(id, context as never);
+    expect(error).toBeInstanceOf(UserError);
+    expect(error.id).toBe(id);
+    const { text, incidentId } = describeFailure(error);
+    expect(incidentId).toBeUndefined();
+    for (const part of parts) expect(text).toContain(part);
   });
 });
