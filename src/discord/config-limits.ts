@@ -34,7 +34,7 @@ export function describeLimits(input: {
   const daily =
     share === undefined
       ? 'no daily share: members may use the whole daily limit'
-      : `${share} generations per member per day${input.setting === undefined ? ` (the default: a fifth of the key’s ${input.dailyLimit} a day)` : ''}`;
+      : `${share} ${share === 1 ? 'generation' : 'generations'} per member per day${input.setting === undefined ? ` (the default: a fifth of the key’s ${input.dailyLimit} a day)` : ''}`;
   return [
     `**Per-member share:** ${daily}. Members with Manage Server are exempt; counts restart at 00:00 UTC.`,
     `**Voice queue:** at most ${input.perMemberQueue} items waiting per member (the one playing not counted).`,

@@ -20,7 +20,7 @@ const when = (epochMs: number | undefined): string =>
  */
 export const userMessages = {
   member_queue_full: (context: { readonly max: number; readonly freesAt: number }) =>
-    `You already have ${context.max} items waiting in the voice queue, the most one member may have. A place frees up when your next one starts, about ${when(context.freesAt)}.`,
+    `You already have ${context.max} ${context.max === 1 ? 'item' : 'items'} waiting in the voice queue, the most one member may have. A place frees up when your next one starts, about ${when(context.freesAt)}.`,
   member_daily_limit: (context: { readonly share: number; readonly freesAt: number }) =>
     `You have used your share of this server’s generations for today (${context.share} per member per day). It frees up ${when(context.freesAt)}; an admin can change the share with \`/config limits\`.`,
 } as const;

@@ -37,6 +37,8 @@ export class FairOrder<I extends Turnable> {
   /** Orders serves and arrivals. */
   #clock = 0;
   #size = 0;
+  /** The order as last computed; dropped by every change. */
+  #ordered: I[] | undefined;
 
   /** Number of pending items, all requesters together. */
   get size(): number {
@@ -50,6 +52,7 @@ export class FairOrder<I extends Turnable> {
 
   /** Adds an item behind the requester's other pending items. */
   add(item: I): void {
+    this.#ordered = undefined;
     const lane = this.#lanes.get(item.requesterId);
     if (lane !== undefined) lane.items.push(item);
     else {
@@ -72,6 +75,7 @@ export class FairOrder<I extends Turnable> {
     const lane = this.#headLane();
     const item = lane?.items.shift();
     if (lane === undefined || item === undefined) return undefined;
+    this.#ordered = undefined;
     if (lane.base > this.#round) {
       this.#round = lane.base;
       this.#served.clear();
@@ -89,6 +93,7 @@ export class FairOrder<I extends Turnable> {
     const lane = this.#lanes.get(item.requesterId);
     const index = lane?.items.findIndex((pending) => pending.id === item.id) ?? -1;
     if (lane === undefined || index < 0) return false;
+    this.#ordered = undefined;
     lane.items.splice(index, 1);
     if (lane.items.length === 0) this.#lanes.delete(item.requesterId);
     this.#size -= 1;
@@ -97,6 +102,11 @@ export class FairOrder<I extends Turnable> {
 
   /** The pending items in the order turns would go if nothing else changed. */
   order(): I[] {
+    this.#ordered ??= this.#computeOrder();
+    return [...this.#ordered];
+  }
+
+  #computeOrder(): I[] {
     const lanes = [...this.#lanes.values()].map((lane) => ({ ...lane }));
     let clock = this.#clock;
     const ordered: I[] = [];
@@ -118,6 +128,7 @@ export class FairOrder<I extends Turnable> {
     const ordered = this.order();
     this.#lanes.clear();
     this.#size = 0;
+    this.#ordered = undefined;
     return ordered;
   }
 

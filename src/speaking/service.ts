@@ -34,6 +34,9 @@ import {
   type SpeechJournal,
 } from './types.ts';
 
+/** Generation ids remembered as counted: far more than can share one at a time. */
+const COUNTED_KEPT = 1000;
+
 /** File-mode requests generated at once per server when not told otherwise. */
 export const DEFAULT_FILES_AT_ONCE = 5;
 
@@ -108,6 +111,8 @@ export class SpeakingService {
   readonly #logger: Logger;
   readonly #reservations = new Reservations();
   readonly #files: Slots;
+  /** Generations already counted in the ledger (identical requests at once share one), newest last. */
+  readonly #counted = new Set<string>();
 
   constructor(options: SpeakingServiceOptions) {
     this.#options = options;
@@ -308,15 +313,29 @@ export class SpeakingService {
   }
 
   // The API accepted the request: count it in the ledger (which takes over from the
-  // reservation at once), then journal it before its audio is awaited.
+  // reservation at once), then journal it before its audio is awaited. A request that joined
+  // an identical one already generating costs nothing: only the first is counted.
   #onSubmitted(speech: ReadySpeech, journal: TicketJournal) {
     const { ticket } = speech;
     return async (generationId: string): Promise<void> => {
-      const recorded = this.#options.usage
-        .record(ticket.guildId, ticket.requesterId, this.#options.clock.now())
-        .catch((error: unknown) =>
-          this.#logger.warn({ err: error, guildId: ticket.guildId }, 'usage ledger: record failed'),
-        );
+      const counted = `${ticket.guildId}:${generationId}`;
+      const recorded = this.#counted.has(counted)
+        ? Promise.resolve()
+        : this.#options.usage
+            .record(ticket.guildId, ticket.requesterId, this.#options.clock.now())
+            .catch((error: unknown) =>
+              this.#logger.warn(
+                { err: error, guildId: ticket.guildId },
+                'usage ledger: record failed',
+              ),
+            );
+      this.#counted.add(counted);
+      if (this.#counted.size > COUNTED_KEPT) {
+        for (const old of this.#counted) {
+          this.#counted.delete(old);
+          break;
+        }
+      }
       this.#reservations.release(ticket.id);
       await journal.submitted(generationId);
       await recorded;

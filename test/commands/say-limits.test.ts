@@ -62,7 +62,7 @@ describe('per-member limits', () => {
   test('the daily share: the next /say is refused with when it frees up; a manager is exempt', async () => {
     const saved = await limits({ 'member-daily': 1 }).waitForReply();
     expect(saved.content).toContain('Saved.');
-    expect(saved.content).toContain('1 generations per member per day');
+    expect(saved.content).toContain('1 generation per member per day');
     expect(await attached(say('member'))).toHaveLength(1);
     const before = posts();
     const text = await refusal(say('member'));

@@ -1,5 +1,5 @@
-import { expect, test } from 'vitest';
-import { describeFailure, UserError } from '../../src/discord/index.ts';
+import { describe, expect, test } from 'vitest';
+import { describeFailure, UserError, userRefusal } from '../../src/discord/index.ts';
 import { StoreUnavailableError, UnreadableKeyError } from '../../src/store/index.ts';
 import { TtsError, type TtsErrorKind } from '../../src/tts/index.ts';
 
@@ -75,3 +75,30 @@ test.each<TtsErrorKind>(['bad_request', 'generation_failed'])(
     expect(unescaped.replace(/`[^`]*`/, '')).not.toMatch(/@everyone|@here|<@1>|\*\*bold\*\*/);
   },
 );
+
+describe('userMessages', () => {
+  test.each([
+    [
+      'member_queue_full',
+      { max: 3, freesAt: 1_700_000_000_500 },
+      ['You already have 3 items waiting', '<t:1700000001:R>'],
+    ],
+    [
+      'member_queue_full',
+      { max: 1, freesAt: 1_700_000_000_000 },
+      ['You already have 1 item waiting', '<t:1700000000:R>'],
+    ],
+    [
+      'member_daily_limit',
+      { share: 100, freesAt: 1_700_006_400_000 },
+      ['(100 per member per day)', '<t:1700006400:R>', '`/config limits`'],
+    ],
+  ] as const)('%s %j says %j', (id, context, parts) => {
+    const error = userRefusal(id, context as never);
+    expect(error).toBeInstanceOf(UserError);
+    expect(error.id).toBe(id);
+    const { text, incidentId } = describeFailure(error);
+    expect(incidentId).toBeUndefined();
+    for (const part of parts) expect(text).toContain(part);
+  });
+});

@@ -11,8 +11,9 @@ import {
   type SpeechInput,
   type SpeechJournal,
 } from '../../src/speaking/index.ts';
-import { KeyvSettingsStore, KeyvUsageLedger } from '../../src/store/index.ts';
+import { KeyvSettingsStore, KeyvSpeechCacheStore, KeyvUsageLedger } from '../../src/store/index.ts';
 import { systemClock, TtsError } from '../../src/tts/index.ts';
+import { SpeechCache } from '../../src/tts/speech-cache.ts';
 import type { SpeakUpdate, VoiceManager } from '../../src/voice/index.ts';
 import { type Emulator, startEmulator, USER_ONE } from '../../tools/emulator/index.ts';
 import {
@@ -48,6 +49,7 @@ async function setup(
     maxQueueLength?: number;
     maxPerRequester?: number;
     filesAtOnce?: number;
+    cache?: boolean;
   } = {},
 ) {
   const guildId = newGuildId();
@@ -70,7 +72,19 @@ async function setup(
     settings,
     apiKeyOf: async (id) =>
       options.withKey === false || id !== guildId ? undefined : USER_ONE.apiKey,
-    tts: clientsFor(emulator).clients,
+    tts: clientsFor(
+      emulator,
+      options.cache
+        ? {
+            cache: new SpeechCache({
+              store: new KeyvSpeechCacheStore(new Keyv()),
+              ttlMs: 3_600_000,
+              clock: systemClock,
+              onError: () => undefined,
+            }),
+          }
+        : {},
+    ).clients,
     voice: manager,
     usage,
     dailyLimit: 500,
@@ -324,6 +338,23 @@ describe('per-member limits', () => {
     expect(at).toBeLessThanOrEqual(Date.now() + 4000);
     expect(speaking.reservedFor(guildId, 'member')).toBe(3); // the refused one gave its back
     await queue(member('other')); // others are not affected
+  });
+
+  test('identical requests at once share one generation, counted once in the ledger', async () => {
+    const { speaking, input, usage, guildId } = await setup({ cache: true });
+    const before = posts();
+    const text = `Shared ${sentence(40)}`;
+    const speeches = await Promise.all(
+      ['m1', 'm2'].map(async (id) =>
+        speaking.chooseVoice(await speaking.prepare(input({ requester: member(id), text }))),
+      ),
+    );
+    await Promise.all(speeches.map((speech) => speaking.attach(speech, file)));
+    expect(posts() - before).toBe(1);
+    const [today] = await usage.days(guildId, Date.now(), Date.now());
+    expect(today?.total).toBe(1);
+    expect(Object.values(today?.members ?? {})).toEqual([1]); // whoever submitted
+    expect(speaking.reservedFor(guildId, 'm1') + speaking.reservedFor(guildId, 'm2')).toBe(0);
   });
 
   test('file mode: a few at once per server, the others wait with their place shown', async () => {
