@@ -65,7 +65,7 @@ export class PendingResumer {
     if (entries.length > 0) this.#logger.info({ count: entries.length }, 'resuming pending speech');
     for (const entry of entries) {
       const run = this.#resume(entry).catch((error: unknown) =>
-        this.#logger.error({ err: error, pendingId: entry.id }, 'resuming failed'),
+        this.#logger.error({ err: loggable(error), pendingId: entry.id }, 'resuming failed'),
       );
       this.#running.add(run);
       void run.finally(() => this.#running.delete(run));
@@ -103,7 +103,7 @@ export class PendingResumer {
       else await this.#toFile(entry, client, audioUrl, signal);
     } catch (error) {
       if (signal.aborted) return; // stopping: the entry stays for the next start
-      logger.warn({ err: error }, 'pending speech failed');
+      logger.warn({ err: loggable(error) }, 'pending speech failed');
       await this.#tell(entry, `⚠️ ${this.#options.describeFailure(error)}`);
     }
   }
@@ -200,7 +200,7 @@ export class PendingResumer {
     const route = deliveryRoute(entry, this.#options.clock.now());
     if (route.kind !== 'reply') return;
     await this.#options.send(route, { content }).catch((error: unknown) => {
-      this.#logger.warn({ err: error, pendingId: entry.id }, 'could not edit the reply');
+      this.#logger.warn({ err: loggable(error), pendingId: entry.id }, 'could not edit the reply');
     });
   }
 
@@ -221,7 +221,7 @@ export class PendingResumer {
       // The reply may be gone (deleted, or its token refused): the channel is the fallback.
       if (route.kind !== 'reply' || entry.channelId === undefined) throw error;
       this.#logger.warn(
-        { err: error, pendingId: entry.id },
+        { err: loggable(error), pendingId: entry.id },
         'could not edit the reply; posting in the channel',
       );
       await send({ kind: 'channel', channelId: entry.channelId }, message);
@@ -234,10 +234,23 @@ export class PendingResumer {
     try {
       await this.#deliver(entry, { content: `${content}\n${caption(entry)}` });
     } catch (error) {
-      this.#logger.warn({ err: error, pendingId: entry.id }, 'could not report pending speech');
+      this.#logger.warn(
+        { err: loggable(error), pendingId: entry.id },
+        'could not report pending speech',
+      );
       await this.#options.journal.remove(entry.id);
     }
   }
+}
+
+/**
+ * An error as it may be logged here: a failed Discord request carries its URL, which holds the
+ * interaction token, so only the name, message and status are kept.
+ */
+function loggable(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const { status } = error as { status?: unknown };
+  return { name: error.name, message: error.message, ...(status === undefined ? {} : { status }) };
 }
 
 const END_TEXT: Readonly<Record<RequeuedEnd, string>> = {

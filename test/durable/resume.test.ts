@@ -124,6 +124,30 @@ describe('file output', () => {
     expect(await journal.list()).toEqual([]);
   });
 
+  test('a failed edit is logged without the interaction token its URL carries', async () => {
+    const lines: string[] = [];
+    const { journal, client, resumer } = setup({
+      logger: pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) }),
+      send: async (route) => {
+        if (route.kind === 'reply') {
+          throw Object.assign(new Error('Unknown Webhook'), {
+            status: 404,
+            url: `https://discord.com/api/v10/webhooks/app/${route.token}/messages/@original`,
+          });
+        }
+      },
+    });
+    await journal.record(
+      await submitted(client, {
+        reply: { applicationId: 'app', token: 'secret-token-123', expiresAt: Date.now() + 600_000 },
+      }),
+    );
+    await resumer.start();
+    await resumer.idle();
+    expect(lines.join('\n')).toContain('Unknown Webhook');
+    expect(lines.join('\n')).not.toContain('secret-token-123');
+  });
+
   test('a request that was never submitted is submitted exactly once', async () => {
     const { journal, sent, resumer } = setup();
     await journal.record(entry());
