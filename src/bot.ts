@@ -209,11 +209,7 @@ export async function startBot(
       throw new DiscordConnectError('the Discord client is not ready after login');
     await registerCommands({ client, commands, keyv, logger, guildId: config.devGuildId });
     logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'bot is ready');
-    const resumed = resumer.start().catch((error: unknown) => {
-      // The store is away: what is journalled stays there for the next start.
-      logger.error({ err: error }, 'could not read pending speech');
-      return 0;
-    });
+    const resumed = resumer.startWhenReadable();
     return { services, client, stop, resumed, resumer };
   } catch (error) {
     await stop();

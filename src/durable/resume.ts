@@ -4,6 +4,7 @@
  */
 import type { Logger } from '../log/index.ts';
 import { quoteSafely } from '../speech/index.ts';
+import { StoreUnavailableError } from '../store/index.ts';
 import { type Audio, type Clock, type TtsClient, untilAborted } from '../tts/index.ts';
 import type { PendingJournal } from './journal.ts';
 import { type DeliveryRoute, deliveryRoute, type PendingSpeech, resumePlan } from './pending.ts';
@@ -47,6 +48,9 @@ export interface ResumeOptions {
   readonly voiceCheckMs?: number;
 }
 
+/** How long to wait before trying again when the store is away. */
+const STORE_RETRY_MS = 15_000;
+
 /** Resumes pending speech after a start; {@link stop} leaves what is unfinished journalled. */
 export class PendingResumer {
   readonly #options: ResumeOptions;
@@ -57,6 +61,27 @@ export class PendingResumer {
   constructor(options: ResumeOptions) {
     this.#options = options;
     this.#logger = options.logger.child({ component: 'resume' });
+  }
+
+  /**
+   * Like {@link start}, but while the store cannot be read it tries again every `retryMs`
+   * (until the bot stops), so pending speech outlasts a store outage at start-up.
+   */
+  async startWhenReadable(retryMs = STORE_RETRY_MS): Promise<number> {
+    const signal = this.#stopping.signal;
+    for (;;) {
+      try {
+        return await this.start();
+      } catch (error) {
+        if (signal.aborted) return 0;
+        this.#logger.warn({ err: loggable(error) }, 'cannot read pending speech yet; trying again');
+        const stopped = await this.#options.clock.sleep(retryMs, signal).then(
+          () => false,
+          () => true,
+        );
+        if (stopped) return 0;
+      }
+    }
   }
 
   /** Starts resuming every journalled request; resolves with how many were found. */
@@ -86,6 +111,20 @@ export class PendingResumer {
 
   async #resume(entry: PendingSpeech): Promise<void> {
     const signal = this.#stopping.signal;
+    // The store being away is no reason to give up on the request: try again once it is back.
+    for (;;) {
+      try {
+        return await this.#resumeOnce(entry, signal);
+      } catch (error) {
+        if (!(error instanceof StoreUnavailableError) || signal.aborted) throw error;
+        this.#logger.warn({ err: loggable(error), pendingId: entry.id }, 'store away; will retry');
+        await this.#options.clock.sleep(STORE_RETRY_MS, signal).catch(() => undefined);
+        if (signal.aborted) return;
+      }
+    }
+  }
+
+  async #resumeOnce(entry: PendingSpeech, signal: AbortSignal): Promise<void> {
     const logger = this.#logger.child({ pendingId: entry.id, guildId: entry.guildId });
     try {
       const client = await this.#options.clientFor(entry.guildId);
@@ -103,6 +142,7 @@ export class PendingResumer {
       else await this.#toFile(entry, client, audioUrl, signal);
     } catch (error) {
       if (signal.aborted) return; // stopping: the entry stays for the next start
+      if (error instanceof StoreUnavailableError) throw error;
       logger.warn({ err: loggable(error) }, 'pending speech failed');
       await this.#tell(entry, `⚠️ ${this.#options.describeFailure(error)}`);
     }

@@ -12,6 +12,7 @@ import {
   type ResultMessage,
   type ResumeOptions,
 } from '../../src/durable/index.ts';
+import { StoreUnavailableError } from '../../src/store/index.ts';
 import { systemClock, type TtsClient } from '../../src/tts/index.ts';
 import { type Emulator, startEmulator, USER_ONE } from '../../tools/emulator/index.ts';
 import { clientsFor, sentence } from '../tts/emulated.ts';
@@ -200,6 +201,48 @@ describe('file output', () => {
       '⏳ I restarted; your speech is still being prepared…',
     ]);
     expect((await journal.list()).map((e) => e.id)).toEqual([pending.id]);
+  });
+});
+
+describe('the store away', () => {
+  test('at start: the journal is read again until it can be, then everything resumes', async () => {
+    const keyv = new Keyv();
+    const { client, sent } = setup();
+    const pending = await submitted(client);
+    await new PendingJournal(keyv).record(pending);
+    const get = keyv.get.bind(keyv);
+    let failures = 2;
+    keyv.get = (async (...args: Parameters<typeof get>) => {
+      if (failures-- > 0) throw new StoreUnavailableError('the store failed get: offline');
+      return get(...args);
+    }) as typeof keyv.get;
+    const { resumer } = setup({
+      journal: new PendingJournal(keyv),
+      send: async (route, message) => void sent.push({ route, message }),
+    });
+    expect(await resumer.startWhenReadable(20)).toBe(1);
+    await resumer.idle();
+    expect(sent.at(-1)?.message.file).toBeDefined();
+  });
+
+  test('while resuming: the request is tried again, not reported lost', async () => {
+    let away = true;
+    const { journal, client, sent, resumer } = setup({
+      clientFor: async () => {
+        if (away) {
+          away = false;
+          throw new StoreUnavailableError('the store failed get: offline');
+        }
+        return client;
+      },
+      clock: { now: () => Date.now(), sleep: (_ms, signal) => systemClock.sleep(20, signal) },
+    });
+    await journal.record(await submitted(client));
+    await resumer.start();
+    await resumer.idle();
+    expect(sent.map((s) => s.message.content)).not.toContainEqual(expect.stringMatching(/storage/));
+    expect(sent.at(-1)?.message.file).toBeDefined();
+    expect(await journal.list()).toEqual([]);
   });
 });
 
