@@ -1,6 +1,7 @@
 import type Keyv from 'keyv';
 import { z } from 'zod';
 import { MODELS } from '../tts/types.ts';
+import { dictionarySchema, readerSettingsSchema } from './reader-settings.ts';
 
 const voiceId = z.string().trim().min(1).max(100);
 
@@ -24,6 +25,10 @@ const guildSchema = z.object({
   sealedApiKey: z.string().optional(),
   defaults: guildDefaultsSchema.default({}),
   limits: guildLimitsSchema.default({}),
+  /** The chat reader (streamer mode); `prefault` so stored records without it get every default. */
+  reader: readerSettingsSchema.prefault({}),
+  /** Words spoken differently, applied to chat messages before speaking. */
+  dictionary: dictionarySchema.default([]),
 });
 export type GuildSettings = z.infer<typeof guildSchema>;
 /** Guild settings as written: parts with defaults may be left out. */
