@@ -21,13 +21,13 @@ export interface BacklogOptions {
 }
 
 /** What `take` hands out: the batch to read now, and the messages too old to read. */
-export interface Taken {
-  readonly batch: PendingMessage[];
-  readonly stale: PendingMessage[];
+export interface Taken<M extends PendingMessage = PendingMessage> {
+  readonly batch: M[];
+  readonly stale: M[];
 }
 
-interface Entry {
-  message: PendingMessage;
+interface Entry<M> {
+  message: M;
   readonly seq: number;
 }
 
@@ -37,9 +37,9 @@ export function batchCost(message: Pick<ChatLine, 'text' | 'authorName'>): numbe
 }
 
 /** A server's unread chat messages, oldest first. */
-export class ChatBacklog {
+export class ChatBacklog<M extends PendingMessage = PendingMessage> {
   readonly #options: BacklogOptions;
-  #entries: Entry[] = [];
+  #entries: Entry<M>[] = [];
   #seq = 0;
   /** Sequence numbers of messages handed out, so requeued ones find their place again. */
   readonly #taken = new Map<string, number>();
@@ -54,7 +54,7 @@ export class ChatBacklog {
   }
 
   /** Adds a newly received message behind the others. */
-  add(message: PendingMessage): void {
+  add(message: M): void {
     this.#entries.push({ message, seq: this.#seq++ });
   }
 
@@ -86,19 +86,19 @@ export class ChatBacklog {
    * arrival order. A member whose next message does not fit is done for this batch, so their
    * messages are never reordered.
    */
-  take(now: number, maxAgeMs: number): Taken {
+  take(now: number, maxAgeMs: number): Taken<M> {
     const stale = this.#entries.filter((e) => now - e.message.at > maxAgeMs);
     this.#entries = this.#entries.filter((e) => now - e.message.at <= maxAgeMs);
     const ready = this.#entries.filter((e) => now - e.message.at >= this.#options.holdMs);
     const head = ready[0];
     if (head === undefined) return { batch: [], stale: stale.map((e) => e.message) };
-    const lanes = new Map<string, Entry[]>();
+    const lanes = new Map<string, Entry<M>[]>();
     for (const entry of ready) {
       const lane = lanes.get(entry.message.authorId);
       if (lane) lane.push(entry);
       else lanes.set(entry.message.authorId, [entry]);
     }
-    const chosen = new Set<Entry>();
+    const chosen = new Set<Entry<M>>();
     let used = 0;
     while (lanes.size > 0) {
       for (const [author, lane] of lanes) {
@@ -121,7 +121,7 @@ export class ChatBacklog {
   }
 
   /** Puts messages of a batch that will not be read after all back in their places. */
-  requeue(messages: readonly PendingMessage[]): void {
+  requeue(messages: readonly M[]): void {
     for (const message of messages) {
       const seq = this.#taken.get(message.id) ?? this.#seq++;
       this.#entries.push({ message, seq });
