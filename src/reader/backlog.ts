@@ -14,7 +14,10 @@ export interface PendingMessage extends ChatLine {
 
 /** Settings of a {@link ChatBacklog}. */
 export interface BacklogOptions {
-  /** A new message waits this long before it may be read, so a quick delete is free and neighbours merge. */
+  /**
+   * The oldest message waits this long before a batch starts, so a quick delete is free and
+   * neighbours merge; younger messages then ride along in the same batch.
+   */
   readonly holdMs: number;
   /** Most characters one batch (one generation) may hold, prefixes included. */
   readonly batchChars: number;
@@ -80,8 +83,9 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
   }
 
   /**
-   * Removes and returns the next batch, and every message older than `maxAgeMs` (stale). The
-   * batch starts with the oldest message past its hold and takes only messages in its voice;
+   * Removes and returns the next batch, and every message older than `maxAgeMs` (stale). No
+   * batch starts before the oldest message has waited its hold; the batch takes only messages
+   * in that message's voice;
    * members take turns (each their oldest first) until the batch is full, then it is put in
    * arrival order. A member whose next message does not fit is done for this batch, so their
    * messages are never reordered.
@@ -89,9 +93,10 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
   take(now: number, maxAgeMs: number): Taken<M> {
     const stale = this.#entries.filter((e) => now - e.message.at > maxAgeMs);
     this.#entries = this.#entries.filter((e) => now - e.message.at <= maxAgeMs);
-    const ready = this.#entries.filter((e) => now - e.message.at >= this.#options.holdMs);
+    const ready = this.#entries;
     const head = ready[0];
-    if (head === undefined) return { batch: [], stale: stale.map((e) => e.message) };
+    if (head === undefined || now - head.message.at < this.#options.holdMs)
+      return { batch: [], stale: stale.map((e) => e.message) };
     const lanes = new Map<string, Entry<M>[]>();
     for (const entry of ready) {
       const lane = lanes.get(entry.message.authorId);

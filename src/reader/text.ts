@@ -157,9 +157,9 @@ function dateWords(seconds: string): string {
 export function finalPass(text: string): string {
   let out = text
     .replace(/[<>]/g, ' ')
-    .replace(/@(?=\w)/g, '')
     .replace(/_/g, ' ')
     .replace(/[*~`|\\]/g, '')
+    .replace(/@+(?=\w)/g, '')
     .replace(/(\D)\1{3,}/gsu, '$1$1$1')
     .replace(/([^\s\d]{2,6}?)\1{3,}/gu, '$1$1$1')
     .replace(/(^|\s)(\S+)(?:\s+\2(?=\s|$)){3,}/gu, '$1$2 $2 $2');

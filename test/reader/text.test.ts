@@ -181,6 +181,7 @@ describe('invariants', () => {
         const once = finalPass(text);
         expect(finalPass(once)).toBe(once);
       }),
+      { numRuns: 1000 },
     );
   });
 });
