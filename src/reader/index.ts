@@ -9,6 +9,7 @@ export {
 } from './compose.ts';
 export { applyDictionary, withEntry, withoutWord } from './dictionary.ts';
 export { type MessageFacts, type ReadDecision, readDecision } from './filter.ts';
+export { type ChatSpeakingDeps, chatSpeaking } from './port.ts';
 export {
   CHAT_REQUESTER,
   ChatReader,

@@ -21,7 +21,12 @@ beforeAll(async () => {
   });
   await t.configureKey(USER_ONE.apiKey);
   await t.discord
-    .slash({ user: 'admin', name: 'config', subcommand: 'read-channel add', options: { channel: 'chat' } })
+    .slash({
+      user: 'admin',
+      name: 'config',
+      subcommand: 'read-channel add',
+      options: { channel: 'chat' },
+    })
     .waitForReply();
   for (const user of ['admin', ...MEMBERS])
     t.discord.moveMember({ userId: user, channelId: t.discord.guild.voiceChannelId });
@@ -55,9 +60,9 @@ test('120 messages from 10 members in a minute: all heard, merged, in order, fre
   );
   const spoken = heard();
   for (let member = 0; member < MEMBERS.length; member++) {
-    const order = [...spoken.matchAll(new RegExp(`viewer ${member} says message (\\d+) `, 'g'))].map(
-      (match) => Number(match[1]),
-    );
+    const order = [
+      ...spoken.matchAll(new RegExp(`viewer ${member} says message (\\d+) `, 'g')),
+    ].map((match) => Number(match[1]));
     expect(order, `viewer ${member}`).toEqual(Array.from({ length: PER_MEMBER }, (_, i) => i));
   }
   const generations = fetchedGenerations(t.emulator).length;

@@ -128,6 +128,7 @@ beforeEach(() => {
   stage = new Stage(clock);
   guild = {
     defaults: {},
+    limits: {},
     reader: { ...defaultReaderSettings(), channels: ['text'] },
     dictionary: [{ word: 'gg', replacement: 'good game' }],
   };
