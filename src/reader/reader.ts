@@ -142,9 +142,16 @@ export class ChatReader {
 
   #serial(guildId: string, task: () => Promise<void>): Promise<void> {
     const state = this.#state(guildId);
-    const run = state.chain.then(task).catch((error: unknown) => {
-      this.#logger.error({ err: error, guildId }, 'chat message handling failed');
-    });
+    const run = state.chain
+      .then(task)
+      .catch((error: unknown) => {
+        this.#logger.error({ err: error, guildId }, 'chat message handling failed');
+      })
+      .finally(() => {
+        // A server with nothing going on keeps no state (most servers read no channel).
+        const idle = state.backlog.size === 0 && state.turns.size === 0 && !state.timer;
+        if (state.chain === run && idle && state.droppedStale === 0) this.#drop(guildId, state);
+      });
     state.chain = run;
     return run;
   }
@@ -384,6 +391,10 @@ export class ChatReader {
     this.#schedule(guildId, state);
   }
 
+  #drop(guildId: string, state: GuildState): void {
+    if (this.#guilds.get(guildId) === state) this.#guilds.delete(guildId);
+  }
+
   // Forgets a server's chat state (bot left voice, or /stop): nothing waiting is read later.
   #forget(guildId: string): void {
     const state = this.#guilds.get(guildId);
@@ -391,6 +402,6 @@ export class ChatReader {
     state.timer?.abort();
     state.timer = undefined;
     state.backlog.clear();
-    if (state.turns.size === 0) this.#guilds.delete(guildId);
+    if (state.turns.size === 0) this.#drop(guildId, state);
   }
 }

@@ -293,3 +293,29 @@ describe('ChatReader', () => {
     expect(stage.played).toEqual(['Bobby said this one makes the bot join the channel.']);
   });
 });
+
+describe('ChatReader, edits after the audio was made', () => {
+  test('an edit while its batch waits to play makes the audio again; the old text is never played', async () => {
+    stage.autoRelease = false;
+    post('Bobby', 'first batch is playing right now');
+    await wait(1100);
+    const second = post('Carol', 'the score is three to one');
+    await wait(1100);
+    expect(stage.pending.map((p) => p.text)).toHaveLength(2);
+    stage.pending.splice(1, 1)[0]?.release(); // Carol's batch is ready, behind Bobby's
+    await wait(10);
+    await reader.edited({
+      ...second,
+      content: 'the score is three to two',
+      message: { ...second.message, content: 'the score is three to two' },
+    });
+    stage.autoRelease = true;
+    stage.pending.splice(0, 1)[0]?.release();
+    await wait(100);
+    expect(stage.played).toEqual([
+      'Bobby said first batch is playing right now.',
+      'Carol said the score is three to two.',
+    ]);
+    expect(stage.submitted).toContain('Carol said the score is three to one.');
+  });
+});
