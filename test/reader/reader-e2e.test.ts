@@ -182,6 +182,28 @@ describe('streamer mode: reading the chat', () => {
     expect(submitted().join()).not.toContain('1000 hp');
   });
 
+  test('/skip skips what is being read; the chat goes on', async () => {
+    const guildId = t.discord.guild.id;
+    const long = 'this is a very long message that keeps going '.repeat(6);
+    t.discord.sendMessage({ user: 'carol', channelId: chat(), content: long });
+    await heardMatching(/very long message/);
+    await eventually(
+      'the long message is being read',
+      () => t.bot.services.voice.queue(guildId)[0]?.state === 'playing',
+      15_000,
+    );
+    const skip = await t.discord.slash({ user: 'admin', name: 'skip' }).waitForReply();
+    expect(skip.content).toContain('Skipped **chat**');
+    t.discord.sendMessage({
+      user: 'bobby',
+      channelId: chat(),
+      content: 'after the skip, still reading',
+    });
+    expect(await heardMatching(/after the skip/)).toBe(
+      'Bobby the Great said after the skip, still reading.',
+    );
+  });
+
   test('/queue shows the chat’s dropped-as-stale count; nothing was answered 429', async () => {
     const queue = await t.discord.slash({ user: 'member', name: 'queue' }).waitForReply();
     expect(queue.content).toMatch(/Chat: \d+ waiting, 0 dropped as stale/);
