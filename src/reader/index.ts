@@ -9,13 +9,8 @@ export {
 } from './compose.ts';
 export { applyDictionary, withEntry, withoutWord } from './dictionary.ts';
 export { type MessageFacts, type ReadDecision, readDecision } from './filter.ts';
+export { CHAT_REQUESTER, NothingToRead } from './guild-reader.ts';
 export { type ChatSpeakingDeps, chatSpeaking } from './port.ts';
-export {
-  CHAT_REQUESTER,
-  ChatReader,
-  type ChatReaderOptions,
-  NothingToRead,
-  type ReaderStats,
-} from './reader.ts';
+export { ChatReader, type ChatReaderOptions, type ReaderStats } from './reader.ts';
 export { type ChatContent, type CleanupOptions, cleanMessage, type SpokenMessage } from './text.ts';
 export type { ChatSpeaking, ChatTurn, ChatVoice, IncomingMessage, TurnSource } from './types.ts';
