@@ -76,6 +76,11 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     return this.#entries.length < before;
   }
 
+  /** The oldest unread message. */
+  oldest(): M | undefined {
+    return this.#entries[0]?.message;
+  }
+
   /** When the oldest unread message ends its hold; undefined when none waits. */
   readyAt(): number | undefined {
     const first = this.#entries[0];

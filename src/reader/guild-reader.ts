@@ -9,6 +9,7 @@ import type { Clock } from '../tts/index.ts';
 import type { SpeakUpdate } from '../voice/index.ts';
 import { ChatBacklog, type PendingMessage } from './backlog.ts';
 import { composeBatch, type LastRead } from './compose.ts';
+import { nextTurnAt } from './pacing.ts';
 import type { SpokenMessage } from './text.ts';
 import type { ChatSpeaking, ChatVoice } from './types.ts';
 
@@ -67,6 +68,9 @@ export class GuildReader {
   #waiting: Turn | undefined;
   #timer: AbortController | undefined;
   #last: LastRead | undefined;
+  /** When the last turn was queued, and whether the budget is being checked for the next. */
+  #lastTurnAt = 0;
+  #pacing = false;
 
   constructor(options: GuildReaderOptions) {
     this.#options = options;
@@ -143,16 +147,38 @@ export class GuildReader {
     turn.attempt?.abort(new Error('a message of the batch changed'));
   }
 
-  // Queues a chat turn when messages are ready and none waits already.
+  // Queues a chat turn when messages are ready, none waits already, and the key's budget
+  // spread over its window allows one now (see `nextTurnAt`).
   #schedule(): void {
-    if (this.#waiting !== undefined) return;
+    if (this.#waiting !== undefined || this.#pacing) return;
     const readyAt = this.#backlog.readyAt();
-    if (readyAt === undefined) return;
-    const now = this.#options.clock.now();
-    if (readyAt > now) {
-      this.#wake(readyAt - now);
+    const oldest = this.#backlog.oldest();
+    if (readyAt === undefined || oldest === undefined) return;
+    const { clock, logger } = this.#options;
+    if (readyAt > clock.now()) {
+      this.#wake(readyAt - clock.now());
       return;
     }
+    this.#pacing = true;
+    oldest.voice.client
+      .usage('generate')
+      .then(
+        (usages) => nextTurnAt(usages, this.#lastTurnAt, clock.now()),
+        (error: unknown) => {
+          logger.warn({ err: error }, 'could not read the generation budget; not pacing');
+          return 0;
+        },
+      )
+      .then((at) => {
+        this.#pacing = false;
+        const now = clock.now();
+        if (at > now) this.#wake(at - now);
+        else if (this.#waiting === undefined && this.#backlog.size > 0) this.#queueTurn();
+      });
+  }
+
+  #queueTurn(): void {
+    this.#lastTurnAt = this.#options.clock.now();
     const turn: Turn = {
       batch: [],
       state: 'waiting',

@@ -21,7 +21,7 @@ export interface IncomingMessage extends MessageFacts {
 export interface ChatVoice {
   /** Messages merge only when this is equal (same key, voice, model and speed). */
   readonly key: string;
-  readonly client: Pick<TtsClient, 'generate' | 'stream'>;
+  readonly client: Pick<TtsClient, 'generate' | 'stream' | 'usage'>;
   /** The request without its text. */
   readonly request: Omit<SpeechRequest, 'text'>;
 }

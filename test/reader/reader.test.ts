@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import { SpeechQueue } from '../../src/queue/index.ts';
 import { ChatReader, type ChatTurn, type IncomingMessage } from '../../src/reader/index.ts';
 import { defaultReaderSettings, type GuildSettings } from '../../src/store/index.ts';
-import type { SpeechRequest } from '../../src/tts/index.ts';
+import type { LimitUsage, SpeechRequest } from '../../src/tts/index.ts';
 import { FakeClock, settle } from '../support/fake-clock.ts';
 
 const GUILD = 'g1';
@@ -21,6 +21,8 @@ class Stage {
   readonly pending: Array<{ text: string; release: () => void }> = [];
   autoRelease = true;
   inVoice: string | undefined = 'voice';
+  /** What the key's budget says (none used by default). */
+  usages: LimitUsage[] = [];
   #texts = new Map<string, string>();
   #generations = 0;
   #playing = false;
@@ -53,6 +55,7 @@ class Stage {
             else this.pending.push({ text: request.text, release });
           }),
         stream: async (url: string) => Readable.from([this.#texts.get(url) ?? '']),
+        usage: async () => this.usages,
       },
     };
   }
@@ -317,5 +320,22 @@ describe('ChatReader, edits after the audio was made', () => {
       'Carol said the score is three to two.',
     ]);
     expect(stage.submitted).toContain('Carol said the score is three to one.');
+  });
+});
+
+describe('ChatReader pacing', () => {
+  test('with the minute’s budget used up, the next turn waits for the window and merges what came meanwhile', async () => {
+    const minute = { count: 20, windowMs: 60_000 };
+    stage.usages = [{ limit: minute, used: 20, resetAt: clock.now() + 10_000 }];
+    post('Ann', 'first message while the budget is spent');
+    await wait(3000);
+    post('Ben', 'second message while the budget is spent');
+    await wait(3000);
+    expect(stage.submitted).toEqual([]);
+    stage.usages = [{ limit: minute, used: 19, resetAt: clock.now() + 50_000 }];
+    await wait(4100);
+    expect(stage.submitted).toEqual([
+      'Ann said first message while the budget is spent. Ben said second message while the budget is spent.',
+    ]);
   });
 });
