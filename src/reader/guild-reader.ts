@@ -116,6 +116,9 @@ export class GuildReader {
     if (this.#backlog.edit(messageId, spoken)) return;
     const turn = this.#held.get(messageId);
     if (turn === undefined || turn.state === 'playing' || turn.state === 'done') return;
+    // Discord also sends updates that leave the text as it was (a link preview arriving).
+    const same = (m: ReaderMessage) => m.text === spoken.text && m.kind === spoken.kind;
+    if (turn.batch.some((m) => m.id === messageId && same(m))) return;
     turn.batch = turn.batch.map((m) => (m.id === messageId ? { ...m, ...spoken } : m));
     this.#changed(turn);
   }

@@ -323,6 +323,20 @@ describe('ChatReader, edits after the audio was made', () => {
   });
 });
 
+describe('ChatReader, updates that change nothing', () => {
+  test('an update with the same text (a link preview arriving) does not make the audio again', async () => {
+    stage.autoRelease = false;
+    const message = post('Bobby', 'look at https://example.org/clip please');
+    await wait(1100);
+    await reader.edited(message);
+    stage.autoRelease = true;
+    for (const p of stage.pending.splice(0)) p.release();
+    await wait(100);
+    expect(stage.submitted).toEqual(['Bobby said look at a link to example.org please.']);
+    expect(stage.played).toEqual(stage.submitted);
+  });
+});
+
 describe('ChatReader pacing', () => {
   test('with the minute’s budget used up, the next turn waits for the window and merges what came meanwhile', async () => {
     const minute = { count: 20, windowMs: 60_000 };
