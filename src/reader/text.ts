@@ -168,6 +168,7 @@ export function finalPass(text: string): string {
   }
   return out
     .replace(/\s+/g, ' ')
+    .replace(/ ([,.!?;:])(?=\s|$)/g, '$1')
     .replace(/^[\s#>\-.,;:]+/, '')
     .trim();
 }

@@ -182,6 +182,32 @@ describe('streamer mode: reading the chat', () => {
     expect(submitted().join()).not.toContain('1000 hp');
   });
 
+  test('mentions are read as names; an ignored member is not read until toggled back', async () => {
+    const admin = t.discord.users.admin.id;
+    const role = t.bot.client.guilds.cache
+      .get(t.discord.guild.id)
+      ?.roles.cache.find((r) => r.name === 'Admins');
+    t.discord.sendMessage({
+      user: 'carol',
+      channelId: chat(),
+      content: `hey <@${admin}>, <@&${role?.id}> see <#${chat()}> https://clips.twitch.tv/xyz`,
+    });
+    expect(await heardMatching(/^carol said hey/)).toBe(
+      'carol said hey admin, Admins see chat a link to clips.twitch.tv.',
+    );
+    const ignored = await config('reader', { 'ignore-member': 'bobby' }).waitForReply();
+    expect(ignored.content).toContain('now ignored');
+    t.discord.sendMessage({
+      user: 'bobby',
+      channelId: chat(),
+      content: 'you cannot hear me now at all',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(submitted().join()).not.toContain('cannot hear me');
+    const back = await config('reader', { 'ignore-member': 'bobby' }).waitForReply();
+    expect(back.content).toContain('read again');
+  });
+
   test('/skip skips what is being read; the chat goes on', async () => {
     const guildId = t.discord.guild.id;
     const long = 'this is a very long message that keeps going '.repeat(6);

@@ -40,6 +40,7 @@ describe('cleanMessage', () => {
     ['line one\nline two', 'line one. line two'],
     ['use </say:123> now', 'use say now'],
     ['snake_case_name', 'snake case name'],
+    ['hey <@1>, look <#3>!', 'hey Bobby, look general!'],
   ])('%j → %j', (input, spoken) => {
     expect(say(input)).toBe(spoken);
   });
