@@ -230,6 +230,31 @@ describe('streamer mode: reading the chat', () => {
     );
   });
 
+  test('a message deleted while it is being read stops being read', async () => {
+    const guildId = t.discord.guild.id;
+    const message = t.discord.sendMessage({
+      user: 'carol',
+      channelId: chat(),
+      content: 'a rude message that a moderator removes quickly, '.repeat(4),
+    });
+    await heardMatching(/rude message/);
+    await eventually(
+      'the rude message is being read',
+      () => t.bot.services.voice.queue(guildId)[0]?.state === 'playing',
+      15_000,
+    );
+    t.discord.deleteMessage(message.id);
+    await eventually('it stopped', () => t.bot.services.voice.queue(guildId).length === 0, 5000);
+    t.discord.sendMessage({
+      user: 'bobby',
+      channelId: chat(),
+      content: 'back to the normal chat now',
+    });
+    expect(await heardMatching(/back to the normal/)).toBe(
+      'Bobby the Great said back to the normal chat now.',
+    );
+  });
+
   test('/queue shows the chat’s dropped-as-stale count; nothing was answered 429', async () => {
     const queue = await t.discord.slash({ user: 'member', name: 'queue' }).waitForReply();
     expect(queue.content).toMatch(/Chat: \d+ waiting, 0 dropped as stale/);
