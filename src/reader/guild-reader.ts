@@ -291,6 +291,8 @@ export class GuildReader {
     switch (update.state) {
       case 'playing':
         turn.state = 'playing';
+        // A playing item no longer counts against the chat's places in the queue.
+        this.#schedule();
         return;
       case 'failed':
         if (!(update.error instanceof NothingToRead)) {
