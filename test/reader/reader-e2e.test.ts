@@ -255,6 +255,19 @@ describe('streamer mode: reading the chat', () => {
     );
   });
 
+  test('chat is the server’s: a member’s daily share of /say does not stop their messages being read', async () => {
+    await config('limits', { 'member-daily': 1 }).waitForReply();
+    for (const n of ['one', 'two', 'three']) {
+      t.discord.sendMessage({
+        user: 'bobby',
+        channelId: chat(),
+        content: `share test message ${n}`,
+      });
+      expect(await heardMatching(new RegExp(`share test message ${n}`))).toContain(n);
+    }
+    await config('limits', { 'member-daily': 0 }).waitForReply();
+  });
+
   test('/queue shows the chat’s dropped-as-stale count; nothing was answered 429', async () => {
     const queue = await t.discord.slash({ user: 'member', name: 'queue' }).waitForReply();
     expect(queue.content).toMatch(/Chat: \d+ waiting, 0 dropped as stale/);
