@@ -19,7 +19,7 @@ import {
   removeReadChannel,
   toggleNotes,
 } from '../reader/config.ts';
-import { quoteSafely } from '../speech/index.ts';
+import { codeSpan, quoteSafely } from '../speech/index.ts';
 import { EMOJI_MODES, READ_BOTS, READER_BOUNDS, SPOILER_MODES } from '../store/index.ts';
 import type { CommandContext } from './command.ts';
 import { guildIdOf } from './guild.ts';
@@ -219,18 +219,15 @@ export async function runReaderConfig(
       return guild;
     });
     const entries = saved.dictionary
-      .map(
-        (e) =>
-          `\`${quoteSafely(e.word, 100)}\` → ${quoteSafely(e.replacement, 200) || '(nothing)'}`,
-      )
+      .map((e) => `${codeSpan(e.word)} → ${quoteSafely(e.replacement, 200) || '(nothing)'}`)
       .join('\n');
     const head =
       sub === 'add'
-        ? `Added \`${quoteSafely(word, 100)}\`.`
+        ? `Added ${codeSpan(word)}.`
         : sub === 'remove'
           ? removed
-            ? `Removed \`${quoteSafely(word, 100)}\`.`
-            : `\`${quoteSafely(word, 100)}\` was not in the dictionary.`
+            ? `Removed ${codeSpan(word)}.`
+            : `${codeSpan(word)} was not in the dictionary.`
           : '';
     content = `${head}\n**Dictionary** (${saved.dictionary.length}):\n${entries || 'empty'}`.trim();
   } else {

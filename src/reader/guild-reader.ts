@@ -205,7 +205,7 @@ export class GuildReader {
         open: async (audioUrl, signal) => {
           const url = turn.dirty ? await this.#produce(turn, signal) : audioUrl;
           if (turn.voice === undefined) throw new NothingToRead('the turn has no audio');
-          return turn.voice.client.stream(url, signal);
+          return turn.voice.open(url, signal);
         },
       },
       onUpdate: (update) => this.#onUpdate(turn, update),

@@ -4,6 +4,7 @@
  */
 import { UserError } from '../discord/user-error.ts';
 import { pickVoice, type SpeakingService } from '../speaking/index.ts';
+import { openSniffed } from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';
 import type { ChatSpeaking, ChatVoice } from './types.ts';
 
@@ -47,6 +48,7 @@ export function chatSpeaking(deps: ChatSpeakingDeps): ChatSpeaking {
         key: [client.keyId, request.voiceId, request.model, request.speed ?? 1].join('|'),
         client,
         request,
+        open: (audioUrl, signal) => openSniffed(client, audioUrl, signal),
       };
     },
     queue(turn) {

@@ -1,8 +1,7 @@
 /** What the chat reader is handed: the messages it hears and the speaking path it uses. */
-import type { Readable } from 'node:stream';
 import type { MentionNames } from '../speech/index.ts';
 import type { SpeechRequest, TtsClient } from '../tts/index.ts';
-import type { SpeakUpdate } from '../voice/index.ts';
+import type { SniffedAudio, SpeakUpdate } from '../voice/index.ts';
 import type { MessageFacts } from './filter.ts';
 import type { ChatContent } from './text.ts';
 
@@ -21,7 +20,9 @@ export interface IncomingMessage extends MessageFacts {
 export interface ChatVoice {
   /** Messages merge only when this is equal (same key, voice, model and speed). */
   readonly key: string;
-  readonly client: Pick<TtsClient, 'generate' | 'stream' | 'usage'>;
+  readonly client: Pick<TtsClient, 'generate' | 'usage'>;
+  /** Opens finished audio for playback, its format sniffed from the bytes. */
+  open(audioUrl: string, signal: AbortSignal): Promise<SniffedAudio>;
   /** The request without its text. */
   readonly request: Omit<SpeechRequest, 'text'>;
 }
@@ -29,7 +30,7 @@ export interface ChatVoice {
 /** Makes a queue item's audio when its turn to generate comes, and opens it when it plays. */
 export interface TurnSource {
   generate(signal: AbortSignal): Promise<string>;
-  open(audioUrl: string, signal: AbortSignal): Promise<Readable>;
+  open(audioUrl: string, signal: AbortSignal): Promise<SniffedAudio>;
 }
 
 /** One chat turn in the server's speech queue: its text is decided when it starts generating. */

@@ -54,9 +54,12 @@ class Stage {
             if (this.autoRelease) release();
             else this.pending.push({ text: request.text, release });
           }),
-        stream: async (url: string) => Readable.from([this.#texts.get(url) ?? '']),
         usage: async () => this.usages,
       },
+      open: async (url: string) => ({
+        stream: Readable.from([this.#texts.get(url) ?? '']),
+        extension: 'txt',
+      }),
     };
   }
 
@@ -102,7 +105,7 @@ class Stage {
     next.payload.onUpdate({ state: 'playing' });
     next.payload.source
       .open(this.#texts.get(next.id) ?? '', new AbortController().signal)
-      .then(async (stream) => {
+      .then(async ({ stream }) => {
         let text = '';
         for await (const chunk of stream) text += String(chunk);
         this.played.push(text);
