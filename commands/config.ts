@@ -18,6 +18,7 @@ import {
   runLimits,
   UserError,
 } from '../src/discord/index.ts';
+import { runReaderConfig, withReaderSubcommands } from '../src/discord/reader-config.ts';
 import { codeSpan, findVoice } from '../src/speech/index.ts';
 import { guildDefaultsSchema, UnreadableKeyError } from '../src/store/index.ts';
 import {
@@ -33,43 +34,49 @@ const KEY_FIELD = 'api-key';
 const ephemeral = { flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } } as const;
 
 export default {
-  data: new SlashCommandBuilder()
-    .setName('config')
-    .setDescription('Configure the TTS bot for this server (Manage Server)')
-    .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
-    .setContexts(0)
-    .addSubcommand((sub) => sub.setName('api-key').setDescription('Set this server’s TTS API key'))
-    .addSubcommand((sub) =>
-      sub.setName('remove-api-key').setDescription('Forget this server’s TTS API key'),
-    )
-    .addSubcommand((sub) =>
-      sub
-        .setName('defaults')
-        .setDescription('Default voice, model and speed for /say')
-        .addStringOption((o) =>
-          o.setName('voice').setDescription('Default voice').setAutocomplete(true),
-        )
-        .addStringOption((o) =>
-          o
-            .setName('model')
-            .setDescription('Default model')
-            .addChoices(...MODELS.map((m) => ({ name: m, value: m }))),
-        )
-        .addNumberOption((o) =>
-          o
-            .setName('speed')
-            .setDescription('Default speed, 0.5 to 2')
-            .setMinValue(0.5)
-            .setMaxValue(2),
-        ),
-    )
-    .addSubcommand((sub) =>
-      sub.setName('show').setDescription('Show the key (masked), defaults and today’s usage'),
-    )
-    .addSubcommand(limitsSubcommand),
+  data: withReaderSubcommands(
+    new SlashCommandBuilder()
+      .setName('config')
+      .setDescription('Configure the TTS bot for this server (Manage Server)')
+      .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+      .setContexts(0)
+      .addSubcommand((sub) =>
+        sub.setName('api-key').setDescription('Set this server’s TTS API key'),
+      )
+      .addSubcommand((sub) =>
+        sub.setName('remove-api-key').setDescription('Forget this server’s TTS API key'),
+      )
+      .addSubcommand((sub) =>
+        sub
+          .setName('defaults')
+          .setDescription('Default voice, model and speed for /say')
+          .addStringOption((o) =>
+            o.setName('voice').setDescription('Default voice').setAutocomplete(true),
+          )
+          .addStringOption((o) =>
+            o
+              .setName('model')
+              .setDescription('Default model')
+              .addChoices(...MODELS.map((m) => ({ name: m, value: m }))),
+          )
+          .addNumberOption((o) =>
+            o
+              .setName('speed')
+              .setDescription('Default speed, 0.5 to 2')
+              .setMinValue(0.5)
+              .setMaxValue(2),
+          ),
+      )
+      .addSubcommand((sub) =>
+        sub.setName('show').setDescription('Show the key (masked), defaults and today’s usage'),
+      )
+      .addSubcommand(limitsSubcommand),
+  ),
 
-  async execute(interaction, { services }) {
+  async execute(interaction, context) {
+    const { services } = context;
     requireManager(interaction);
+    if (await runReaderConfig(interaction, context)) return;
     const guildId = guildIdOf(interaction);
     switch (interaction.options.getSubcommand()) {
       case 'api-key': {

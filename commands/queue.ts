@@ -38,8 +38,14 @@ export default {
       entries.length === 0
         ? 'Nothing is playing or queued.'
         : `${entries.slice(0, SHOWN).map(line).join('\n')}${more}\n${pending} waiting.`;
+    const chat = services.reader.stats(guildId);
+    const reading = (await services.settings.guild(guildId)).reader.channels.length > 0;
+    const chatLine =
+      reading || chat.waiting + chat.droppedStale > 0
+        ? `\nChat: ${chat.waiting} waiting, ${chat.droppedStale} dropped as stale (older than max-age).`
+        : '';
     await interaction.reply({
-      content: `${header}\n${body}`,
+      content: `${header}\n${body}${chatLine}`,
       flags: MessageFlags.Ephemeral,
       allowedMentions: { parse: [] },
     });
