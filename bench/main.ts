@@ -34,10 +34,10 @@ const quick = values.quick;
 const sections: Record<string, () => Promise<Row[]>> = {
   polling: () =>
     pollingBench(
-      quick ? { warmUp: 6, oneAtATime: 8, atOnce: 20 } : { warmUp: 8, oneAtATime: 30, atOnce: 20 },
+      quick ? { warmUp: 6, oneAtATime: 8, atOnce: 20 } : { warmUp: 8, oneAtATime: 24, atOnce: 20 },
     ),
   delivery: () =>
-    deliveryBench(quick ? { warmUp: 2, files: 4, voice: 4 } : { warmUp: 3, files: 12, voice: 12 }),
+    deliveryBench(quick ? { warmUp: 2, files: 4, voice: 4 } : { warmUp: 3, files: 10, voice: 10 }),
   saturation: () =>
     saturationBench({ members: 10, perMember: quick ? 4 : 10, timeScale: quick ? 0.1 : 0.25 }),
   chat: () => chatBench({ quick }),
