@@ -95,9 +95,6 @@ async function speakingRows(plan: ScalePlan): Promise<Row[]> {
           .waitForReply(30_000);
       }),
     );
-    // Connections the key checks left idle are closed by now on both sides: sent into a
-    // keep-alive connection as the server drops it, a POST /tts fails (and is never retried).
-    await sleep(6000);
     // About 40 s of audio each (the emulator's tone lasts 60 ms per character at speed 1).
     const sayIn = (guild: { textChannelId: string }) =>
       discord.slash({
