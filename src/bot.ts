@@ -19,8 +19,11 @@ import {
   KeyvUsageLedger,
   loadSecretKey,
   openKeyv,
+  openRedis,
+  RedisBudgetStore,
 } from './store/index.ts';
 import {
+  type BudgetStore,
   type Clock,
   MemoryBudgetStore,
   productionClientOptions,
@@ -118,6 +121,17 @@ export async function startBot(
     opened.push(() => keyv.disconnect());
     const secretKey = await loadSecretKey(config.secretKey, config.dataDir, logger);
     const settings = new KeyvSettingsStore(keyv);
+    let budgets: BudgetStore;
+    if (isRedisUrl(config.storeUrl)) {
+      // Shared with every other process on this Redis: budgets are exact across shards.
+      const redis = await openRedis(config.storeUrl, (error) =>
+        logger.warn({ err: error }, 'Redis connection error'),
+      );
+      opened.push(async () => void (await redis.close()));
+      budgets = new RedisBudgetStore(redis, config.ttsLimits);
+    } else {
+      budgets = new MemoryBudgetStore(config.ttsLimits, new KeyvBudgetJournal(keyv));
+    }
     const cache = new SpeechCache({
       store: new KeyvSpeechCacheStore(keyv),
       ttlMs: config.cacheTtlMs,
@@ -129,7 +143,7 @@ export async function startBot(
         baseUrl: config.ttsApiUrl,
         mediaOrigins: config.ttsMediaOrigins,
         pollDeadlineMs: config.pollDeadlineMs,
-        budgets: new MemoryBudgetStore(config.ttsLimits, new KeyvBudgetJournal(keyv)),
+        budgets,
         clock,
         onBackgroundError: (error) => logger.warn({ err: error }, 'TTS background request failed'),
       }),
@@ -268,6 +282,11 @@ async function refuseWhileStopping(interaction: Interaction): Promise<void> {
       flags: MessageFlags.Ephemeral,
     });
   }
+}
+
+/** True for `redis://` and `rediss://` store addresses. */
+export function isRedisUrl(storeUrl: string): boolean {
+  return /^rediss?:\/\//.test(storeUrl);
 }
 
 /** The voice service the bot uses unless told otherwise. */

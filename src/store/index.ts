@@ -2,6 +2,8 @@ export { ApiKeyVault, UnreadableKeyError } from './api-keys.ts';
 export { KeyvBudgetJournal } from './budget-journal.ts';
 export { guardStore, StoreUnavailableError } from './guard.ts';
 export { openKeyv } from './keyv.ts';
+export { openRedis, redactUrl } from './redis.ts';
+export { RedisBudgetStore, type RedisConnection } from './redis-budgets.ts';
 export {
   type DictionaryEntry,
   defaultReaderSettings,

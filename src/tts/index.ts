@@ -4,6 +4,8 @@ export {
   type BudgetStore,
   type LimitUsage,
   MemoryBudgetStore,
+  type Take,
+  windowWithMargin,
 } from './budget.ts';
 export {
   type FinishedGeneration,

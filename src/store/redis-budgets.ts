@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type BudgetStore,
+  type Limit,
+  type Limits,
+  type LimitUsage,
+  type Take,
+  windowWithMargin,
+} from '../tts/index.ts';
+import type { Operation } from '../tts/types.ts';
+import { RESTAMP_SCRIPT, RedisScript, TAKE_SCRIPT } from './redis-scripts.ts';
+
+/** What the bot uses of a Redis connection (from {@link openRedis}): scripts, one range read, ping. */
+export interface RedisConnection {
+  evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  zRangeByScoreWithScores(
+    key: string,
+    min: string,
+    max: string,
+  ): Promise<Array<{ value: unknown; score: number }>>;
+  ping(): Promise<unknown>;
+  /** Waits for pending replies, then disconnects. */
+  close(): Promise<unknown>;
+}
+
+/**
+ * Per-key budgets shared by every process that uses one Redis: each key and
+ * operation is a sorted set of request times, and take-or-wait and restamp
+ * are Lua scripts, so two processes can never both take the last unit. The
+ * arithmetic is {@link MemoryBudgetStore}'s, unit for unit. Times come from
+ * each caller's clock: hosts sharing a Redis must agree on the time to well
+ * within the windows' margin (2 %, 1.2 s on a minute), as NTP keeps them.
+ */
+export class RedisBudgetStore implements BudgetStore {
+  readonly #redis: RedisConnection;
+  readonly #limits: Limits;
+  readonly #prefix: string;
+  readonly #take = new RedisScript(TAKE_SCRIPT);
+  readonly #restamp = new RedisScript(RESTAMP_SCRIPT);
+
+  constructor(redis: RedisConnection, limits: Limits, prefix = 'tts-bot:budget') {
+    this.#redis = redis;
+    this.#limits = limits;
+    this.#prefix = prefix;
+  }
+
+  async take(keyId: string, op: Operation, now: number): Promise<Take> {
+    const limits = this.#limits[op];
+    const args = [String(now), `${now}:${randomUUID()}`, String(this.#ttl(op))];
+    for (const limit of limits) args.push(String(limit.count), String(windowWithMargin(limit)));
+    const reply = await this.#take.run(this.#redis, [this.#key(keyId, op)], args);
+    if (!Array.isArray(reply) || reply.length === 0) throw new Error('budget script: bad reply');
+    if (Number(reply[0]) === 1) return { ok: true };
+    const limit: Limit | undefined = limits[Number(reply[2]) - 1];
+    if (limit === undefined) throw new Error('budget script: unknown binding limit');
+    return { ok: false, waitMs: Number(reply[1]), limit };
+  }
+
+  async restamp(keyId: string, op: Operation, takenAt: number, answeredAt: number): Promise<void> {
+    if (answeredAt <= takenAt) return;
+    await this.#restamp.run(
+      this.#redis,
+      [this.#key(keyId, op)],
+      [String(takenAt), String(answeredAt), String(this.#ttl(op))],
+    );
+  }
+
+  async usage(keyId: string, op: Operation, now: number): Promise<LimitUsage[]> {
+    const limits = this.#limits[op];
+    const horizon = Math.max(0, ...limits.map(windowWithMargin));
+    const entries = await this.#redis.zRangeByScoreWithScores(
+      this.#key(keyId, op),
+      `(${now - horizon}`,
+      '+inf',
+    );
+    const times = entries.map((entry) => entry.score);
+    return limits.map((limit) => {
+      const inWindow = times.filter((time) => time > now - windowWithMargin(limit));
+      const first = inWindow[0];
+      return {
+        limit,
+        used: inWindow.length,
+        resetAt: first === undefined ? null : first + windowWithMargin(limit),
+      };
+    });
+  }
+
+  #key(keyId: string, op: Operation): string {
+    return `${this.#prefix}:${keyId}:${op}`;
+  }
+
+  /** A log no window can see any more expires by itself (a key that is no longer used). */
+  #ttl(op: Operation): number {
+    return Math.ceil(Math.max(0, ...this.#limits[op].map(windowWithMargin))) + 60_000;
+  }
+}

@@ -1,0 +1,40 @@
+import { createClient } from '@redis/client';
+import type { RedisConnection } from './redis-budgets.ts';
+
+/**
+ * Connects to the Redis at `url` for the shared budgets and readiness checks.
+ * Connection errors after the first go to `onError` (the client reconnects by
+ * itself); an unreachable Redis at start rejects.
+ */
+export async function openRedis(
+  url: string,
+  onError: (error: unknown) => void,
+): Promise<RedisConnection> {
+  const redis = createClient({
+    url,
+    socket: { connectTimeout: 5000, reconnectStrategy: (retries) => Math.min(retries * 200, 5000) },
+  });
+  let connected = false;
+  redis.on('error', (error: unknown) => {
+    if (connected) onError(error);
+  });
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.destroy();
+    throw new Error(`Redis at ${redactUrl(url)} is unreachable`, { cause: error });
+  }
+  connected = true;
+  return redis;
+}
+
+/** A Redis address without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the configured address';
+  }
+}
