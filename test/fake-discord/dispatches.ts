@@ -1,5 +1,5 @@
 /** Gateway payloads built from the world: READY, GUILD_CREATE, members chunks, MESSAGE_CREATE. */
-import { type Gateway, type GatewaySession, Intent } from './gateway.ts';
+import { covers, type Gateway, type GatewaySession, Intent } from './gateway.ts';
 import type { Json, MessageJson } from './types.ts';
 import type { World } from './world.ts';
 
@@ -26,7 +26,7 @@ export function dispatchMessageCreate(
   const roleIds = [...message.content.matchAll(/<@&(\d+)>/g)].map((m) => String(m[1]));
   const mentionRoles = roleIds.filter((id) => guild.roles.some((r) => r.id === id));
   for (const session of gateway.connected()) {
-    if (!(session.intents & Intent.GuildMessages)) continue;
+    if (!(session.intents & Intent.GuildMessages) || !covers(session, guild.id)) continue;
     const visible = session.intents & Intent.MessageContent || mentioned || authorId === botId;
     const payload: Json = {
       ...message,
@@ -54,13 +54,14 @@ export function identifyPayloads(
   session: GatewaySession,
 ): { ready: Json; guilds: Json[] } {
   const withVoice = (session.intents & Intent.GuildVoiceStates) !== 0;
+  const guilds = world.guilds.filter((g) => covers(session, g.id));
   return {
     ready: {
       v: 10,
       user: { ...world.bot, verified: true, mfa_enabled: false, flags: 0 },
-      guilds: world.guilds.map((g) => ({ id: g.id, unavailable: true })),
+      guilds: guilds.map((g) => ({ id: g.id, unavailable: true })),
       application: { id: world.applicationId, flags: 0 },
-      shard: [0, 1],
+      shard: session.shard ?? [0, 1],
       private_channels: [],
       presences: [],
       relationships: [],
@@ -68,7 +69,7 @@ export function identifyPayloads(
       session_type: 'normal',
       geo_ordered_rtc_regions: ['local'],
     },
-    guilds: world.guilds.map((g) => world.guildCreate(g, withVoice)),
+    guilds: guilds.map((g) => world.guildCreate(g, withVoice)),
   };
 }
 

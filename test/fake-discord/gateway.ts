@@ -19,6 +19,27 @@ export interface GatewaySession {
   intents: number;
   seq: number;
   socket: WebSocket | undefined;
+  /** `[shard_id, num_shards]` from IDENTIFY; undefined: one session for every guild. */
+  shard: readonly [number, number] | undefined;
+}
+
+/** The shard of a guild by Discord's formula. */
+export function shardOf(guildId: string, shardCount: number): number {
+  return Number((BigInt(guildId) >> 22n) % BigInt(shardCount));
+}
+
+/** True when the session receives the guild's events (always, for an unsharded session). */
+export function covers(session: GatewaySession, guildId: string): boolean {
+  return session.shard === undefined || shardOf(guildId, session.shard[1]) === session.shard[0];
+}
+
+function parseShard(value: unknown): readonly [number, number] | undefined {
+  if (!Array.isArray(value) || value.length !== 2) return undefined;
+  const [id, count] = value.map(Number);
+  if (id === undefined || count === undefined || !(count >= 1) || !(id >= 0 && id < count)) {
+    return undefined;
+  }
+  return [id, count];
 }
 
 /** What the gateway asks of the rest of the fake. */
@@ -65,9 +86,14 @@ export class Gateway {
     return [...this.#sessions.values()].filter((s) => s.socket !== undefined);
   }
 
-  /** Sends a dispatch to every connected session whose intents include `intent` (if given). */
+  /**
+   * Sends a dispatch to every connected session whose intents include `intent` (if given)
+   * and, for guild events, whose shard holds the guild.
+   */
   dispatch(type: string, data: unknown, intent?: number): void {
+    const guildId = (data as { guild_id?: unknown } | null)?.guild_id;
     for (const session of this.connected()) {
+      if (typeof guildId === 'string' && !covers(session, guildId)) continue;
       if (intent === undefined || session.intents & intent) this.send(session, type, data);
     }
   }
@@ -134,6 +160,7 @@ export class Gateway {
       intents: Number(d.intents ?? 0),
       seq: 0,
       socket,
+      shard: parseShard(d.shard),
     };
     this.#sessions.set(session.id, session);
     const { ready, guilds } = this.#hooks.identify(session);

@@ -134,7 +134,7 @@ export class FakeDiscord {
     this.guild = first;
   }
 
-  /** Resolves once the bot has identified on the gateway (READY and GUILD_CREATEs sent). */
+  /** Resolves once the bot has identified on the gateway on every shard (READY and GUILD_CREATEs sent). */
   whenReady(): Promise<void> {
     return this.#ready;
   }
@@ -311,6 +311,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   });
   baseUrl = rest.baseUrl;
   const { promise: ready, resolve: identified } = Promise.withResolvers<void>();
+  const shardsIdentified = new Set<number>();
   let voice: VoiceHub | undefined;
   gateway = await Gateway.start({
     token,
@@ -319,7 +320,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       ? {}
       : { disallowedIntents: options.disallowedIntents }),
     identify: (session) => {
-      queueMicrotask(identified);
+      if (session.shard === undefined) queueMicrotask(identified);
+      else {
+        shardsIdentified.add(session.shard[0]);
+        if (shardsIdentified.size >= session.shard[1]) queueMicrotask(identified);
+      }
       return identifyPayloads(world, session);
     },
     voiceStateUpdate: (session, data) => voice?.botUpdate(session, data),

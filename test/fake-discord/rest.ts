@@ -50,7 +50,7 @@ const routes: Array<[method: string, pattern: string, handler: Handler]> = [
     (_, c) =>
       ok({
         url: c.gatewayUrl(),
-        shards: 1,
+        shards: c.world.shardCount,
         session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 },
       }),
   ],

@@ -62,6 +62,12 @@ export interface FakeDiscordOptions {
   uploadLimitBytes?: number;
   /** Gateway heartbeat interval; default 41250 ms like Discord. */
   heartbeatIntervalMs?: number;
+  /**
+   * Shards GET /gateway/bot recommends (default 1). Guild `i` is made to live on shard
+   * `i % shards` by Discord's formula `(guild_id >> 22) % shards`; a session that identifies with
+   * `shard: [id, count]` gets only its guilds' GUILD_CREATEs and events.
+   */
+  shards?: number;
 }
 
 /** A file part of a multipart request. */

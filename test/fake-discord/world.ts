@@ -88,8 +88,11 @@ export class World {
   /** By name: 'bot', 'admin', 'member' and `extraUsers`. */
   readonly users = new Map<string, UserJson>();
   readonly guilds: WorldGuild[];
+  /** Shards GET /gateway/bot recommends; guild `i` lives on shard `i % shardCount`. */
+  readonly shardCount: number;
 
   constructor(options: FakeDiscordOptions) {
+    this.shardCount = options.shards ?? 1;
     this.applicationId = this.nextId();
     this.bot = this.#addUser('bot', 'tts-bot', true);
     this.#addUser('admin', 'admin', false);
@@ -234,8 +237,16 @@ export class World {
     return user;
   }
 
+  /** A fresh guild id whose shard (`(id >> 22) % shardCount`) is `index % shardCount`. */
+  #guildId(index: number): string {
+    const id = BigInt(this.nextId());
+    const count = BigInt(this.shardCount);
+    const shift = (BigInt(index) - (id >> 22n)) % count;
+    return (id + (((shift + count) % count) << 22n)).toString();
+  }
+
   #buildGuild(spec: GuildOptions, index: number): WorldGuild {
-    const id = this.nextId();
+    const id = this.#guildId(index);
     const role = (name: string, permissions: bigint, position: number, managed = false): Json => ({
       id: position === 0 ? id : this.nextId(),
       name,
