@@ -8,9 +8,16 @@ import { restResultSender } from './discord/result-sender.ts';
 import { wireVoiceEvents } from './discord/voice-events.ts';
 import { JournalRecorder, PendingJournal, PendingResumer, voiceRequeue } from './durable/index.ts';
 import type { Logger } from './log/index.ts';
+import {
+  type Check,
+  type GenerationOutcome,
+  noMetrics,
+  type PrometheusMetrics,
+  timedCheck,
+} from './ops/index.ts';
 import { ChatReader, chatSpeaking } from './reader/index.ts';
 import type { Services } from './services.ts';
-import { dailyLimitOf, SpeakingService } from './speaking/index.ts';
+import { dailyLimitOf, SpeakingService, type SpeechEnd } from './speaking/index.ts';
 import {
   ApiKeyVault,
   KeyvBudgetJournal,
@@ -47,6 +54,8 @@ export interface VoiceDependencies {
 export interface Bot {
   readonly services: Services;
   readonly client: ReturnType<typeof createDiscordClient>;
+  /** Readiness: Discord ready and the store reachable (for `/readyz`). */
+  ready(): Promise<Check[]>;
   /**
    * Stops taking new work, leaves voice, logs out and closes the store (pending speech stays
    * journalled for the next start); calling it again waits for the same stop.
@@ -80,6 +89,8 @@ export async function startBot(
     createVoice?: (deps: VoiceDependencies) => VoiceService;
     clock?: Clock;
     loginTimeoutMs?: number;
+    /** Where metrics are recorded (and its gauges read from this bot); nowhere when absent. */
+    metrics?: PrometheusMetrics;
   },
 ): Promise<Bot> {
   const { logger } = options;
@@ -146,12 +157,14 @@ export async function startBot(
         budgets,
         clock,
         onBackgroundError: (error) => logger.warn({ err: error }, 'TTS background request failed'),
+        metrics: options.metrics,
       }),
       cache,
     });
     // Reading chat needs the privileged Message Content intent; without it, the bot runs without.
     let client = createDiscordClient({ apiUrl: config.discordApiUrl, readMessages: true });
     opened.push(() => client.destroy());
+    const metrics = options.metrics ?? noMetrics;
     const voice = (options.createVoice ?? createVoiceManager)({
       ffmpegPath: ffmpeg.path,
       logger: logger.child({ subsystem: 'voice' }),
@@ -204,6 +217,11 @@ export async function startBot(
       logger,
       minTextLength: config.minTextLength,
       journal: recorder,
+      onEnd: (state) => metrics.generation(OUTCOME_OF[state]),
+    });
+    options.metrics?.watch({
+      queueItems: () => sumOverGuilds(client, (id) => voice.queue(id).length),
+      voiceConnections: () => sumOverGuilds(client, (id) => (voice.channelOf(id) ? 1 : 0)),
     });
     const services: Services = {
       config,
@@ -263,10 +281,17 @@ export async function startBot(
     }
     if (!client.isReady())
       throw new DiscordConnectError('the Discord client is not ready after login');
-    await registerCommands({ client, commands, keyv, logger, guildId: config.devGuildId });
+    // Under a shard manager only shard 0 registers: commands are per application, not per shard.
+    if (client.shard === null || client.shard.ids.includes(0)) {
+      await registerCommands({ client, commands, keyv, logger, guildId: config.devGuildId });
+    }
     logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'bot is ready');
+    const ready = async (): Promise<Check[]> => [
+      { name: 'discord', ok: client.isReady() },
+      await timedCheck('store', () => keyv.get('ops:readyz')),
+    ];
     const resumed = resumer.startWhenReadable();
-    return { services, client, stop, resumed, resumer };
+    return { services, client, ready, stop, resumed, resumer };
   } catch (error) {
     await stop();
     throw error;
@@ -282,6 +307,24 @@ async function refuseWhileStopping(interaction: Interaction): Promise<void> {
       flags: MessageFlags.Ephemeral,
     });
   }
+}
+
+/** The metric outcome of each way a request ends (a skip cancels the rest of it). */
+const OUTCOME_OF = {
+  delivered: 'delivered',
+  failed: 'failed',
+  skipped: 'cancelled',
+  cancelled: 'cancelled',
+} as const satisfies Record<SpeechEnd['state'], GenerationOutcome>;
+
+/** Adds `count(guildId)` over the guilds this process sees. */
+function sumOverGuilds(
+  client: ReturnType<typeof createDiscordClient>,
+  count: (guildId: string) => number,
+): number {
+  let total = 0;
+  for (const guildId of client.guilds.cache.keys()) total += count(guildId);
+  return total;
 }
 
 /** True for `redis://` and `rediss://` store addresses. */

@@ -28,6 +28,11 @@ export interface Config extends TtsConfig {
   readonly minTextLength: number;
   /** How long identical speech is reused (0: never); below the audio address's 24 h lifetime. */
   readonly cacheTtlMs: number;
+  /** Port of `/healthz`, `/readyz` and `/metrics`; undefined: no such endpoint. */
+  readonly httpPort: number | undefined;
+  readonly httpHost: string;
+  /** Shards for `npm run start:sharded`: a number, or `auto` (Discord's recommendation). */
+  readonly shardCount: number | 'auto';
 }
 
 /** A configuration variable that is missing or wrong; the message names it (never its value). */
@@ -120,6 +125,13 @@ const schema = ttsSchema.extend({
       (ms) => ms < 24 * 3_600_000,
       'must be below 24h, the lifetime of an audio address (0 turns the cache off)',
     ),
+  HTTP_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+  HTTP_HOST: z.string().min(1).default('0.0.0.0'),
+  SHARD_COUNT: z
+    .string()
+    .regex(/^(auto|[1-9]\d{0,4})$/, 'must be auto or a whole number of shards (1 or more)')
+    .transform((text) => (text === 'auto' ? 'auto' : Number(text)))
+    .default('auto'),
 });
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -178,5 +190,8 @@ export function parseConfig(env: Env): Config {
     queueMaxPerMember: e.QUEUE_MAX_PER_MEMBER,
     minTextLength: e.TTS_MIN_TEXT_LENGTH,
     cacheTtlMs: e.TTS_CACHE_TTL,
+    httpPort: e.HTTP_PORT,
+    httpHost: e.HTTP_HOST,
+    shardCount: e.SHARD_COUNT,
   };
 }

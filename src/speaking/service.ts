@@ -59,6 +59,8 @@ export interface SpeakingServiceOptions {
   readonly filesAtOnce?: number;
   /** Records pending generations so they survive a restart; none by default. */
   readonly journal?: SpeechJournal | undefined;
+  /** Told once how each request ended, whether or not it reached the API (for metrics). */
+  readonly onEnd?: ((state: SpeechEnd['state']) => void) | undefined;
 }
 
 /** How a file-mode request is followed and handed over. */
@@ -191,6 +193,7 @@ export class SpeakingService {
   speak(speech: ReadySpeech, onUpdate: (update: SpeakUpdate) => void): Queued {
     const { ticket, request } = speech;
     const journal = this.#journalOf(speech);
+    let ended = false;
     const outcome = this.#options.voice.speak({
       guildId: ticket.guildId,
       requesterId: ticket.requesterId,
@@ -200,9 +203,11 @@ export class SpeakingService {
       source: ttsSource(this.#currentClient(speech), request, this.#onSubmitted(speech, journal)),
       onUpdate: (update) => {
         const end = endOf(update);
-        if (end !== undefined) {
+        if (end !== undefined && !ended) {
+          ended = true;
           this.#reservations.release(ticket.id);
           journal.settled(end);
+          this.#ended(end);
         }
         onUpdate(update);
       },
@@ -306,8 +311,10 @@ export class SpeakingService {
       releaseSlot();
       await options.deliver({ generationId, ...audio, durationMs });
       journal.settled({ state: 'delivered' });
+      this.#ended({ state: 'delivered' });
     } catch (error) {
       journal.settled({ state: 'failed', error });
+      this.#ended({ state: 'failed', error });
       throw error;
     } finally {
       releaseSlot?.();
@@ -378,6 +385,15 @@ export class SpeakingService {
       await journal.submitted(generationId);
       await recorded;
     };
+  }
+
+  /** Tells `onEnd`; a failing listener must not change how speech ends. */
+  #ended(end: SpeechEnd): void {
+    try {
+      this.#options.onEnd?.(end.state);
+    } catch (error) {
+      this.#logger.warn({ err: error }, 'onEnd listener failed');
+    }
   }
 
   #journalOf(speech: ReadySpeech): TicketJournal {

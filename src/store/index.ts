@@ -2,8 +2,6 @@ export { ApiKeyVault, UnreadableKeyError } from './api-keys.ts';
 export { KeyvBudgetJournal } from './budget-journal.ts';
 export { guardStore, StoreUnavailableError } from './guard.ts';
 export { openKeyv } from './keyv.ts';
-export { openRedis, redactUrl } from './redis.ts';
-export { RedisBudgetStore, type RedisConnection } from './redis-budgets.ts';
 export {
   type DictionaryEntry,
   defaultReaderSettings,
@@ -16,6 +14,8 @@ export {
   readerSettingsSchema,
   SPOILER_MODES,
 } from './reader-settings.ts';
+export { openRedis, redactUrl } from './redis.ts';
+export { RedisBudgetStore, type RedisConnection } from './redis-budgets.ts';
 export {
   decryptSecret,
   encryptSecret,

@@ -7,6 +7,7 @@ import { TtsError, unsendableKeyError } from './errors.ts';
 import { GenerationEstimator } from './estimator.ts';
 import { RateGate } from './gate.ts';
 import { isSendableKey, keyId } from './key.ts';
+import { countingFetch, endpointOf, type TtsMetrics } from './metrics.ts';
 import { PollScheduler } from './poller.ts';
 import { type GenerateOptions, SharedGenerations } from './shared-generation.ts';
 import { type SpeechCache, speechCacheKey } from './speech-cache.ts';
@@ -35,6 +36,8 @@ export interface TtsClientOptions {
   readonly onBackgroundError: (error: unknown) => void;
   /** Reuses the audio of identical requests; none when absent. */
   readonly cache?: SpeechCache | undefined;
+  /** Where requests and notice lags are counted; nowhere when absent. */
+  readonly metrics?: TtsMetrics | undefined;
 }
 
 /** A generation that finished, with the address of its audio. */
@@ -84,7 +87,15 @@ export class TtsClient {
     this.#sendable = isSendableKey(apiKey);
     this.#options = options;
     const fetcher = options.fetch ?? globalThis.fetch;
-    this.#media = { ...options.media, fetch: fetcher };
+    const { metrics } = options;
+    const apiFetch =
+      metrics === undefined
+        ? fetcher
+        : countingFetch(fetcher, (url) => endpointOf(url, options.baseUrl), metrics);
+    this.#media = {
+      ...options.media,
+      fetch: metrics === undefined ? fetcher : countingFetch(fetcher, () => 'media', metrics),
+    };
     const gate = new RateGate({
       store: options.budgets,
       clock: options.clock,
@@ -96,7 +107,7 @@ export class TtsClient {
       keyId: this.keyId,
       gate,
       clock: options.clock,
-      fetch: fetcher,
+      fetch: apiFetch,
       timeoutMs: options.requestTimeoutMs,
       maxResponseBytes: options.maxResponseBytes,
       maxRetries: options.maxRetries,
@@ -110,6 +121,7 @@ export class TtsClient {
       minIntervalMs: options.pollIntervalMs.min,
       maxIntervalMs: options.pollIntervalMs.max,
       onTransientError: options.onBackgroundError,
+      ...(metrics === undefined ? {} : { onNoticed: (lagMs) => metrics.noticeLag(lagMs / 1000) }),
     });
     this.#voices = new VoiceCache({
       load: (model) => this.#api.voices(model),

@@ -1,6 +1,7 @@
 import type { BudgetStore } from './budget.ts';
 import type { TtsClientOptions } from './client.ts';
 import type { Clock } from './clock.ts';
+import type { TtsMetrics } from './metrics.ts';
 
 /**
  * The client settings for the real API, shared by the bot and the admin
@@ -14,6 +15,7 @@ export function productionClientOptions(input: {
   readonly budgets: BudgetStore;
   readonly clock: Clock;
   readonly onBackgroundError: (error: unknown) => void;
+  readonly metrics?: TtsMetrics | undefined;
 }): TtsClientOptions {
   return {
     baseUrl: input.baseUrl,
@@ -33,5 +35,6 @@ export function productionClientOptions(input: {
     pollIntervalMs: { min: 1000, max: 2000 },
     voicesTtlMs: 10 * 60_000,
     onBackgroundError: input.onBackgroundError,
+    metrics: input.metrics,
   };
 }

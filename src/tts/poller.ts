@@ -17,6 +17,8 @@ export interface PollSchedulerOptions {
   readonly maxIntervalMs: number;
   /** Told about failures that do not end a generation (e.g. a transient poll error). */
   readonly onTransientError?: (error: unknown, generationId: string) => void;
+  /** Told, for each completed generation, how long after its estimated completion we learned of it. */
+  readonly onNoticed?: (lagMs: number) => void;
 }
 
 /** The first poll waits at most this many of the longest poll intervals after submission. */
@@ -183,10 +185,12 @@ export class PollScheduler {
     }
     if (record.status === 'Completed' && record.audioUrl !== null) {
       // The task finished after the last poll that saw it running was sent, and before now.
-      estimator.observe(model, textLength, {
-        afterMs: entry.lastGeneratingAt === undefined ? 0 : entry.lastGeneratingAt - submittedAt,
-        byMs: now - submittedAt,
-      });
+      const afterMs =
+        entry.lastGeneratingAt === undefined ? 0 : entry.lastGeneratingAt - submittedAt;
+      const byMs = now - submittedAt;
+      estimator.observe(model, textLength, { afterMs, byMs });
+      // We learned of the completion about half that interval after it happened.
+      this.#options.onNoticed?.((byMs - afterMs) / 2);
       this.#settle(entry, record.audioUrl);
     } else if (record.status === 'Completed') {
       this.#settle(

@@ -13,6 +13,9 @@ describe('parseConfig', () => {
       pollDeadlineMs: 300_000,
       logLevel: 'info',
       secretKey: undefined,
+      httpPort: undefined,
+      httpHost: '0.0.0.0',
+      shardCount: 'auto',
     });
     expect(config.ttsLimits.generate).toEqual([
       { count: 20, windowMs: 60_000 },
@@ -33,8 +36,14 @@ describe('parseConfig', () => {
       TTS_POLL_DEADLINE: '30s',
       VOICE_IDLE_TIMEOUT: '2m',
       NODE_ENV: 'production',
+      HTTP_PORT: '9464',
+      HTTP_HOST: '127.0.0.1',
+      SHARD_COUNT: '3',
     });
     expect(config).toMatchObject({
+      httpPort: 9464,
+      httpHost: '127.0.0.1',
+      shardCount: 3,
       discordApiUrl: 'http://127.0.0.1:9/api',
       devGuildId: '123456789012345678',
       ttsMediaOrigins: ['http://127.0.0.1:7', 'http://127.0.0.1:6'],
@@ -61,6 +70,10 @@ describe('parseConfig', () => {
     [{ ...minimal, TTS_CACHE_TTL: '24h' }, /TTS_CACHE_TTL must be below 24h/],
     [{ ...minimal, TTS_CACHE_TTL: '2000m' }, /TTS_CACHE_TTL must be below 24h/],
     [{ ...minimal, TTS_CACHE_TTL: 'forever' }, /TTS_CACHE_TTL must be a duration/],
+    [{ ...minimal, HTTP_PORT: 'eighty' }, /HTTP_PORT/],
+    [{ ...minimal, HTTP_PORT: '70000' }, /HTTP_PORT/],
+    [{ ...minimal, SHARD_COUNT: 'many' }, /SHARD_COUNT must be auto or a whole number/],
+    [{ ...minimal, SHARD_COUNT: '0' }, /SHARD_COUNT must be auto or a whole number/],
   ])('%j is refused, naming the variable', (env, message) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(message);

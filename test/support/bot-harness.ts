@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type Bot, startBot } from '../../src/bot.ts';
 import { parseConfig } from '../../src/config/index.ts';
 import { createLogger } from '../../src/log/index.ts';
+import type { PrometheusMetrics } from '../../src/ops/index.ts';
 import {
   type Emulator,
   type EmulatorOptions,
@@ -43,6 +44,8 @@ export async function startTestBot(
     env?: Record<string, string>;
     /** Extra users, bots, guild layout, refused intents… of the fake Discord. */
     discord?: Omit<FakeDiscordOptions, 'voice' | 'heartbeatIntervalMs'>;
+    /** Passed to `startBot`: where the bot records its metrics. */
+    metrics?: PrometheusMetrics;
   } = {},
 ): Promise<TestBot> {
   await trustFakeVoiceCertificate();
@@ -79,7 +82,10 @@ export async function startTestBot(
   });
   let bot: Bot;
   try {
-    bot = await startBot(config, { logger });
+    bot = await startBot(config, {
+      logger,
+      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+    });
   } catch (error) {
     await Promise.allSettled([discord.close(), voiceServer.close(), emulator.close()]);
     throw error;

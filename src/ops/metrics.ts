@@ -1,0 +1,145 @@
+import {
+  AggregatorRegistry,
+  Counter,
+  collectDefaultMetrics,
+  Gauge,
+  Histogram,
+  Registry,
+} from 'prom-client';
+import type { TtsEndpoint, TtsMetrics } from '../tts/index.ts';
+
+/** How a generation ended for the member who asked for it. */
+export type GenerationOutcome = 'delivered' | 'failed' | 'cancelled' | 'cached';
+
+/** Every outcome, so each counter shows (at 0) before its first event. */
+export const GENERATION_OUTCOMES: readonly GenerationOutcome[] = [
+  'delivered',
+  'failed',
+  'cancelled',
+  'cached',
+];
+
+/** What the bot records, as narrow as its callers need; {@link noMetrics} records nothing. */
+export interface BotMetrics extends TtsMetrics {
+  generation(outcome: GenerationOutcome): void;
+  /** Speech served from the audio cache without a generation. */
+  cacheHit(): void;
+}
+
+/** Values read when metrics are scraped. */
+export interface MetricGauges {
+  queueItems(): number;
+  voiceConnections(): number;
+}
+
+/** Records nothing: for processes without a metrics endpoint. */
+export const noMetrics: BotMetrics = {
+  apiRequest: () => undefined,
+  noticeLag: () => undefined,
+  generation: () => undefined,
+  cacheHit: () => undefined,
+};
+
+/**
+ * The bot's Prometheus metrics in a registry of their own (no global
+ * registry), with prom-client's default process metrics.
+ */
+export class PrometheusMetrics implements BotMetrics {
+  readonly registry = new Registry();
+  readonly #requests: Counter<'endpoint' | 'status'>;
+  readonly #generations: Counter<'outcome'>;
+  readonly #lag: Histogram;
+  readonly #cacheHits: Counter;
+  #gauges: MetricGauges | undefined;
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    const registers = [this.registry];
+    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    this.#requests = new Counter({
+      name: 'tts_api_requests_total',
+      help: 'Requests to the TTS API and its media, by endpoint and HTTP status (0: no answer)',
+      labelNames: ['endpoint', 'status'],
+      registers,
+    });
+    this.#generations = new Counter({
+      name: 'tts_generations_total',
+      help: 'Speech requests by how they ended',
+      labelNames: ['outcome'],
+      registers,
+    });
+    for (const outcome of GENERATION_OUTCOMES) this.#generations.inc({ outcome }, 0);
+    this.#lag = new Histogram({
+      name: 'tts_notice_lag_seconds',
+      help: 'From a generation completing to our first Completed poll (estimated from the poll schedule)',
+      buckets: [0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10],
+      registers,
+    });
+    this.#cacheHits = new Counter({
+      name: 'tts_cache_hits_total',
+      help: 'Speech served from the audio cache',
+      registers,
+    });
+    const gauges = () => this.#gauges;
+    new Gauge({
+      name: 'tts_queue_items',
+      help: 'Items in the voice queues of every server',
+      registers,
+      collect() {
+        this.set(gauges()?.queueItems() ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'tts_voice_connections',
+      help: 'Voice channels the bot is connected to',
+      registers,
+      collect() {
+        this.set(gauges()?.voiceConnections() ?? 0);
+      },
+    });
+  }
+
+  /** Where the queue and connection gauges are read from at each scrape. */
+  watch(gauges: MetricGauges): void {
+    this.#gauges = gauges;
+  }
+
+  apiRequest(endpoint: TtsEndpoint, status: number): void {
+    this.#requests.inc({ endpoint, status: String(status) });
+  }
+
+  noticeLag(seconds: number): void {
+    this.#lag.observe(Math.max(0, seconds));
+  }
+
+  generation(outcome: GenerationOutcome): void {
+    this.#generations.inc({ outcome });
+  }
+
+  cacheHit(): void {
+    this.#cacheHits.inc();
+  }
+
+  /** The metrics as prom-client JSON, for aggregation in the shard manager. */
+  json(): Promise<object[]> {
+    return this.registry.getMetricsAsJSON();
+  }
+}
+
+/** A scrape answer: body and its content type. */
+export interface Exposition {
+  readonly contentType: string;
+  readonly body: string;
+}
+
+/** The Prometheus text of one registry. */
+export async function expose(registry: Registry): Promise<Exposition> {
+  return { contentType: registry.contentType, body: await registry.metrics() };
+}
+
+/**
+ * Adds up the metrics of several processes (prom-client JSON, one array per
+ * process), each metric by its own aggregator (sum unless it says otherwise).
+ */
+export async function aggregate(parts: readonly object[][]): Promise<Exposition> {
+  return expose(AggregatorRegistry.aggregate([...parts]));
+}

@@ -1,0 +1,44 @@
+/** Endpoints as counted in metrics: the four API calls, and audio downloads (`media`). */
+export type TtsEndpoint = 'tts' | 'status' | 'voices' | 'health' | 'media';
+
+/** What the TTS client reports for metrics; the bot passes a Prometheus-backed one. */
+export interface TtsMetrics {
+  /** One request answered with HTTP `status`, or 0 when no answer came (network, timeout, abort). */
+  apiRequest(endpoint: TtsEndpoint, status: number): void;
+  /** Time from a generation's completion to our first `Completed` poll, estimated from the poll schedule. */
+  noticeLag(seconds: number): void;
+}
+
+/** Which API endpoint a request address is, relative to the API's base address. */
+export function endpointOf(url: string, baseUrl: string): TtsEndpoint | undefined {
+  const base = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  const path = new URL(url).pathname;
+  if (!path.startsWith(base)) return undefined;
+  const rest = path.slice(base.length).replace(/^\/+|\/+$/g, '');
+  if (rest === '') return 'health';
+  if (rest === 'tts' || rest === 'status' || rest === 'voices') return rest;
+  return undefined;
+}
+
+/**
+ * Wraps `fetcher` so every request it makes is counted under the endpoint
+ * `classify` gives its address (requests it gives none for are not counted).
+ */
+export function countingFetch(
+  fetcher: typeof fetch,
+  classify: (url: string) => TtsEndpoint | undefined,
+  metrics: TtsMetrics,
+): typeof fetch {
+  return async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const endpoint = classify(url);
+    try {
+      const response = await fetcher(input, init);
+      if (endpoint !== undefined) metrics.apiRequest(endpoint, response.status);
+      return response;
+    } catch (error) {
+      if (endpoint !== undefined) metrics.apiRequest(endpoint, 0);
+      throw error;
+    }
+  };
+}
