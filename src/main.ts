@@ -1,10 +1,23 @@
+/**
+ * Entry point of one bot process: `npm start`, or one shard under
+ * `npm run start:sharded` (discord.js sets SHARDING_MANAGER in its children).
+ */
 import { startBot } from './bot.ts';
 import { type Config, ConfigError, parseConfig } from './config/index.ts';
 import { createLogger } from './log/index.ts';
+import { expose, type OpsServer, PrometheusMetrics, startOpsServer } from './ops/index.ts';
+import { answerManager } from './sharding/ipc.ts';
 import { installVoiceCrashGuard } from './voice/index.ts';
 
 /** Longest graceful shutdown before the process exits anyway (below the usual 10 s kill). */
 const SHUTDOWN_LIMIT_MS = 8000;
+
+const underManager = process.env.SHARDING_MANAGER !== undefined;
+const ignoredShardCount = !underManager && process.env.SHARD_COUNT !== undefined;
+if (ignoredShardCount) {
+  // discord.js reads SHARD_COUNT itself; one process must run every shard's guilds.
+  delete process.env.SHARD_COUNT;
+}
 
 let config: Config;
 try {
@@ -15,11 +28,29 @@ try {
   process.exit(1);
 }
 
-const logger = createLogger({ level: config.logLevel, pretty: config.prettyLogs });
+const logger = createLogger({ level: config.logLevel, pretty: config.prettyLogs }).child(
+  underManager ? { shard: process.env.SHARDS } : {},
+);
 installVoiceCrashGuard(process, logger);
+if (ignoredShardCount) logger.warn('SHARD_COUNT is for `npm run start:sharded`; ignored here');
 
+// Metrics are kept when something can read them: this process's endpoint, or the manager's.
+const metrics = underManager || config.httpPort !== undefined ? new PrometheusMetrics() : undefined;
+let http: OpsServer | undefined;
 try {
-  const bot = await startBot(config, { logger });
+  const bot = await startBot(config, { logger, ...(metrics === undefined ? {} : { metrics }) });
+  const send = process.send?.bind(process);
+  if (underManager && metrics !== undefined && send !== undefined) {
+    const port = { send, on: process.on.bind(process), off: process.off.bind(process) };
+    answerManager(port, (question) => (question === 'metrics' ? metrics.json() : bot.ready()));
+  } else if (config.httpPort !== undefined && metrics !== undefined) {
+    http = await startOpsServer({
+      port: config.httpPort,
+      host: config.httpHost,
+      logger,
+      probes: { ready: () => bot.ready(), metrics: () => expose(metrics.registry) },
+    });
+  }
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     // Orchestrators kill after 10 s; a part that hangs must not make the stop unclean.
@@ -28,7 +59,7 @@ try {
       logger.flush();
       process.exit(1);
     }, SHUTDOWN_LIMIT_MS).unref();
-    bot.stop().then(
+    Promise.all([http?.close(), bot.stop()]).then(
       () => {
         logger.info('stopped');
         logger.flush();
@@ -42,6 +73,8 @@ try {
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
+  // A shard whose manager is gone (killed outright) must not live on as an orphan.
+  if (underManager) process.once('disconnect', () => shutdown('manager gone'));
 } catch (error) {
   logger.fatal({ err: error }, error instanceof Error ? error.message : 'the bot could not start');
   logger.flush();

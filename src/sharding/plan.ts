@@ -1,0 +1,30 @@
+/**
+ * Decisions of sharded mode, without I/O: whether the store allows it, and
+ * how many shards to run.
+ */
+
+/** Why sharded mode cannot run on this store, or undefined when it can. */
+export function shardingRefusal(storeUrl: string): string | undefined {
+  if (/^rediss?:\/\//.test(storeUrl)) return undefined;
+  return [
+    'Sharded mode needs a shared store: set STORE_URL=redis://HOST:PORT.',
+    'With the SQLite store every shard process would keep its own rate budgets, so a key used by',
+    'servers on two shards would be sent twice its limits and earn 429s, and the settings file',
+    'would have several writers. Use `npm start` (one process) with SQLite.',
+  ].join('\n');
+}
+
+/** The shard count: the configured number, or Discord's recommendation (`shards` of GET /gateway/bot) for `auto`. */
+export function shardCountFrom(configured: number | 'auto', gatewayBot: unknown): number {
+  if (configured !== 'auto') return configured;
+  const shards = (gatewayBot as { shards?: unknown } | null)?.shards;
+  if (typeof shards !== 'number' || !Number.isInteger(shards) || shards < 1) {
+    throw new Error('Discord did not say how many shards to run (GET /gateway/bot)');
+  }
+  return shards;
+}
+
+/** The shard that receives a guild's events, by Discord's formula `(guild_id >> 22) % shard_count`. */
+export function shardOf(guildId: string, shardCount: number): number {
+  return Number((BigInt(guildId) >> 22n) % BigInt(shardCount));
+}
