@@ -320,3 +320,43 @@ describe('PollScheduler learning generation times (one at a time)', () => {
     expect(p95(settled.map((r) => r.lagMs))).toBeLessThanOrEqual(1000);
   });
 });
+
+describe('PollScheduler notice lag', () => {
+  test('reports, once per completed generation, the time since the estimated completion', async () => {
+    const clock = new FakeClock(0);
+    const api = fakeApi(clock);
+    api.finishAt.set('lag_a', 4500);
+    api.special.set('lag_fail', { status: 'Failed', error: 'boom' });
+    const lags: number[] = [];
+    const polls = new PollScheduler({
+      poll: api.poll,
+      clock,
+      estimator: new GenerationEstimator(),
+      deadlineMs: 300_000,
+      minIntervalMs: 1000,
+      maxIntervalMs: 2000,
+      onNoticed: (lagMs) => lags.push(lagMs),
+    });
+    const done = polls.track({
+      generationId: 'lag_a',
+      model: 'base',
+      textLength: 40,
+      submittedAt: 0,
+    });
+    const failed = polls.track({
+      generationId: 'lag_fail',
+      model: 'base',
+      textLength: 40,
+      submittedAt: 0,
+    });
+    failed.catch(() => undefined);
+    await clock.advance(10_000);
+    await done;
+    await expect(failed).rejects.toThrow('boom');
+    const completed = api.polls.filter((p) => p.id === 'lag_a');
+    const [before, first] = completed.slice(-2).map((p) => p.at);
+    expect(lags).toEqual([((first ?? 0) - (before ?? 0)) / 2]);
+    expect(lags[0]).toBeGreaterThan(0);
+    expect(lags[0]).toBeLessThanOrEqual(1000);
+  });
+});
