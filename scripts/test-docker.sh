@@ -56,4 +56,7 @@ echo "test:docker: building $IMAGE"
 started=$(date +%s)
 docker build --network host -t "$IMAGE" .
 echo "test:docker: image built in $(( $(date +%s) - started )) s"
-node test/docker/run.ts "$IMAGE"
+# Node 24 from the project (npm run puts it first on PATH; called directly, this finds it too).
+node=node
+[ -x node_modules/.bin/node ] && node=node_modules/.bin/node
+"$node" test/docker/run.ts "$IMAGE"
