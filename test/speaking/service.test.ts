@@ -55,6 +55,7 @@ async function setup(
   const guildId = newGuildId();
   const settings = new KeyvSettingsStore(new Keyv());
   const events: string[] = [];
+  const ends: string[] = [];
   const journal: SpeechJournal = {
     submitted: (ticket, generationId) => {
       events.push(`submitted ${generationId}`);
@@ -93,6 +94,7 @@ async function setup(
     logger: quietLogger,
     minTextLength: 30,
     journal,
+    onEnd: (state) => void ends.push(state),
   });
   const input = (extra: Partial<SpeechInput> = {}): SpeechInput => ({
     guildId,
@@ -101,7 +103,7 @@ async function setup(
     origin: { channelId: 'c1' },
     ...extra,
   });
-  return { guildId, settings, events, manager, speaking, input, usage };
+  return { guildId, settings, events, ends, manager, speaking, input, usage };
 }
 
 async function refused(promise: Promise<unknown>): Promise<UserError> {
@@ -377,5 +379,31 @@ describe('per-member limits', () => {
     expect(progress[0]?.[0]).toBe('waiting');
     expect(progress[1]?.[0]).toBe('waiting');
     expect(progress[2]?.slice(0, 2)).toEqual(['queued 1', 'waiting']);
+  });
+});
+
+describe('onEnd (metrics)', () => {
+  test('each request ends once: delivered, failed (also before reaching the API), skipped', async () => {
+    const { speaking, input, ends, manager, guildId } = await setup();
+    const file = {
+      maxBytes: 10_000_000,
+      onProgress: () => undefined,
+      deliver: async () => undefined,
+    };
+    await speaking.attach(await speaking.chooseVoice(await speaking.prepare(input())), file);
+    const tooLarge = await speaking.chooseVoice(await speaking.prepare(input()));
+    await refused(speaking.attach(tooLarge, { ...file, maxBytes: 100 }));
+    expect(ends).toEqual(['delivered', 'failed']);
+
+    await manager.join(target(server, guildId));
+    const voice = await speaking.chooseVoice(await speaking.prepare(input({ output: 'voice' })));
+    const skipped = new Promise<void>((resolve) =>
+      speaking.speak(voice, (update) => {
+        if (update.state === 'playing') manager.skip(guildId);
+        if (update.state === 'skipped') resolve();
+      }),
+    );
+    await skipped;
+    expect(ends).toEqual(['delivered', 'failed', 'skipped']);
   });
 });
