@@ -10,18 +10,25 @@ export async function openRedis(
   url: string,
   onError: (error: unknown) => void,
 ): Promise<RedisConnection> {
+  let connected = false;
   const redis = createClient({
     url,
-    socket: { connectTimeout: 5000, reconnectStrategy: (retries) => Math.min(retries * 200, 5000) },
+    // As the store: fail budget calls at once while disconnected instead of queueing them.
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: 5000,
+      // Before the first connection a few quick tries, then give up: a start must fail plainly.
+      reconnectStrategy: (retries, cause) =>
+        connected ? Math.min(retries * 200, 5000) : retries < 3 ? 200 : cause,
+    },
   });
-  let connected = false;
   redis.on('error', (error: unknown) => {
     if (connected) onError(error);
   });
   try {
     await redis.connect();
   } catch (error) {
-    redis.destroy();
+    if (redis.isOpen) redis.destroy();
     throw new Error(`Redis at ${redactUrl(url)} is unreachable`, { cause: error });
   }
   connected = true;

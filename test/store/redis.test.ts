@@ -4,9 +4,11 @@ import {
   KeyvBudgetJournal,
   KeyvSettingsStore,
   openKeyv,
+  openRedis,
+  redactUrl,
   StoreUnavailableError,
 } from '../../src/store/index.ts';
-import { startRedis, type TestRedis } from '../support/redis.ts';
+import { freePort, startRedis, type TestRedis } from '../support/redis.ts';
 
 let redis: TestRedis;
 beforeAll(async () => {
@@ -58,4 +60,25 @@ test('Redis going away: operations fail at once with StoreUnavailableError, and 
   expect(await settings.user('9')).toEqual({ voiceId: 'af_3kbq21leo' });
   await keyv.disconnect();
   await back.stop();
+});
+
+test.each([
+  ['redis://:hunter2@127.0.0.1:6379', 'redis://:***@127.0.0.1:6379'],
+  ['rediss://user:hunter2@cache.internal:6380/1', 'rediss://user:***@cache.internal:6380/1'],
+  ['redis://127.0.0.1:6379', 'redis://127.0.0.1:6379'],
+  ['not a url hunter2', 'the configured address'],
+])('redactUrl(%s) hides the password', (url, expected) => {
+  expect(redactUrl(url)).toBe(expected);
+});
+
+test('openRedis rejects an unreachable Redis without its password, and answers ping when reachable', async () => {
+  const port = await freePort();
+  const error = await openRedis(`redis://:hunter2@127.0.0.1:${port}`, () => undefined).catch(
+    (caught: unknown) => caught,
+  );
+  expect(String(error)).toContain('is unreachable');
+  expect(String(error)).not.toContain('hunter2');
+  const redisClient = await openRedis(redis.url, () => undefined);
+  expect(await redisClient.ping()).toBe('PONG');
+  await redisClient.close();
 });
