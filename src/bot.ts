@@ -315,7 +315,8 @@ const OUTCOME_OF = {
   failed: 'failed',
   skipped: 'cancelled',
   cancelled: 'cancelled',
-} as const satisfies Record<SpeechEnd['state'], GenerationOutcome>;
+  cached: 'cached',
+} as const satisfies Record<SpeechEnd['state'] | 'cached', GenerationOutcome>;
 
 /** Adds `count(guildId)` over the guilds this process sees. */
 function sumOverGuilds(

@@ -22,8 +22,6 @@ export const GENERATION_OUTCOMES: readonly GenerationOutcome[] = [
 /** What the bot records, as narrow as its callers need; {@link noMetrics} records nothing. */
 export interface BotMetrics extends TtsMetrics {
   generation(outcome: GenerationOutcome): void;
-  /** Speech served from the audio cache without a generation. */
-  cacheHit(): void;
 }
 
 /** Values read when metrics are scraped. */

@@ -11,6 +11,7 @@ import { audioDurationMs, validateSay } from '../speech/index.ts';
 import type { SettingsStore, UsageLedger } from '../store/index.ts';
 import {
   type Clock,
+  type FinishedGeneration,
   openSniffed,
   type SpeechRequest,
   type TtsClient,
@@ -59,8 +60,11 @@ export interface SpeakingServiceOptions {
   readonly filesAtOnce?: number;
   /** Records pending generations so they survive a restart; none by default. */
   readonly journal?: SpeechJournal | undefined;
-  /** Told once how each request ended, whether or not it reached the API (for metrics). */
-  readonly onEnd?: ((state: SpeechEnd['state']) => void) | undefined;
+  /**
+   * Told once how each request ended, whether or not it reached the API (for metrics);
+   * `cached` is a delivery of audio reused from the cache.
+   */
+  readonly onEnd?: ((outcome: SpeechEnd['state'] | 'cached') => void) | undefined;
 }
 
 /** How a file-mode request is followed and handed over. */
@@ -98,11 +102,17 @@ export function ttsSource(
   client: Pick<TtsClient, 'generate' | 'stream'>,
   request: SpeechRequest,
   onSubmitted?: (generationId: string) => Promise<void>,
+  onGenerated?: (finished: FinishedGeneration) => void,
 ): SpeechSource {
   return {
-    generate: async (signal) =>
-      (await client.generate(request, { signal, ...(onSubmitted ? { onSubmitted } : {}) }))
-        .audioUrl,
+    generate: async (signal) => {
+      const finished = await client.generate(request, {
+        signal,
+        ...(onSubmitted ? { onSubmitted } : {}),
+      });
+      onGenerated?.(finished);
+      return finished.audioUrl;
+    },
     open: (audioUrl, signal) => openSniffed(client, audioUrl, signal),
   };
 }
@@ -194,20 +204,28 @@ export class SpeakingService {
     const { ticket, request } = speech;
     const journal = this.#journalOf(speech);
     let ended = false;
+    let fromCache = false;
     const outcome = this.#options.voice.speak({
       guildId: ticket.guildId,
       requesterId: ticket.requesterId,
       requesterName: ticket.requesterName,
       text: request.text,
       expectedMs: expectedSpeechMs(request.text.length, request.speed),
-      source: ttsSource(this.#currentClient(speech), request, this.#onSubmitted(speech, journal)),
+      source: ttsSource(
+        this.#currentClient(speech),
+        request,
+        this.#onSubmitted(speech, journal),
+        (finished) => {
+          fromCache = finished.cached === true;
+        },
+      ),
       onUpdate: (update) => {
         const end = endOf(update);
         if (end !== undefined && !ended) {
           ended = true;
           this.#reservations.release(ticket.id);
           journal.settled(end);
-          this.#ended(end);
+          this.#ended(end, fromCache);
         }
         onUpdate(update);
       },
@@ -286,7 +304,7 @@ export class SpeakingService {
       releaseSlot = await this.#files.acquire(ticket.guildId, (place) =>
         options.onProgress({ stage: 'queued', place }),
       );
-      const { generationId, audioUrl } = await client.generate(request, {
+      const { generationId, audioUrl, cached } = await client.generate(request, {
         onSubmitted: this.#onSubmitted(speech, journal),
         onProgress: (progress) =>
           options.onProgress(
@@ -311,7 +329,7 @@ export class SpeakingService {
       releaseSlot();
       await options.deliver({ generationId, ...audio, durationMs });
       journal.settled({ state: 'delivered' });
-      this.#ended({ state: 'delivered' });
+      this.#ended({ state: 'delivered' }, cached === true);
     } catch (error) {
       journal.settled({ state: 'failed', error });
       this.#ended({ state: 'failed', error });
@@ -388,9 +406,9 @@ export class SpeakingService {
   }
 
   /** Tells `onEnd`; a failing listener must not change how speech ends. */
-  #ended(end: SpeechEnd): void {
+  #ended(end: SpeechEnd, fromCache = false): void {
     try {
-      this.#options.onEnd?.(end.state);
+      this.#options.onEnd?.(end.state === 'delivered' && fromCache ? 'cached' : end.state);
     } catch (error) {
       this.#logger.warn({ err: error }, 'onEnd listener failed');
     }

@@ -188,6 +188,7 @@ export class TtsClient {
     const cached = await cache.lookup(this.keyId, request);
     options.signal?.throwIfAborted();
     if (cached !== undefined) {
+      this.#options.metrics?.cacheHit();
       this.#serve(cached.audioUrl, request);
       return { generationId: cached.generationId, audioUrl: cached.audioUrl, cached: true };
     }

@@ -7,6 +7,8 @@ export interface TtsMetrics {
   apiRequest(endpoint: TtsEndpoint, status: number): void;
   /** Time from a generation's completion to our first `Completed` poll, estimated from the poll schedule. */
   noticeLag(seconds: number): void;
+  /** Speech served from the audio cache: nothing was submitted. */
+  cacheHit(): void;
 }
 
 /** Which API endpoint a request address is, relative to the API's base address. */

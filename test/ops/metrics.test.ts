@@ -23,7 +23,7 @@ let base: string;
 const metrics = new PrometheusMetrics();
 
 beforeAll(async () => {
-  t = await startTestBot({ metrics });
+  t = await startTestBot({ metrics, env: { TTS_CACHE_TTL: '1h' } });
   // The same probes as src/main.ts gives its endpoint.
   http = await startOpsServer({
     port: 0,
@@ -115,6 +115,26 @@ describe('metrics', () => {
     // prom-client's default process metrics.
     expect(text).toMatch(/^process_cpu_user_seconds_total \d/m);
     expect(text).toMatch(/^nodejs_heap_size_used_bytes \d/m);
+  });
+
+  test('the same speech again comes from the cache: counted as cached and as a cache hit, nothing submitted', async () => {
+    const before = await scrape();
+    const posts = t.emulator.counts()['POST /v2/tts']?.total ?? 0;
+    for (let i = 0; i < 2; i++) {
+      await say({ text: sentence(47), output: 'file' }).waitFor(
+        (event) => 'files' in event && event.files.length > 0,
+        20_000,
+      );
+    }
+    const after = await scrape();
+    expect(t.emulator.counts()['POST /v2/tts']?.total).toBe(posts + 1);
+    expect(
+      metricValue(after, 'tts_cache_hits_total') - metricValue(before, 'tts_cache_hits_total'),
+    ).toBe(1);
+    const delta = (outcome: string) =>
+      metricValue(after, 'tts_generations_total', { outcome }) -
+      metricValue(before, 'tts_generations_total', { outcome });
+    expect([delta('delivered'), delta('cached')]).toEqual([1, 1]);
   });
 
   test('voice: the gauges follow the session, played items are delivered and skipped ones cancelled', async () => {

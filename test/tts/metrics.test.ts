@@ -20,6 +20,7 @@ test('countingFetch counts each answer by status, a request without answer as 0,
   const metrics = {
     apiRequest: (endpoint: TtsEndpoint, status: number) => void seen.push([endpoint, status]),
     noticeLag: () => undefined,
+    cacheHit: () => undefined,
   };
   const answers = [new Response('{}', { status: 201 }), new Response('', { status: 429 })];
   const fetcher = countingFetch(
