@@ -6,6 +6,7 @@ import { createRouter, describeFailure, loadCommands, registerCommands } from '.
 import { restResultSender } from './discord/result-sender.ts';
 import { wireVoiceEvents } from './discord/voice-events.ts';
 import { JournalRecorder, PendingJournal, PendingResumer, voiceRequeue } from './durable/index.ts';
+import { english } from './i18n/index.ts';
 import type { Logger } from './log/index.ts';
 import type { Services } from './services.ts';
 import { dailyLimitOf, SpeakingService } from './speaking/index.ts';
@@ -159,7 +160,7 @@ export async function startBot(
         return apiKey === undefined ? undefined : tts.forKey(apiKey);
       },
       send: restResultSender(client),
-      describeFailure: (error) => describeFailure(error).text,
+      describeFailure: (error) => describeFailure(error, english).text,
       voiceChannelOf: (guildId) => voice.channelOf(guildId),
       requeue: voiceRequeue(voice),
       clock,

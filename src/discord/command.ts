@@ -5,13 +5,16 @@ import type {
   ModalSubmitInteraction,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
+import type { Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { Services } from '../services.ts';
 
-/** What every handler receives: the services and a logger bound to the interaction. */
+/** What every handler receives: the services, and a logger and translator bound to the interaction. */
 export interface CommandContext {
   readonly services: Services;
   readonly logger: Logger;
+  /** Writes replies in the language of the member who used the command (`interaction.locale`). */
+  readonly translator: Translator;
 }
 
 /**

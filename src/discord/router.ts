@@ -1,4 +1,5 @@
 import { type Interaction, MessageFlags, type RepliableInteraction } from 'discord.js';
+import { translatorFor } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { Services } from '../services.ts';
 import type { Command, CommandContext } from './command.ts';
@@ -26,7 +27,11 @@ export function createRouter(commands: ReadonlyMap<string, Command>, services: S
       }
       return;
     }
-    const context: CommandContext = { services, logger };
+    const context: CommandContext = {
+      services,
+      logger,
+      translator: translatorFor(interaction.locale),
+    };
     try {
       if (interaction.isChatInputCommand()) await command.execute(interaction, context);
       else if (interaction.isAutocomplete()) {
@@ -54,7 +59,7 @@ export function createRouter(commands: ReadonlyMap<string, Command>, services: S
 }
 
 function gone(): UserError {
-  return new UserError('unknown_command', 'This command or button is not available any more.');
+  return new UserError('unknown_command', {});
 }
 
 function commandName(interaction: Interaction): string | undefined {
@@ -66,7 +71,7 @@ function commandName(interaction: Interaction): string | undefined {
 }
 
 /**
- * Tells the user what failed. Expected failures go to them alone
+ * Tells the user what failed, in their language. Expected failures go to them alone
  * (ephemerally), even when a public reply was already deferred; other
  * failures replace the reply everyone was watching.
  */
@@ -75,13 +80,10 @@ export async function reportFailure(
   error: unknown,
   logger: Logger,
 ): Promise<void> {
-  const failure = describeFailure(error);
+  const failure = describeFailure(error, translatorFor(interaction.locale));
   if (failure.incidentId === undefined) logger.info({ err: error }, 'user-facing failure');
   else logger.error({ err: error, incidentId: failure.incidentId }, 'unexpected failure');
-  const content =
-    failure.incidentId === undefined
-      ? failure.text
-      : `${failure.text} (incident \`${failure.incidentId}\`)`;
+  const content = failure.text;
   const quiet = { allowedMentions: { parse: [] } };
   try {
     if (!interaction.deferred && !interaction.replied) {

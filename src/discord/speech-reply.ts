@@ -72,7 +72,13 @@ export async function replyWithFile(
   let count = (): number => 0;
   const show = () =>
     reply.update({
-      content: fileProgress(stage, clock.now() - startedAt, voiceLabel(speech.voice), count()),
+      content: fileProgress(
+        context.translator,
+        stage,
+        clock.now() - startedAt,
+        voiceLabel(speech.voice, context.translator),
+        count(),
+      ),
       ...noMentions,
     });
   const ticker = new AbortController();
@@ -125,13 +131,13 @@ export function replyWithVoice(
   context: CommandContext,
   speech: ReadySpeech,
 ): void {
-  const { services, logger } = context;
+  const { services, logger, translator } = context;
   const startedAt = services.clock.now();
   const reply = progressReply(interaction, context);
   const caption = captionOf(speech);
   const editFailed = (error: unknown) => logger.warn({ err: error }, 'could not edit the reply');
   services.speaking.speak(speech, (update) => {
-    const content = `${voiceProgress(update, services.clock.now() - startedAt)}\n${caption}`;
+    const content = `${voiceProgress(translator, update, services.clock.now() - startedAt)}\n${caption}`;
     if (update.state === 'failed') {
       void reply
         .finish({ content, ...noMentions })

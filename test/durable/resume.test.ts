@@ -12,6 +12,7 @@ import {
   type ResultMessage,
   type ResumeOptions,
 } from '../../src/durable/index.ts';
+import { english } from '../../src/i18n/index.ts';
 import { systemClock, type TtsClient } from '../../src/tts/index.ts';
 import { type Emulator, startEmulator, USER_ONE } from '../../tools/emulator/index.ts';
 import { clientsFor, sentence } from '../tts/emulated.ts';
@@ -53,7 +54,7 @@ function setup(overrides: Partial<ResumeOptions> = {}) {
     send: async (route, message) => {
       sent.push({ route, message });
     },
-    describeFailure: (error) => describeFailure(error).text,
+    describeFailure: (error) => describeFailure(error, english).text,
     voiceChannelOf: () => undefined,
     requeue: () => false,
     clock: systemClock,
