@@ -27,6 +27,7 @@ import {
   systemClock,
   TtsClients,
 } from './tts/index.ts';
+import { KeyvUsageLedger } from './usage/index.ts';
 import { VoiceManager, type VoiceService } from './voice/index.ts';
 
 /** What the voice service is built from. */
@@ -196,6 +197,7 @@ export async function startBot(
       voice,
       usage,
       speaking,
+      usage: new KeyvUsageLedger(keyv),
     };
     const route = createRouter(commands, services);
     client.on(Events.InteractionCreate, (interaction) => {

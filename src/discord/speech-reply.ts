@@ -12,6 +12,7 @@ import {
   voiceProgress,
 } from '../speech/index.ts';
 import { safeFileStem } from '../tts/index.ts';
+import { dailyUsage, lowQuotaLine } from '../usage/index.ts';
 import type { CommandContext } from './command.ts';
 import { canManage } from './guild.ts';
 import { ThrottledReply } from './progress.ts';
@@ -101,10 +102,11 @@ export async function replyWithFile(
       },
       deliver: async (file) => {
         ticker.abort();
+        const quota = await recordUse(interaction, context, speech);
         const duration =
           file.durationMs === undefined ? '' : ` · ${formatSeconds(file.durationMs)}`;
         await reply.finish({
-          content: `🔊 ${captionOf(speech)}${duration}`,
+          content: withQuota(`🔊 ${captionOf(speech)}${duration}`, quota),
           files: [
             {
               attachment: file.bytes,
@@ -136,16 +138,47 @@ export function replyWithVoice(
   const reply = progressReply(interaction, context);
   const caption = captionOf(speech);
   const editFailed = (error: unknown) => logger.warn({ err: error }, 'could not edit the reply');
+  /** The quota line, once the generation is counted (undefined before, or when plenty is left). */
+  let quota: Promise<string | undefined> | undefined;
   services.speaking.speak(speech, (update) => {
-    const content = `${voiceProgress(translator, update, services.clock.now() - startedAt)}\n${caption}`;
+    if (quota === undefined && ['ready', 'playing', 'played'].includes(update.state))
+      quota = recordUse(interaction, context, speech);
+    const progress = `${voiceProgress(translator, update, services.clock.now() - startedAt)}\n${caption}`;
+    const shown = Promise.resolve(quota).then((line) => ({
+      content: withQuota(progress, line),
+      ...noMentions,
+    }));
     if (update.state === 'failed') {
-      void reply
-        .finish({ content, ...noMentions })
+      void shown
+        .then((payload) => reply.finish(payload))
         .then(() => reportFailure(interaction, update.error, logger), editFailed);
     } else if (['played', 'skipped', 'cancelled'].includes(update.state)) {
-      reply.finish({ content, ...noMentions }).catch(editFailed);
+      shown.then((payload) => reply.finish(payload)).catch(editFailed);
     } else {
-      reply.update({ content, ...noMentions });
+      void shown.then((payload) => reply.update(payload));
     }
   });
+}
+
+/**
+ * Counts the generation for the member in the usage ledger, and returns the line a reply adds
+ * when less than 10% of the server's daily quota is left. Never fails the reply: a ledger or
+ * budget error is logged.
+ */
+async function recordUse(
+  interaction: ChatInputCommandInteraction,
+  { services, logger, translator }: CommandContext,
+  speech: ReadySpeech,
+): Promise<string | undefined> {
+  try {
+    await services.usage.record(speech.input.guildId, interaction.user.id, services.clock.now());
+    return lowQuotaLine(translator, dailyUsage(await speech.client.usage('generate')));
+  } catch (error) {
+    logger.warn({ err: error }, 'could not record usage');
+    return undefined;
+  }
+}
+
+function withQuota(text: string, line: string | undefined): string {
+  return line === undefined ? text : `${text}\n${line}`;
 }

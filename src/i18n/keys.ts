@@ -27,6 +27,7 @@ export interface MessageParams {
   'commands.say.voice': Record<string, never>;
   'commands.skip.description': Record<string, never>;
   'commands.stop.description': Record<string, never>;
+  'commands.usage.description': Record<string, never>;
   'commands.voices.accent': Record<string, never>;
   'commands.voices.description': Record<string, never>;
   'commands.voices.gender': Record<string, never>;
@@ -275,6 +276,45 @@ export interface MessageParams {
   'tts.server_error': Record<string, never>;
   'tts.unexpected_response': Record<string, never>;
   'tts.unreachable': Record<string, never>;
+  'usage.alt': {
+    count: number;
+  };
+  'usage.alt_limit': {
+    count: number;
+    limit: Param;
+  };
+  'usage.days': Record<string, never>;
+  'usage.frees': {
+    when: Param;
+  };
+  'usage.low': {
+    left: Param;
+    limit: Param;
+  };
+  'usage.nobody': Record<string, never>;
+  'usage.server': {
+    left: Param;
+    limit: Param;
+    used: Param;
+  };
+  'usage.server_unlimited': {
+    used: Param;
+  };
+  'usage.share_used_up': {
+    when: Param;
+  };
+  'usage.title': Record<string, never>;
+  'usage.top': Record<string, never>;
+  'usage.used_up': {
+    when: Param;
+  };
+  'usage.you': {
+    count: number;
+  };
+  'usage.you_share': {
+    count: number;
+    share: Param;
+  };
   'voices.custom': Record<string, never>;
   'voices.footer': {
     count: number;
