@@ -5,8 +5,9 @@ import {
   EmbedBuilder,
   type InteractionUpdateOptions,
   SlashCommandBuilder,
+  StringSelectMenuBuilder,
 } from 'discord.js';
-import { type Command, described, guildClient } from '../src/discord/index.ts';
+import { type Command, described, guildClient, sendPreview } from '../src/discord/index.ts';
 import type { Translator } from '../src/i18n/index.ts';
 import { codeSpan, filterVoices, quoteSafely } from '../src/speech/index.ts';
 import { MODELS, type Model, type Voice } from '../src/tts/index.ts';
@@ -47,6 +48,16 @@ export default {
     await interaction.deferUpdate();
     const voices = filterVoices(await client.voices(filter.model), filter);
     await interaction.editReply(page(translator, voices, filter, filter.page));
+  },
+
+  async select(interaction, context) {
+    const [, , model] = interaction.customId.split(':');
+    const [voiceId] = interaction.values;
+    if (voiceId === undefined) return;
+    await sendPreview(interaction, context, {
+      voiceId,
+      model: model === 'advance' ? 'advance' : 'base',
+    });
   },
 } satisfies Command;
 
@@ -116,7 +127,31 @@ function page(
   return {
     content: '',
     embeds: [embed],
-    components: pages > 1 ? [row] : [],
+    components: [
+      ...(shown.length > 0 ? [previewMenu(t, filter, shown)] : []),
+      ...(pages > 1 ? [row] : []),
+    ],
     allowedMentions: { parse: [] },
   };
+}
+
+/** A menu of the voices on the page: picking one answers with its sample, as `/preview` does. */
+function previewMenu(
+  t: Translator['t'],
+  filter: Filter,
+  shown: readonly Voice[],
+): ActionRowBuilder<StringSelectMenuBuilder> {
+  const menu = new StringSelectMenuBuilder()
+    .setCustomId(`voices:preview:${filter.model}`)
+    .setPlaceholder(t('voices.select'))
+    .addOptions(
+      shown.map((voice) => ({
+        label: voice.name.slice(0, 100) || voice.voiceId.slice(0, 100),
+        value: voice.voiceId.slice(0, 100),
+        description:
+          [voice.gender, voice.accent].filter(Boolean).join(' · ').slice(0, 100) ||
+          voice.voiceId.slice(0, 100),
+      })),
+    );
+  return new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(menu);
 }

@@ -8,6 +8,7 @@ import { wireVoiceEvents } from './discord/voice-events.ts';
 import { JournalRecorder, PendingJournal, PendingResumer, voiceRequeue } from './durable/index.ts';
 import { english } from './i18n/index.ts';
 import type { Logger } from './log/index.ts';
+import { PreviewCache } from './preview/index.ts';
 import type { Services } from './services.ts';
 import { dailyLimitOf, SpeakingService } from './speaking/index.ts';
 import {
@@ -198,6 +199,7 @@ export async function startBot(
       usage,
       speaking,
       usage: new KeyvUsageLedger(keyv),
+      previews: new PreviewCache(keyv),
     };
     const route = createRouter(commands, services);
     client.on(Events.InteractionCreate, (interaction) => {

@@ -1,6 +1,7 @@
 import type Keyv from 'keyv';
 import type { Config } from './config/index.ts';
 import type { Logger } from './log/index.ts';
+import type { PreviewCache } from './preview/index.ts';
 import type { SpeakingService } from './speaking/index.ts';
 import type { ApiKeyVault, SettingsStore, UsageLedger } from './store/index.ts';
 import type { Clock, TtsClients } from './tts/index.ts';
@@ -23,4 +24,6 @@ export interface Services {
   readonly speaking: SpeakingService;
   /** Generations per server, member and day: what `/usage` shows. */
   readonly usage: UsageLedger;
+  /** Voice samples, generated once per key and voice. */
+  readonly previews: PreviewCache;
 }

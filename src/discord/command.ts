@@ -4,6 +4,7 @@ import type {
   ChatInputCommandInteraction,
   ModalSubmitInteraction,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
+  StringSelectMenuInteraction,
 } from 'discord.js';
 import type { Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
@@ -18,7 +19,7 @@ export interface CommandContext {
 }
 
 /**
- * One slash command. Buttons and modals it creates use custom ids that
+ * One slash command. Buttons, select menus and modals it creates use custom ids that
  * start with `<name>:` so the router can send them back to it.
  */
 export interface Command {
@@ -30,4 +31,5 @@ export interface Command {
   autocomplete?(interaction: AutocompleteInteraction, context: CommandContext): Promise<void>;
   button?(interaction: ButtonInteraction, context: CommandContext): Promise<void>;
   modal?(interaction: ModalSubmitInteraction, context: CommandContext): Promise<void>;
+  select?(interaction: StringSelectMenuInteraction, context: CommandContext): Promise<void>;
 }

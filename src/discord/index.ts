@@ -6,6 +6,7 @@ export { loadCommands } from './loader.ts';
 export { described } from './localize.ts';
 export { describeFailure, userRefusal } from './messages.ts';
 export { memberVoiceChannel, mentionNames } from './names.ts';
+export { type PreviewChoice, sendPreview } from './preview-reply.ts';
 export { ThrottledReply } from './progress.ts';
 export { registerCommands } from './register.ts';
 export { createRouter, reportFailure } from './router.ts';

@@ -43,6 +43,9 @@ export function createRouter(commands: ReadonlyMap<string, Command>, services: S
       } else if (interaction.isModalSubmit()) {
         if (command.modal === undefined) throw gone();
         await command.modal(interaction, context);
+      } else if (interaction.isStringSelectMenu()) {
+        if (command.select === undefined) throw gone();
+        await command.select(interaction, context);
       }
     } catch (error) {
       if (interaction.isAutocomplete()) {
@@ -65,7 +68,7 @@ function gone(): UserError {
 function commandName(interaction: Interaction): string | undefined {
   if (interaction.isChatInputCommand() || interaction.isAutocomplete())
     return interaction.commandName;
-  if (interaction.isButton() || interaction.isModalSubmit())
+  if (interaction.isButton() || interaction.isModalSubmit() || interaction.isStringSelectMenu())
     return interaction.customId.split(':')[0];
   return undefined;
 }

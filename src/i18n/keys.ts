@@ -17,6 +17,9 @@ export interface MessageParams {
   'commands.leave.description': Record<string, never>;
   'commands.myvoice.description': Record<string, never>;
   'commands.myvoice.voice': Record<string, never>;
+  'commands.preview.description': Record<string, never>;
+  'commands.preview.model': Record<string, never>;
+  'commands.preview.voice': Record<string, never>;
   'commands.queue.description': Record<string, never>;
   'commands.say.description': Record<string, never>;
   'commands.say.emotion': Record<string, never>;
@@ -149,6 +152,16 @@ export interface MessageParams {
   'myvoice.set': {
     voice: Param;
   };
+  'preview.caption': {
+    text: Param;
+    voice: Param;
+  };
+  'preview.generated': Record<string, never>;
+  'preview.playing': {
+    channel: Param;
+    voice: Param;
+  };
+  'preview.stored': Record<string, never>;
   'queue.empty': Record<string, never>;
   'queue.header': {
     channel: Param;
@@ -328,6 +341,7 @@ export interface MessageParams {
   'voices.none': Record<string, never>;
   'voices.premium': Record<string, never>;
   'voices.previous': Record<string, never>;
+  'voices.select': Record<string, never>;
   'voices.title': {
     model: Param;
   };
