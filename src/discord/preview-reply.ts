@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import {
   type ChatInputCommandInteraction,
   MessageFlags,
@@ -8,6 +9,7 @@ import { findVoice, quoteSafely, voiceLabel } from '../speech/index.ts';
 import type { Model, TtsClient, Voice } from '../tts/index.ts';
 import type { CommandContext } from './command.ts';
 import { guildClient, guildIdOf } from './guild.ts';
+import { memberVoiceChannel } from './names.ts';
 import { UserError } from './user-error.ts';
 
 /** A voice to preview, as `/preview` or the `/voices` menu names it. */
@@ -17,8 +19,9 @@ export interface PreviewChoice {
 }
 
 /**
- * Answers a preview (from `/preview` or the `/voices` menu) privately with the voice's sample
- * as an attachment. The sample is generated once per key and voice, then read from the store.
+ * Answers a preview (from `/preview` or the `/voices` menu): the voice's sample played in voice
+ * when the bot is in the member's channel, else privately as an attachment. The sample is
+ * generated once per key and voice, then read from the store.
  */
 export async function sendPreview(
   interaction: ChatInputCommandInteraction | StringSelectMenuInteraction,
@@ -40,14 +43,21 @@ export async function sendPreview(
     { keyId: client.keyId, model: choice.model, voiceId: voice.voiceId },
     () => generateSample(interaction, context, client, voice, choice.model),
   );
+  const label = quoteSafely(voiceLabel(voice, translator), 100);
+  const origin = t(cached ? 'preview.stored' : 'preview.generated');
+  const botChannel = services.voice.channelOf(guildIdOf(interaction));
+  if (botChannel !== undefined && botChannel === memberVoiceChannel(interaction)) {
+    playInVoice(interaction, context, audio);
+    await interaction.editReply({
+      content: [t('preview.playing', { voice: label, channel: `<#${botChannel}>` }), origin].join(
+        '\n',
+      ),
+      allowedMentions: { parse: [] },
+    });
+    return;
+  }
   await interaction.editReply({
-    content: [
-      t('preview.caption', {
-        voice: quoteSafely(voiceLabel(voice, translator), 100),
-        text: PREVIEW_TEXT,
-      }),
-      t(cached ? 'preview.stored' : 'preview.generated'),
-    ].join('\n'),
+    content: [t('preview.caption', { voice: label, text: PREVIEW_TEXT }), origin].join('\n'),
     files: [
       {
         attachment: audio.bytes,
@@ -77,4 +87,33 @@ async function generateSample(
     .catch((error: unknown) => logger.warn({ err: error }, 'could not record usage'));
   const downloaded = await client.download(audioUrl);
   return { generationId, ...downloaded };
+}
+
+/**
+ * Queues the stored sample in the voice channel like any speech (fair turn, `/skip` works). Its
+ * source reads the stored bytes: nothing is generated, so it does not go through the speaking service.
+ */
+function playInVoice(
+  interaction: ChatInputCommandInteraction | StringSelectMenuInteraction,
+  { services, logger }: CommandContext,
+  audio: PreviewAudio,
+): void {
+  const outcome = services.voice.speak({
+    guildId: guildIdOf(interaction),
+    requesterId: interaction.user.id,
+    requesterName: interaction.user.displayName,
+    text: PREVIEW_TEXT,
+    source: {
+      generate: async () => `stored-preview:${audio.generationId}`,
+      open: async () => Readable.from([audio.bytes]),
+    },
+    onUpdate: (update) => {
+      if (update.state === 'failed') logger.warn({ err: update.error }, 'preview playback failed');
+    },
+  });
+  if (!outcome.ok) {
+    throw outcome.reason === 'full'
+      ? new UserError('queue_full', { max: outcome.maxLength })
+      : new UserError('left_voice', {});
+  }
 }

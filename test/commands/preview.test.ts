@@ -3,6 +3,7 @@ import { PREVIEW_TEXT } from '../../src/preview/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import type { Json } from '../fake-discord/types.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
+import { eventually, wavDurationMs } from '../voice/support.ts';
 
 let t: TestBot;
 beforeAll(async () => {
@@ -98,5 +99,26 @@ describe('/preview', () => {
       .waitForReply(20_000);
     expect(second.content).toContain('From the store');
     expect(submits()).toBe(before + 1);
+  });
+
+  test('when the bot is in the member’s voice channel, the stored sample is played there, without a generation', async () => {
+    const first = await preview('af_3kbq21leo');
+    const sample = first.handle.files()[0]?.data ?? Buffer.alloc(0);
+    const channel = t.discord.guild.voiceChannelId;
+    t.discord.moveMember({ userId: 'member', channelId: channel });
+    await eventually('the bot sees the member', () => t.discord.voiceStates().length === 1);
+    const join = await t.discord.slash({ user: 'member', name: 'join' }).waitForReply(15_000);
+    expect(join.content).toContain('Joined');
+    t.voiceServer.reset(t.discord.guild.id);
+    const before = submits();
+    const { handle, reply } = await preview('af_3kbq21leo');
+    expect(reply.content).toContain(
+      `🔊 Playing the preview of **Lily · Female · American** in <#${channel}>`,
+    );
+    expect(handle.files()).toEqual([]);
+    const heard = await t.voiceServer.waitForAudio(t.discord.guild.id, { timeoutMs: 15_000 });
+    const expectedMs = wavDurationMs(sample);
+    expect(Math.abs(heard.durationMs - expectedMs) / expectedMs).toBeLessThan(0.1);
+    expect(submits()).toBe(before);
   });
 });
