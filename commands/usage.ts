@@ -6,12 +6,12 @@ import {
   guildClient,
   guildIdOf,
 } from '../src/discord/index.ts';
+import { nextUtcDay } from '../src/store/index.ts';
 import {
   chartAltText,
   chartInput,
   chartSvg,
   dailyUsage,
-  nextDayStart,
   rasterize,
   topMembers,
   type UsageFigures,
@@ -19,6 +19,7 @@ import {
 } from '../src/usage/index.ts';
 
 const HISTORY_DAYS = 14;
+const DAY_MS = 86_400_000;
 
 export default {
   data: described(
@@ -33,19 +34,20 @@ export default {
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     const manager = canManage(interaction);
     const now = services.clock.now();
-    const [usages, days] = await Promise.all([
+    const [usages, days, share] = await Promise.all([
       client.usage('generate'),
-      services.usage.history(guildId, manager ? HISTORY_DAYS : 1, now),
+      services.usage.days(guildId, manager ? now - (HISTORY_DAYS - 1) * DAY_MS : now, now),
+      services.speaking.memberShareOf(guildId),
     ]);
     const figures: UsageFigures = {
       server: dailyUsage(usages),
       member: {
         used: days.at(-1)?.members[interaction.user.id] ?? 0,
-        // The per-member daily share arrives with `/config limits member-daily`; none is set until then.
-        share: undefined,
-        freesAt: nextDayStart(now),
+        // Members with Manage Server are exempt from the share: theirs is shown as information.
+        share: manager ? undefined : share,
+        freesAt: nextUtcDay(now),
       },
-      ...(manager ? { history: { days, top: topMembers(days) } } : {}),
+      ...(manager ? { history: { days, top: topMembers(days) }, shareForMembers: share } : {}),
     };
     const lines = usageLines(translator, figures);
     const embed = new EmbedBuilder()

@@ -28,7 +28,6 @@ import {
   systemClock,
   TtsClients,
 } from './tts/index.ts';
-import { KeyvUsageLedger } from './usage/index.ts';
 import { VoiceManager, type VoiceService } from './voice/index.ts';
 
 /** What the voice service is built from. */
@@ -198,7 +197,6 @@ export async function startBot(
       voice,
       usage,
       speaking,
-      usage: new KeyvUsageLedger(keyv),
       previews: new PreviewCache(keyv),
     };
     const route = createRouter(commands, services);

@@ -5,7 +5,6 @@ import type { PreviewCache } from './preview/index.ts';
 import type { SpeakingService } from './speaking/index.ts';
 import type { ApiKeyVault, SettingsStore, UsageLedger } from './store/index.ts';
 import type { Clock, TtsClients } from './tts/index.ts';
-import type { UsageLedger } from './usage/index.ts';
 import type { VoiceService } from './voice/index.ts';
 
 /** Everything handlers use, built once in the entry point and passed down. */
@@ -22,8 +21,6 @@ export interface Services {
   readonly usage: UsageLedger;
   /** The one path from a request (`/say`, the chat reader) to speech. */
   readonly speaking: SpeakingService;
-  /** Generations per server, member and day: what `/usage` shows. */
-  readonly usage: UsageLedger;
   /** Voice samples, generated once per key and voice. */
   readonly previews: PreviewCache;
 }

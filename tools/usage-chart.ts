@@ -4,14 +4,11 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { DEFAULT_LIMITS } from '../src/tts/index.ts';
-import { chartSvg, lastDays, rasterize, shortDay } from '../src/usage/index.ts';
+import { chartSvg, rasterize } from '../src/usage/index.ts';
 
 const counts = [212, 348, 96, 500, 274, 31, 58, 402, 455, 263, 118, 489, 377, 164];
 const daily = DEFAULT_LIMITS.generate.find((limit) => limit.windowMs === 86_400_000);
-const days = lastDays(Date.parse('2026-05-14T12:00:00Z'), counts.length).map((day, i) => ({
-  label: shortDay(day),
-  count: counts[i] ?? 0,
-}));
+const days = counts.map((count, i) => ({ label: `05-${String(i + 1).padStart(2, '0')}`, count }));
 const out = new URL('../docs/usage-chart.png', import.meta.url);
 await writeFile(out, rasterize(chartSvg({ days, limit: daily?.count })).png);
 console.log(`wrote ${out.pathname}`);

@@ -102,7 +102,7 @@ export async function replyWithFile(
       },
       deliver: async (file) => {
         ticker.abort();
-        const quota = await recordUse(interaction, context, speech);
+        const quota = await quotaLine(context, speech);
         const duration =
           file.durationMs === undefined ? '' : ` · ${formatSeconds(file.durationMs)}`;
         await reply.finish({
@@ -138,11 +138,11 @@ export function replyWithVoice(
   const reply = progressReply(interaction, context);
   const caption = captionOf(speech);
   const editFailed = (error: unknown) => logger.warn({ err: error }, 'could not edit the reply');
-  /** The quota line, once the generation is counted (undefined before, or when plenty is left). */
+  /** The quota line, once the audio is generated (undefined before, or when plenty is left). */
   let quota: Promise<string | undefined> | undefined;
   services.speaking.speak(speech, (update) => {
     if (quota === undefined && ['ready', 'playing', 'played'].includes(update.state))
-      quota = recordUse(interaction, context, speech);
+      quota = quotaLine(context, speech);
     const progress = `${voiceProgress(translator, update, services.clock.now() - startedAt)}\n${caption}`;
     const shown = Promise.resolve(quota).then((line) => ({
       content: withQuota(progress, line),
@@ -161,20 +161,17 @@ export function replyWithVoice(
 }
 
 /**
- * Counts the generation for the member in the usage ledger, and returns the line a reply adds
- * when less than 10% of the server's daily quota is left. Never fails the reply: a ledger or
- * budget error is logged.
+ * The line a reply adds when less than 10% of the server's daily quota is left (the speaking
+ * service counted the generation when the API accepted it). Never fails the reply.
  */
-async function recordUse(
-  interaction: ChatInputCommandInteraction,
-  { services, logger, translator }: CommandContext,
+async function quotaLine(
+  { logger, translator }: CommandContext,
   speech: ReadySpeech,
 ): Promise<string | undefined> {
   try {
-    await services.usage.record(speech.input.guildId, interaction.user.id, services.clock.now());
     return lowQuotaLine(translator, dailyUsage(await speech.client.usage('generate')));
   } catch (error) {
-    logger.warn({ err: error }, 'could not record usage');
+    logger.warn({ err: error }, 'could not read the quota');
     return undefined;
   }
 }

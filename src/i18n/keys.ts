@@ -313,6 +313,9 @@ export interface MessageParams {
   'usage.server_unlimited': {
     used: Param;
   };
+  'usage.share_info': {
+    share: Param;
+  };
   'usage.share_used_up': {
     when: Param;
   };

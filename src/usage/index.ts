@@ -6,8 +6,6 @@ export {
   chartLayout,
   chartSvg,
 } from './chart.ts';
-export { dayKey, lastDays, nextDayStart, shortDay } from './days.ts';
-export { KeyvUsageLedger, type UsageDay, type UsageLedger } from './ledger.ts';
 export { type Raster, rasterize } from './png.ts';
 export {
   chartAltText,
@@ -17,6 +15,7 @@ export {
   type MemberUsage,
   quotaLow,
   type ServerUsage,
+  shortDay,
   type TopMember,
   topMembers,
   type UsageFigures,

@@ -1,9 +1,13 @@
 /** The figures `/usage` shows and how they read, in the member's language. Pure. */
 import type { Translator } from '../i18n/index.ts';
+import type { DayUsage } from '../store/index.ts';
 import type { LimitUsage } from '../tts/index.ts';
 import type { ChartInput } from './chart.ts';
-import { shortDay } from './days.ts';
-import type { UsageDay } from './ledger.ts';
+
+/** `2026-05-14` → `05-14`, the chart's short label. */
+export function shortDay(day: string): string {
+  return day.slice(5);
+}
 
 /** The server's use of its key in the API's daily window, from the key's budget. */
 export interface ServerUsage {
@@ -26,7 +30,9 @@ export interface MemberUsage {
 export interface UsageFigures {
   readonly server: ServerUsage;
   readonly member: MemberUsage;
-  readonly history?: { readonly days: readonly UsageDay[]; readonly top: readonly TopMember[] };
+  readonly history?: { readonly days: readonly DayUsage[]; readonly top: readonly TopMember[] };
+  /** For managers (who are exempt): the share members have, when one is in force. */
+  readonly shareForMembers?: number | undefined;
 }
 
 /** A member and their generations over the history shown. */
@@ -46,7 +52,7 @@ export function dailyUsage(usages: readonly LimitUsage[]): ServerUsage {
 }
 
 /** The members who generated most over `days`, most first (ties by id), at most `count`. */
-export function topMembers(days: readonly UsageDay[], count = 5): TopMember[] {
+export function topMembers(days: readonly DayUsage[], count = 5): TopMember[] {
   const totals = new Map<string, number>();
   for (const day of days)
     for (const [userId, n] of Object.entries(day.members))
@@ -99,6 +105,8 @@ export function usageLines(
   );
   if (member.share !== undefined && member.used >= member.share)
     summary.push(t('usage.share_used_up', { when: when(member.freesAt) }));
+  if (figures.shareForMembers !== undefined)
+    summary.push(t('usage.share_info', { share: figures.shareForMembers }));
   if (figures.history === undefined) return { summary };
   const { days, top } = figures.history;
   return {

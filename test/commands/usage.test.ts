@@ -8,6 +8,10 @@ beforeAll(async () => {
   // A daily limit of 3, so the third /say leaves less than 10% of it.
   t = await startTestBot({ env: { TTS_LIMITS: 'generate=20/1m+3/1d' } });
   await t.configureKey(USER_ONE.apiKey);
+  // Each member may make two a day (the default would be a fifth of 3: one).
+  await t.discord
+    .slash({ user: 'admin', name: 'config', subcommand: 'limits', options: { 'member-daily': 2 } })
+    .waitForReply();
 });
 afterAll(async () => {
   await t?.stop();
@@ -52,7 +56,8 @@ describe('/usage and the quota line of /say', () => {
       '**This server, last 24 hours:** 3 of 3 generations (0 left)',
     );
     expect(embed.description).toMatch(/The daily quota is used up; it frees up <t:\d+:R>\./);
-    expect(embed.description).toContain('**You today:** 2 generations');
+    expect(embed.description).toContain('**You today:** 2 of your daily share of 2');
+    expect(embed.description).toMatch(/Your daily share is used up; it starts again <t:\d+:R>\./);
     expect(embed.fields ?? []).toEqual([]);
     expect(handle.files()).toEqual([]);
   });
@@ -62,6 +67,9 @@ describe('/usage and the quota line of /say', () => {
     const reply = await handle.waitForReply();
     const embed = embedOf(reply);
     expect(embed.description).toContain('**You today:** 1 generation');
+    expect(embed.description).toContain(
+      '**Per-member share:** 2 generations per member per day (members with Manage Server are exempt).',
+    );
     const fields = (embed.fields ?? []) as Json[];
     expect(fields.map((f) => f.name)).toEqual(['Last 14 days (UTC)', 'Top members']);
     const days = String(fields[0]?.value).split('\n');
@@ -85,6 +93,6 @@ describe('/usage and the quota line of /say', () => {
       .slash({ user: 'member', name: 'usage', locale: 'ja' })
       .waitForReply();
     expect(embedOf(reply).title).toBe('TTS の使用量');
-    expect(embedOf(reply).description).toContain('**あなた（今日）:** 2 回生成');
+    expect(embedOf(reply).description).toContain('**あなた（今日）:** 1 日の持ち分 2 回中 2 回');
   });
 });

@@ -129,6 +129,12 @@ describe('usageLines', () => {
     expect(lines.top).toEqual(['1. <@b> — 4', '2. <@a> — 3', '3. <@c> — 1']);
   });
 
+  test('managers, exempt from the share, are told the share members have', () => {
+    expect(usageLines(en, { server, member, shareForMembers: 100 }).summary.at(-1)).toBe(
+      '**Per-member share:** 100 generations per member per day (members with Manage Server are exempt).',
+    );
+  });
+
   test('Japanese', () => {
     expect(usageLines(translatorFor('ja'), { server, member }).summary[0]).toBe(
       '**このサーバー（過去 24 時間）:** 500 回中 42 回生成（残り 458 回）',
