@@ -6,7 +6,7 @@ import { createRouter, describeFailure, loadCommands, registerCommands } from '.
 import { restResultSender } from './discord/result-sender.ts';
 import { wireVoiceEvents } from './discord/voice-events.ts';
 import { JournalRecorder, PendingJournal, PendingResumer, voiceRequeue } from './durable/index.ts';
-import { english } from './i18n/index.ts';
+import { english, type Translator, translatorFor } from './i18n/index.ts';
 import type { Logger } from './log/index.ts';
 import { PreviewCache } from './preview/index.ts';
 import type { Services } from './services.ts';
@@ -38,6 +38,8 @@ export interface VoiceDependencies {
   readonly config: Config;
   /** Posts a short notice to a guild (e.g. why the bot left voice). */
   readonly notify: (guildId: string, channelId: string, text: string) => Promise<void>;
+  /** The language of a guild's notices: its community locale. */
+  readonly translatorOf: (guildId: string) => Translator;
 }
 
 /** A running bot. */
@@ -139,6 +141,7 @@ export async function startBot(
       logger: logger.child({ subsystem: 'voice' }),
       clock,
       config,
+      translatorOf: (guildId) => translatorFor(client.guilds.cache.get(guildId)?.preferredLocale),
       notify: async (_guildId, channelId, text) => {
         const channel = await client.channels.fetch(channelId);
         if (channel?.isSendable())
@@ -245,6 +248,7 @@ export function createVoiceManager(deps: VoiceDependencies): VoiceService {
     maxQueueLength: deps.config.queueMaxLength,
     maxPerRequester: deps.config.queueMaxPerMember,
     notify: deps.notify,
+    translatorOf: deps.translatorOf,
   });
 }
 

@@ -152,6 +152,22 @@ export interface MessageParams {
   'myvoice.set': {
     voice: Param;
   };
+  'notices.alone': {
+    channel: Param;
+  };
+  'notices.channel_deleted': Record<string, never>;
+  'notices.disconnected': {
+    channel: Param;
+  };
+  'notices.idle': {
+    channel: Param;
+    idle: Param;
+  };
+  'notices.lost': {
+    channel: Param;
+    detail: Param;
+  };
+  'notices.no_reason': Record<string, never>;
   'preview.caption': {
     text: Param;
     voice: Param;
