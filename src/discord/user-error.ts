@@ -1,4 +1,4 @@
-import { english, type MessageKey, type MessageParams } from '../i18n/index.ts';
+import { english, type MessageKey, type MessageParams, type Translator } from '../i18n/index.ts';
 
 type ErrorKey = Extract<MessageKey, `errors.${string}`>;
 
@@ -26,7 +26,7 @@ export class UserError<Id extends UserErrorId = UserErrorId> extends Error {
 
 /** The text of a user error in one translator's language. */
 export function errorText<Id extends UserErrorId>(
-  t: (typeof english)['t'],
+  t: Translator['t'],
   id: Id,
   context: UserErrorContext<Id>,
 ): string {
