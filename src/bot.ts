@@ -6,7 +6,7 @@ import { createRouter, describeFailure, loadCommands, registerCommands } from '.
 import { restResultSender } from './discord/result-sender.ts';
 import { wireVoiceEvents } from './discord/voice-events.ts';
 import { JournalRecorder, PendingJournal, PendingResumer, voiceRequeue } from './durable/index.ts';
-import { english, type Translator, translatorFor } from './i18n/index.ts';
+import { type Translator, translatorFor } from './i18n/index.ts';
 import type { Logger } from './log/index.ts';
 import { PreviewCache } from './preview/index.ts';
 import type { Services } from './services.ts';
@@ -136,12 +136,15 @@ export async function startBot(
     });
     const client = createDiscordClient({ apiUrl: config.discordApiUrl });
     opened.push(() => client.destroy());
+    // Texts for a whole server (voice notices, resumed speech) follow its community locale.
+    const guildTranslator = (guildId: string): Translator =>
+      translatorFor(client.guilds.cache.get(guildId)?.preferredLocale);
     const voice = (options.createVoice ?? createVoiceManager)({
       ffmpegPath: ffmpeg.path,
       logger: logger.child({ subsystem: 'voice' }),
       clock,
       config,
-      translatorOf: (guildId) => translatorFor(client.guilds.cache.get(guildId)?.preferredLocale),
+      translatorOf: guildTranslator,
       notify: async (_guildId, channelId, text) => {
         const channel = await client.channels.fetch(channelId);
         if (channel?.isSendable())
@@ -164,7 +167,8 @@ export async function startBot(
         return apiKey === undefined ? undefined : tts.forKey(apiKey);
       },
       send: restResultSender(client),
-      describeFailure: (error) => describeFailure(error, english).text,
+      describeFailure: (error, translator) => describeFailure(error, translator).text,
+      translatorOf: guildTranslator,
       voiceChannelOf: (guildId) => voice.channelOf(guildId),
       requeue: voiceRequeue(voice),
       clock,
@@ -232,7 +236,7 @@ async function refuseWhileStopping(interaction: Interaction): Promise<void> {
   if (interaction.isAutocomplete()) await interaction.respond([]);
   else if (interaction.isRepliable()) {
     await interaction.reply({
-      content: 'I am restarting right now. Please try again in a minute.',
+      content: translatorFor(interaction.locale).t('errors.restarting'),
       flags: MessageFlags.Ephemeral,
     });
   }

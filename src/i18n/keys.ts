@@ -101,6 +101,7 @@ export interface MessageParams {
   'errors.queue_full': {
     max: Param;
   };
+  'errors.restarting': Record<string, never>;
   'errors.say_not_in_voice': Record<string, never>;
   'errors.store_unavailable': Record<string, never>;
   'errors.text_empty': Record<string, never>;
@@ -203,6 +204,21 @@ export interface MessageParams {
   'queue.waiting': {
     count: number;
   };
+  'resume.expired': {
+    text: Param;
+  };
+  'resume.failed': Record<string, never>;
+  'resume.key_removed': Record<string, never>;
+  'resume.not_back': {
+    name: Param;
+  };
+  'resume.not_back_channel': {
+    channel: Param;
+    name: Param;
+  };
+  'resume.played': Record<string, never>;
+  'resume.resuming_file': Record<string, never>;
+  'resume.resuming_voice': Record<string, never>;
   'say.cancelled': Record<string, never>;
   'say.cancelled_key_changed': Record<string, never>;
   'say.cancelled_key_removed': Record<string, never>;

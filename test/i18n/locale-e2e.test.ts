@@ -34,13 +34,19 @@ describe('replies follow interaction.locale', () => {
   });
 
   test('/say refused in German, ephemerally', async () => {
-    const reply = await t.discord
-      .slash({ user: 'member', name: 'say', options: { text: 'kurz' }, locale: 'de' })
-      .waitForReply();
-    expect(reply.content).toBe(
+    const handle = t.discord.slash({
+      user: 'member',
+      name: 'say',
+      options: { text: 'kurz' },
+      locale: 'de',
+    });
+    await handle.waitFor((e) => (e.kind === 'callback' && e.type === 4) || e.kind === 'delete');
+    // Refused at once, or after the public defer: then privately, and the public reply is gone.
+    const reply = handle.callback()?.type === 4 ? handle.lastMessage() : handle.followUps()[0];
+    expect(reply?.content).toBe(
       'Der Text ist zu kurz: Der TTS-Dienst braucht mindestens 30 Zeichen (dieser hat 4).',
     );
-    expect((reply.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
+    expect((reply?.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
   });
 
   test('/config show with locale "de" is German', async () => {
