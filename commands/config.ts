@@ -87,7 +87,7 @@ export default {
         return;
       }
       case 'limits':
-        await runLimits(interaction, services);
+        await runLimits(interaction, services, translator);
         return;
       case 'defaults': {
         await interaction.deferReply({ flags: MessageFlags.Ephemeral });

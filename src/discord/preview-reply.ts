@@ -5,7 +5,7 @@ import {
   type StringSelectMenuInteraction,
 } from 'discord.js';
 import { PREVIEW_TEXT, type PreviewAudio } from '../preview/index.ts';
-import { findVoice, quoteSafely, voiceLabel } from '../speech/index.ts';
+import { codeSpan, findVoice, quoteSafely, voiceLabel } from '../speech/index.ts';
 import type { Model, TtsClient, Voice } from '../tts/index.ts';
 import type { CommandContext } from './command.ts';
 import { guildClient, guildIdOf } from './guild.ts';
@@ -35,7 +35,7 @@ export async function sendPreview(
   const voice = findVoice(await client.voices(choice.model), choice.voiceId);
   if (voice === undefined) {
     throw new UserError('voice_not_found', {
-      voice: choice.voiceId.slice(0, 50),
+      voice: codeSpan(choice.voiceId, 50),
       model: choice.model,
     });
   }
@@ -105,7 +105,8 @@ function playInVoice(
     text: PREVIEW_TEXT,
     source: {
       generate: async () => `stored-preview:${audio.generationId}`,
-      open: async () => Readable.from([audio.bytes]),
+      // The stored sample was sniffed when it was downloaded: its extension names its format.
+      open: async () => ({ stream: Readable.from([audio.bytes]), extension: audio.extension }),
     },
     onUpdate: (update) => {
       if (update.state === 'failed') logger.warn({ err: update.error }, 'preview playback failed');

@@ -11,6 +11,8 @@ export interface MessageParams {
   'commands.config.defaults-speed': Record<string, never>;
   'commands.config.defaults-voice': Record<string, never>;
   'commands.config.description': Record<string, never>;
+  'commands.config.limits': Record<string, never>;
+  'commands.config.limits-member-daily': Record<string, never>;
   'commands.config.remove-api-key': Record<string, never>;
   'commands.config.show': Record<string, never>;
   'commands.join.description': Record<string, never>;
@@ -148,6 +150,22 @@ export interface MessageParams {
   'leave.left_cleared': {
     channel: Param;
     count: number;
+  };
+  'limits.change': Record<string, never>;
+  'limits.no_share': Record<string, never>;
+  'limits.queue_line': {
+    count: number;
+  };
+  'limits.saved': Record<string, never>;
+  'limits.share': {
+    count: number;
+  };
+  'limits.share_default': {
+    count: number;
+    limit: Param;
+  };
+  'limits.share_line': {
+    share: Param;
   };
   'myvoice.cleared': Record<string, never>;
   'myvoice.set': {

@@ -53,7 +53,7 @@ describe('replies follow interaction.locale', () => {
     const reply = await t.discord
       .slash({ user: 'admin', name: 'config', subcommand: 'show', locale: 'de' })
       .waitForReply();
-    expect(reply.content).toContain(`**API-Schlüssel:** \`adx_…${USER_ONE.apiKey.slice(-4)}\``);
+    expect(reply.content).toContain(`**API-Schlüssel:** \`adx…${USER_ONE.apiKey.slice(-4)}\``);
     expect(reply.content).toContain('**Standardwerte:** Stimme nicht festgelegt, Modell base');
     expect(reply.content).toMatch(/\*\*Generierungen:\*\* \d+ von 500 pro 1 Tag/);
   });
