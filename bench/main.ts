@@ -10,7 +10,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../tools/local-stack/index.ts';
@@ -34,10 +34,10 @@ const quick = values.quick;
 const sections: Record<string, () => Promise<Row[]>> = {
   polling: () =>
     pollingBench(
-      quick ? { warmUp: 6, oneAtATime: 8, atOnce: 20 } : { warmUp: 8, oneAtATime: 30, atOnce: 20 },
+      quick ? { warmUp: 6, oneAtATime: 8, atOnce: 20 } : { warmUp: 8, oneAtATime: 24, atOnce: 20 },
     ),
   delivery: () =>
-    deliveryBench(quick ? { warmUp: 2, files: 4, voice: 4 } : { warmUp: 3, files: 12, voice: 12 }),
+    deliveryBench(quick ? { warmUp: 2, files: 4, voice: 4 } : { warmUp: 3, files: 10, voice: 10 }),
   saturation: () =>
     saturationBench({ members: 10, perMember: quick ? 4 : 10, timeScale: quick ? 0.1 : 0.25 }),
   chat: () => chatBench({ quick }),
@@ -58,6 +58,7 @@ const rows: Row[] = [];
 const timings: string[] = [];
 let failed = false;
 const started = Date.now();
+const loadAtStart = loadavg()[0] ?? 0;
 for (const name of chosen) {
   const run = sections[name];
   if (run === undefined) continue;
@@ -92,7 +93,7 @@ const report = [
   `- Date: ${new Date().toISOString()}`,
   `- Commit: ${machine.commit}`,
   `- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memory}; Node ${process.versions.node}; ${machine.ffmpeg}`,
-  `- Wall time: ${totalSeconds} s (${timings.join(', ')})`,
+  `- Wall time: ${totalSeconds} s (${timings.join(', ')}); load average ${loadAtStart.toFixed(1)} at the start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end (other work on the machine slows the timings)`,
   '',
   table,
   '',

@@ -19,6 +19,7 @@ import {
   runLimits,
   UserError,
 } from '../src/discord/index.ts';
+import { runReaderConfig, withReaderSubcommands } from '../src/discord/reader-config.ts';
 import { limitText, type Translator } from '../src/i18n/index.ts';
 import { codeSpan, findVoice } from '../src/speech/index.ts';
 import { guildDefaultsSchema, UnreadableKeyError } from '../src/store/index.ts';
@@ -28,35 +29,39 @@ const KEY_FIELD = 'api-key';
 const ephemeral = { flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } } as const;
 
 export default {
-  data: described(new SlashCommandBuilder().setName('config'), 'commands.config.description')
-    .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
-    .setContexts(0)
-    .addSubcommand((sub) => described(sub.setName('api-key'), 'commands.config.api-key'))
-    .addSubcommand((sub) =>
-      described(sub.setName('remove-api-key'), 'commands.config.remove-api-key'),
-    )
-    .addSubcommand((sub) =>
-      described(sub.setName('defaults'), 'commands.config.defaults')
-        .addStringOption((o) =>
-          described(o.setName('voice'), 'commands.config.defaults-voice').setAutocomplete(true),
-        )
-        .addStringOption((o) =>
-          described(o.setName('model'), 'commands.config.defaults-model').addChoices(
-            ...MODELS.map((m) => ({ name: m, value: m })),
+  data: withReaderSubcommands(
+    described(new SlashCommandBuilder().setName('config'), 'commands.config.description')
+      .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+      .setContexts(0)
+      .addSubcommand((sub) => described(sub.setName('api-key'), 'commands.config.api-key'))
+      .addSubcommand((sub) =>
+        described(sub.setName('remove-api-key'), 'commands.config.remove-api-key'),
+      )
+      .addSubcommand((sub) =>
+        described(sub.setName('defaults'), 'commands.config.defaults')
+          .addStringOption((o) =>
+            described(o.setName('voice'), 'commands.config.defaults-voice').setAutocomplete(true),
+          )
+          .addStringOption((o) =>
+            described(o.setName('model'), 'commands.config.defaults-model').addChoices(
+              ...MODELS.map((m) => ({ name: m, value: m })),
+            ),
+          )
+          .addNumberOption((o) =>
+            described(o.setName('speed'), 'commands.config.defaults-speed')
+              .setMinValue(0.5)
+              .setMaxValue(2),
           ),
-        )
-        .addNumberOption((o) =>
-          described(o.setName('speed'), 'commands.config.defaults-speed')
-            .setMinValue(0.5)
-            .setMaxValue(2),
-        ),
-    )
-    .addSubcommand((sub) => described(sub.setName('show'), 'commands.config.show'))
-    .addSubcommand(limitsSubcommand),
+      )
+      .addSubcommand((sub) => described(sub.setName('show'), 'commands.config.show'))
+      .addSubcommand(limitsSubcommand),
+  ),
 
-  async execute(interaction, { services, translator }) {
+  async execute(interaction, context) {
+    const { services, translator } = context;
     const { t } = translator;
     requireManager(interaction);
+    if (await runReaderConfig(interaction, context)) return;
     const guildId = guildIdOf(interaction);
     switch (interaction.options.getSubcommand()) {
       case 'api-key': {

@@ -48,8 +48,14 @@ export default {
             .slice(0, SHOWN)
             .map((entry) => line(translator, entry))
             .join('\n')}${more}\n${t('queue.waiting', { count: pending })}`;
+    const chat = services.reader.stats(guildId);
+    const reading = (await services.settings.guild(guildId)).reader.channels.length > 0;
+    const chatLine =
+      reading || chat.waiting + chat.droppedStale > 0
+        ? `\n${t('queue.chat', { waiting: chat.waiting, stale: chat.droppedStale })}`
+        : '';
     await interaction.reply({
-      content: `${header}\n${body}`,
+      content: `${header}\n${body}${chatLine}`,
       flags: MessageFlags.Ephemeral,
       allowedMentions: { parse: [] },
     });

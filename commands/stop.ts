@@ -15,7 +15,9 @@ export default {
 
   async execute(interaction, { services, translator: { t } }) {
     requireListener(interaction, services.voice);
-    const removed = services.voice.stop(guildIdOf(interaction));
+    const guildId = guildIdOf(interaction);
+    // Chat messages waiting to be read go too: the backlog, then the queue.
+    const removed = services.reader.clear(guildId) + services.voice.stop(guildId);
     if (removed === 0) {
       throw new UserError('nothing_playing', {});
     }

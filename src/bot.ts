@@ -1,7 +1,8 @@
 import { Events, type Interaction, MessageFlags } from 'discord.js';
 import { resolveFfmpeg } from './audio/index.ts';
 import type { Config } from './config/index.ts';
-import { createDiscordClient } from './discord/client.ts';
+import { wireChatEvents } from './discord/chat-events.ts';
+import { createDiscordClient, MESSAGE_CONTENT_REFUSED } from './discord/client.ts';
 import { createRouter, describeFailure, loadCommands, registerCommands } from './discord/index.ts';
 import { restResultSender } from './discord/result-sender.ts';
 import { wireVoiceEvents } from './discord/voice-events.ts';
@@ -9,6 +10,7 @@ import { JournalRecorder, PendingJournal, PendingResumer, voiceRequeue } from '.
 import { type Translator, translatorFor } from './i18n/index.ts';
 import type { Logger } from './log/index.ts';
 import { PreviewCache } from './preview/index.ts';
+import { ChatReader, chatSpeaking } from './reader/index.ts';
 import type { Services } from './services.ts';
 import { dailyLimitOf, SpeakingService } from './speaking/index.ts';
 import {
@@ -63,6 +65,9 @@ const VOICE_RESUME_WAIT_MS = 10 * 60_000;
 export class DiscordConnectError extends Error {
   override readonly name = 'DiscordConnectError';
 }
+
+/** Discord refused a privileged intent the bot asked for (gateway close code 4014). */
+export class DisallowedIntentsError extends DiscordConnectError {}
 
 /**
  * Builds the services and logs the bot in. Everything the bot does is
@@ -134,7 +139,8 @@ export async function startBot(
       }),
       cache,
     });
-    const client = createDiscordClient({ apiUrl: config.discordApiUrl });
+    // Reading chat needs the privileged Message Content intent; without it, the bot runs without.
+    let client = createDiscordClient({ apiUrl: config.discordApiUrl, readMessages: true });
     opened.push(() => client.destroy());
     // Texts for a whole server (voice notices, resumed speech) follow its community locale.
     const guildTranslator = (guildId: string): Translator =>
@@ -166,7 +172,8 @@ export async function startBot(
         const apiKey = await apiKeys.get(guildId);
         return apiKey === undefined ? undefined : tts.forKey(apiKey);
       },
-      send: restResultSender(client),
+      // Through whichever client is logged in (a refused intent replaces the first one).
+      send: (route, message) => restResultSender(client)(route, message),
       describeFailure: (error, translator) => describeFailure(error, translator).text,
       translatorOf: guildTranslator,
       voiceChannelOf: (guildId) => voice.channelOf(guildId),
@@ -205,25 +212,56 @@ export async function startBot(
       usage,
       speaking,
       previews: new PreviewCache(keyv),
+      reader: new ChatReader({
+        settings,
+        speaking: chatSpeaking({
+          speaking,
+          voice,
+          join: async (guildId, channelId, textChannelId) => {
+            const guild = await client.guilds.fetch(guildId);
+            await voice.join({
+              guildId,
+              channelId,
+              textChannelId,
+              adapterCreator: guild.voiceAdapterCreator,
+            });
+          },
+        }),
+        clock,
+        logger,
+        minTextLength: config.minTextLength,
+      }),
     };
+    opened.push(async () => services.reader.close());
     const route = createRouter(commands, services);
-    client.on(Events.InteractionCreate, (interaction) => {
-      const handled = accepting ? route(interaction) : refuseWhileStopping(interaction);
-      handled.catch((error: unknown) => logger.error({ err: error }, 'interaction handler failed'));
-    });
-    client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
-    wireVoiceEvents(client, voice, logger);
+    const wire = (discord: typeof client): void => {
+      discord.on(Events.InteractionCreate, (interaction) => {
+        const handled = accepting ? route(interaction) : refuseWhileStopping(interaction);
+        handled.catch((error: unknown) =>
+          logger.error({ err: error }, 'interaction handler failed'),
+        );
+      });
+      discord.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
+      wireVoiceEvents(discord, voice, logger);
+      wireChatEvents(discord, services.reader, logger);
+    };
+    wire(client);
 
-    await login(client, config.discordToken, options.loginTimeoutMs ?? 30_000);
+    try {
+      await login(client, config.discordToken, options.loginTimeoutMs ?? 30_000);
+    } catch (error) {
+      if (!(error instanceof DisallowedIntentsError)) throw error;
+      logger.error(MESSAGE_CONTENT_REFUSED);
+      await client.destroy();
+      client = createDiscordClient({ apiUrl: config.discordApiUrl, readMessages: false });
+      wire(client);
+      await login(client, config.discordToken, options.loginTimeoutMs ?? 30_000);
+    }
     if (!client.isReady())
       throw new DiscordConnectError('the Discord client is not ready after login');
     await registerCommands({ client, commands, keyv, logger, guildId: config.devGuildId });
     logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'bot is ready');
-    const resumed = resumer.start().catch((error: unknown) => {
-      // The store is away: what is journalled stays there for the next start.
-      logger.error({ err: error }, 'could not read pending speech');
-      return 0;
-    });
+    const resumed = resumer.startWhenReadable();
     return { services, client, stop, resumed, resumer };
   } catch (error) {
     await stop();
@@ -274,6 +312,9 @@ export async function login(
     await Promise.race([client.login(token).then(() => ready), timeout]);
   } catch (error) {
     if (error instanceof DiscordConnectError) throw error;
+    if (error instanceof Error && /disallowed intent/i.test(error.message)) {
+      throw new DisallowedIntentsError('Discord refused a privileged intent', { cause: error });
+    }
     throw new DiscordConnectError(`Could not log in to Discord: ${describeLoginError(error)}`, {
       cause: error,
     });

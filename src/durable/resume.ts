@@ -5,6 +5,7 @@
 import { english, type Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import { quoteSafely } from '../speech/index.ts';
+import { StoreUnavailableError } from '../store/index.ts';
 import { type Audio, type Clock, type TtsClient, untilAborted } from '../tts/index.ts';
 import type { PendingJournal } from './journal.ts';
 import { type DeliveryRoute, deliveryRoute, type PendingSpeech, resumePlan } from './pending.ts';
@@ -50,6 +51,9 @@ export interface ResumeOptions {
   readonly voiceCheckMs?: number;
 }
 
+/** How long to wait before trying again when the store is away. */
+const STORE_RETRY_MS = 15_000;
+
 /** Resumes pending speech after a start; {@link stop} leaves what is unfinished journalled. */
 export class PendingResumer {
   readonly #options: ResumeOptions;
@@ -62,13 +66,34 @@ export class PendingResumer {
     this.#logger = options.logger.child({ component: 'resume' });
   }
 
+  /**
+   * Like {@link start}, but while the store cannot be read it tries again every `retryMs`
+   * (until the bot stops), so pending speech outlasts a store outage at start-up.
+   */
+  async startWhenReadable(retryMs = STORE_RETRY_MS): Promise<number> {
+    const signal = this.#stopping.signal;
+    for (;;) {
+      try {
+        return await this.start();
+      } catch (error) {
+        if (signal.aborted) return 0;
+        this.#logger.warn({ err: loggable(error) }, 'cannot read pending speech yet; trying again');
+        const stopped = await this.#options.clock.sleep(retryMs, signal).then(
+          () => false,
+          () => true,
+        );
+        if (stopped) return 0;
+      }
+    }
+  }
+
   /** Starts resuming every journalled request; resolves with how many were found. */
   async start(): Promise<number> {
     const entries = await this.#options.journal.list();
     if (entries.length > 0) this.#logger.info({ count: entries.length }, 'resuming pending speech');
     for (const entry of entries) {
       const run = this.#resume(entry).catch((error: unknown) =>
-        this.#logger.error({ err: error, pendingId: entry.id }, 'resuming failed'),
+        this.#logger.error({ err: loggable(error), pendingId: entry.id }, 'resuming failed'),
       );
       this.#running.add(run);
       void run.finally(() => this.#running.delete(run));
@@ -89,6 +114,20 @@ export class PendingResumer {
 
   async #resume(entry: PendingSpeech): Promise<void> {
     const signal = this.#stopping.signal;
+    // The store being away is no reason to give up on the request: try again once it is back.
+    for (;;) {
+      try {
+        return await this.#resumeOnce(entry, signal);
+      } catch (error) {
+        if (!(error instanceof StoreUnavailableError) || signal.aborted) throw error;
+        this.#logger.warn({ err: loggable(error), pendingId: entry.id }, 'store away; will retry');
+        await this.#options.clock.sleep(STORE_RETRY_MS, signal).catch(() => undefined);
+        if (signal.aborted) return;
+      }
+    }
+  }
+
+  async #resumeOnce(entry: PendingSpeech, signal: AbortSignal): Promise<void> {
     const logger = this.#logger.child({ pendingId: entry.id, guildId: entry.guildId });
     try {
       const client = await this.#options.clientFor(entry.guildId);
@@ -103,7 +142,8 @@ export class PendingResumer {
       else await this.#toFile(entry, client, audioUrl, signal);
     } catch (error) {
       if (signal.aborted) return; // stopping: the entry stays for the next start
-      logger.warn({ err: error }, 'pending speech failed');
+      if (error instanceof StoreUnavailableError) throw error;
+      logger.warn({ err: loggable(error) }, 'pending speech failed');
       await this.#tell(entry, `⚠️ ${this.#options.describeFailure(error, this.#t(entry))}`);
     }
   }
@@ -204,7 +244,7 @@ export class PendingResumer {
     const route = deliveryRoute(entry, this.#options.clock.now());
     if (route.kind !== 'reply') return;
     await this.#options.send(route, { content }).catch((error: unknown) => {
-      this.#logger.warn({ err: error, pendingId: entry.id }, 'could not edit the reply');
+      this.#logger.warn({ err: loggable(error), pendingId: entry.id }, 'could not edit the reply');
     });
   }
 
@@ -225,7 +265,7 @@ export class PendingResumer {
       // The reply may be gone (deleted, or its token refused): the channel is the fallback.
       if (route.kind !== 'reply' || entry.channelId === undefined) throw error;
       this.#logger.warn(
-        { err: error, pendingId: entry.id },
+        { err: loggable(error), pendingId: entry.id },
         'could not edit the reply; posting in the channel',
       );
       await send({ kind: 'channel', channelId: entry.channelId }, message);
@@ -243,10 +283,23 @@ export class PendingResumer {
     try {
       await this.#deliver(entry, { content: `${content}\n${caption(entry)}` });
     } catch (error) {
-      this.#logger.warn({ err: error, pendingId: entry.id }, 'could not report pending speech');
+      this.#logger.warn(
+        { err: loggable(error), pendingId: entry.id },
+        'could not report pending speech',
+      );
       await this.#options.journal.remove(entry.id);
     }
   }
+}
+
+/**
+ * An error as it may be logged here: a failed Discord request carries its URL, which holds the
+ * interaction token, so only the name, message and status are kept.
+ */
+function loggable(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const { status } = error as { status?: unknown };
+  return { name: error.name, message: error.message, ...(status === undefined ? {} : { status }) };
 }
 
 const END_TEXT = {

@@ -11,8 +11,33 @@ export interface MessageParams {
   'commands.config.defaults-speed': Record<string, never>;
   'commands.config.defaults-voice': Record<string, never>;
   'commands.config.description': Record<string, never>;
+  'commands.config.dictionary': Record<string, never>;
+  'commands.config.dictionary-add': Record<string, never>;
+  'commands.config.dictionary-add-replacement': Record<string, never>;
+  'commands.config.dictionary-add-word': Record<string, never>;
+  'commands.config.dictionary-list': Record<string, never>;
+  'commands.config.dictionary-remove': Record<string, never>;
+  'commands.config.dictionary-remove-word': Record<string, never>;
   'commands.config.limits': Record<string, never>;
   'commands.config.limits-member-daily': Record<string, never>;
+  'commands.config.read-channel': Record<string, never>;
+  'commands.config.read-channel-add': Record<string, never>;
+  'commands.config.read-channel-add-channel': Record<string, never>;
+  'commands.config.read-channel-list': Record<string, never>;
+  'commands.config.read-channel-remove': Record<string, never>;
+  'commands.config.read-channel-remove-channel': Record<string, never>;
+  'commands.config.reader': Record<string, never>;
+  'commands.config.reader-auto-join': Record<string, never>;
+  'commands.config.reader-emoji': Record<string, never>;
+  'commands.config.reader-ignore-member': Record<string, never>;
+  'commands.config.reader-ignore-prefixes': Record<string, never>;
+  'commands.config.reader-ignore-role': Record<string, never>;
+  'commands.config.reader-max-age': Record<string, never>;
+  'commands.config.reader-max-length': Record<string, never>;
+  'commands.config.reader-read-bots': Record<string, never>;
+  'commands.config.reader-said-prefix': Record<string, never>;
+  'commands.config.reader-spoilers': Record<string, never>;
+  'commands.config.reader-voice-members-only': Record<string, never>;
   'commands.config.remove-api-key': Record<string, never>;
   'commands.config.show': Record<string, never>;
   'commands.join.description': Record<string, never>;
@@ -102,6 +127,33 @@ export interface MessageParams {
   'errors.nothing_to_skip': Record<string, never>;
   'errors.queue_full': {
     max: Param;
+  };
+  'errors.reader_channels_full': {
+    max: Param;
+  };
+  'errors.reader_dictionary_full': {
+    max: Param;
+  };
+  'errors.reader_ignored_members': {
+    max: Param;
+  };
+  'errors.reader_ignored_roles': {
+    max: Param;
+  };
+  'errors.reader_max_age': {
+    max: Param;
+    min: Param;
+  };
+  'errors.reader_max_length': {
+    max: Param;
+    min: Param;
+  };
+  'errors.reader_prefixes': {
+    max: Param;
+  };
+  'errors.reader_word': {
+    replacement: Param;
+    word: Param;
   };
   'errors.restarting': Record<string, never>;
   'errors.say_not_in_voice': Record<string, never>;
@@ -197,6 +249,10 @@ export interface MessageParams {
     voice: Param;
   };
   'preview.stored': Record<string, never>;
+  'queue.chat': {
+    stale: Param;
+    waiting: Param;
+  };
   'queue.empty': Record<string, never>;
   'queue.header': {
     channel: Param;
@@ -221,6 +277,58 @@ export interface MessageParams {
   'queue.state_ready': Record<string, never>;
   'queue.waiting': {
     count: number;
+  };
+  'reader.channel_added': {
+    channel: Param;
+  };
+  'reader.channel_removed': {
+    channel: Param;
+  };
+  'reader.channels': {
+    channels: Param;
+  };
+  'reader.characters': {
+    length: Param;
+  };
+  'reader.dictionary': {
+    size: Param;
+  };
+  'reader.dictionary_empty': Record<string, never>;
+  'reader.member_ignored': {
+    member: Param;
+  };
+  'reader.member_read_again': {
+    member: Param;
+  };
+  'reader.none': Record<string, never>;
+  'reader.off': Record<string, never>;
+  'reader.on': Record<string, never>;
+  'reader.role_ignored': {
+    role: Param;
+  };
+  'reader.role_read_again': {
+    role: Param;
+  };
+  'reader.saved': Record<string, never>;
+  'reader.says_nothing': Record<string, never>;
+  'reader.settings': Record<string, never>;
+  'reader.show_channels': {
+    value: Param;
+  };
+  'reader.show_members': {
+    value: Param;
+  };
+  'reader.show_roles': {
+    value: Param;
+  };
+  'reader.word_absent': {
+    word: Param;
+  };
+  'reader.word_added': {
+    word: Param;
+  };
+  'reader.word_removed': {
+    word: Param;
   };
   'resume.expired': {
     text: Param;

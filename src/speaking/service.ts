@@ -226,6 +226,44 @@ export class SpeakingService {
   }
 
   /**
+   * Queues a turn whose text is decided only when its generation starts: `source` makes the
+   * audio then (the chat reader takes whatever chat waits at that moment, so a busy chat
+   * merges) and opens it when it plays. Not journalled: nothing is owed to a chat after a
+   * restart. Throws a UserError when refused.
+   */
+  speakLater(
+    turn: {
+      readonly guildId: string;
+      readonly requester: Pick<Requester, 'id' | 'name'>;
+      /** What `/queue` shows for the turn. */
+      readonly text: string;
+      readonly source: SpeechSource;
+    },
+    onUpdate: (update: SpeakUpdate) => void,
+  ): Queued {
+    const outcome = this.#options.voice.speak({
+      guildId: turn.guildId,
+      requesterId: turn.requester.id,
+      requesterName: turn.requester.name,
+      text: turn.text,
+      source: turn.source,
+      onUpdate,
+    });
+    if (outcome.ok) return { itemId: outcome.itemId, position: outcome.position };
+    switch (outcome.reason) {
+      case 'requester_full':
+        throw userRefusal('member_queue_full', {
+          max: outcome.maxPerRequester,
+          freesAt: outcome.freesAt,
+        });
+      case 'full':
+        throw new UserError('queue_full', { max: outcome.maxLength });
+      case 'not_connected':
+        throw new UserError('not_in_voice', {});
+    }
+  }
+
+  /**
    * Generates and downloads the audio, reporting progress, and hands it to `deliver`. At most
    * a few run at once per server; the others wait in line, told their place.
    */

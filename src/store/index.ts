@@ -3,6 +3,18 @@ export { KeyvBudgetJournal } from './budget-journal.ts';
 export { guardStore, StoreUnavailableError } from './guard.ts';
 export { openKeyv } from './keyv.ts';
 export {
+  type DictionaryEntry,
+  defaultReaderSettings,
+  dictionaryEntrySchema,
+  dictionarySchema,
+  EMOJI_MODES,
+  READ_BOTS,
+  READER_BOUNDS,
+  type ReaderSettings,
+  readerSettingsSchema,
+  SPOILER_MODES,
+} from './reader-settings.ts';
+export {
   decryptSecret,
   encryptSecret,
   loadSecretKey,

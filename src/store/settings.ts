@@ -1,6 +1,7 @@
 import type Keyv from 'keyv';
 import { z } from 'zod';
 import { MODELS } from '../tts/types.ts';
+import { dictionarySchema, readerSettingsSchema } from './reader-settings.ts';
 
 const voiceId = z.string().trim().min(1).max(100);
 
@@ -24,6 +25,10 @@ const guildSchema = z.object({
   sealedApiKey: z.string().optional(),
   defaults: guildDefaultsSchema.default({}),
   limits: guildLimitsSchema.default({}),
+  /** The chat reader (streamer mode); `prefault` so stored records without it get every default. */
+  reader: readerSettingsSchema.prefault({}),
+  /** Words spoken differently, applied to chat messages before speaking. */
+  dictionary: dictionarySchema.default([]),
 });
 export type GuildSettings = z.infer<typeof guildSchema>;
 /** Guild settings as written: parts with defaults may be left out. */
@@ -39,6 +44,14 @@ export type UserSettings = z.infer<typeof userSchema>;
 export interface SettingsStore {
   guild(guildId: string): Promise<GuildSettings>;
   setGuild(guildId: string, settings: GuildSettingsInput): Promise<void>;
+  /**
+   * Reads, changes and writes a server's settings under a per-server lock, so two changes at
+   * once never lose one another; resolves with what was written.
+   */
+  updateGuild(
+    guildId: string,
+    change: (settings: GuildSettings) => GuildSettingsInput,
+  ): Promise<GuildSettings>;
   user(userId: string): Promise<UserSettings>;
   setUser(userId: string, settings: UserSettings): Promise<void>;
 }
@@ -46,6 +59,8 @@ export interface SettingsStore {
 /** Settings in keyv, validated on the way in and out. */
 export class KeyvSettingsStore implements SettingsStore {
   readonly #keyv: Keyv;
+  /** The last update of each server still running, so the next one waits for it. */
+  readonly #updates = new Map<string, Promise<unknown>>();
 
   constructor(keyv: Keyv) {
     this.#keyv = keyv;
@@ -57,6 +72,27 @@ export class KeyvSettingsStore implements SettingsStore {
 
   async setGuild(guildId: string, settings: GuildSettingsInput): Promise<void> {
     await this.#keyv.set(`guild:${guildId}`, guildSchema.parse(settings));
+  }
+
+  updateGuild(
+    guildId: string,
+    change: (settings: GuildSettings) => GuildSettingsInput,
+  ): Promise<GuildSettings> {
+    const previous = this.#updates.get(guildId) ?? Promise.resolve();
+    const next = previous
+      .catch(() => undefined)
+      .then(async () => {
+        const settings = guildSchema.parse(change(await this.guild(guildId)));
+        await this.setGuild(guildId, settings);
+        return settings;
+      });
+    this.#updates.set(guildId, next);
+    void next
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.#updates.get(guildId) === next) this.#updates.delete(guildId);
+      });
+    return next;
   }
 
   async user(userId: string): Promise<UserSettings> {

@@ -19,6 +19,7 @@ import {
   type PlaybackOptions,
   type PreparedSpeech,
   prepareSpeech,
+  type WarmSlots,
   whenPlayable,
 } from './playback.ts';
 import type { QueueEntry, SpeakOutcome, SpeakRequest } from './types.ts';
@@ -31,6 +32,8 @@ export interface GuildSessionOptions {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly playback: PlaybackOptions;
+  /** Shared cap on ffmpeg processes started ahead of their audio; none started ahead when absent. */
+  readonly warmSlots?: WarmSlots | undefined;
   readonly idleMs: number;
   readonly maxQueueLength: number;
   readonly maxPerRequester?: number | undefined;
@@ -43,6 +46,8 @@ export interface GuildSessionOptions {
 interface Warm {
   readonly prepared: PreparedSpeech;
   readonly controller: AbortController;
+  /** Holds one of the shared {@link WarmSlots} until fed or killed. */
+  slot: boolean;
 }
 
 interface Current {
@@ -238,13 +243,15 @@ export class GuildSession {
   #warmNext(): void {
     const next = this.#queue.order()[0]?.item;
     if (next === undefined || this.#warm.has(next.id)) return;
-    if (next.state === 'generating' || next.state === 'ready') this.#startWarm(next.id);
+    if (next.state !== 'generating' && next.state !== 'ready') return;
+    if (this.#options.warmSlots?.tryTake() !== true) return;
+    this.#startWarm(next.id, true);
   }
 
-  #startWarm(itemId: string): Warm {
+  #startWarm(itemId: string, slot: boolean): Warm {
     const controller = new AbortController();
     const prepared = prepareSpeech(this.#options.playback, controller.signal);
-    const warm: Warm = { prepared, controller };
+    const warm: Warm = { prepared, controller, slot };
     this.#warm.set(itemId, warm);
     const done = prepared.transcode.done.catch((error: unknown) => {
       if (controller.signal.aborted) return;
@@ -258,8 +265,17 @@ export class GuildSession {
 
   // Kills the ffmpeg started ahead for an item that will not play.
   #dropWarm(itemId: string, reason: unknown): void {
-    this.#warm.get(itemId)?.controller.abort(reason);
+    const warm = this.#warm.get(itemId);
+    if (warm === undefined) return;
+    warm.controller.abort(reason);
     this.#warm.delete(itemId);
+    this.#releaseSlot(warm);
+  }
+
+  #releaseSlot(warm: Warm): void {
+    if (!warm.slot) return;
+    warm.slot = false;
+    this.#options.warmSlots?.release();
   }
 
   /** Estimated start of the requester's first pending item (now when they have none). */
@@ -275,8 +291,9 @@ export class GuildSession {
   }
 
   #play(item: QueueItem<SpeakRequest>): void {
-    const warm = this.#warm.get(item.id) ?? this.#startWarm(item.id);
+    const warm = this.#warm.get(item.id) ?? this.#startWarm(item.id, false);
     this.#warm.delete(item.id);
+    this.#releaseSlot(warm); // from now on it is the playing item's ffmpeg
     const current: Current = {
       itemId: item.id,
       controller: warm.controller,

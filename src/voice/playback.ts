@@ -100,3 +100,34 @@ export function whenPlayable(resource: AudioResource<null>): Promise<boolean> {
     stream.once('error', onEnd);
   });
 }
+
+/**
+ * How many ffmpeg processes may wait ahead of their audio at once, across every guild: each
+ * holds ~9 MB and its start blocks the event loop for a moment, so a burst of requests in many
+ * servers must not start dozens. Items beyond it start ffmpeg when their turn comes.
+ */
+export class WarmSlots {
+  readonly #max: number;
+  #used = 0;
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  /** Takes a slot if one is free. */
+  tryTake(): boolean {
+    if (this.#used >= this.#max) return false;
+    this.#used++;
+    return true;
+  }
+
+  /** Gives a slot back (its ffmpeg got its audio, or was killed). */
+  release(): void {
+    this.#used = Math.max(0, this.#used - 1);
+  }
+
+  /** Slots in use. */
+  get used(): number {
+    return this.#used;
+  }
+}

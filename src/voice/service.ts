@@ -11,6 +11,7 @@ import { VoiceLink } from './connection.ts';
 import { GuildSession } from './guild-session.ts';
 import { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './link-state.ts';
 import { type LeaveReason, leaveNotice } from './notices.ts';
+import { WarmSlots } from './playback.ts';
 import type { QueueEntry, SpeakOutcome, SpeakRequest, VoiceService, VoiceTarget } from './types.ts';
 
 /** Settings of a {@link VoiceManager}. */
@@ -43,6 +44,8 @@ export interface VoiceManagerOptions {
   readonly processes?: FfmpegProcesses;
   /** Kill ffmpeg when it writes nothing for this long; the transcoder's default when absent. */
   readonly stallTimeoutMs?: number;
+  /** Most ffmpeg processes started ahead of their audio, over every guild; default 4. */
+  readonly maxWaitingFfmpeg?: number;
 }
 
 const defaultPlayer = (): AudioPlayer =>
@@ -56,6 +59,7 @@ export class VoiceManager implements VoiceService {
   readonly #options: VoiceManagerOptions;
   readonly #logger: Logger;
   readonly #processes: FfmpegProcesses;
+  readonly #warmSlots: WarmSlots;
   readonly #sessions = new Map<string, GuildSession>();
   /** Guilds whose last link is still being destroyed: a new join waits for it. */
   readonly #leaving = new Map<string, Promise<void>>();
@@ -68,6 +72,7 @@ export class VoiceManager implements VoiceService {
     this.#options = options;
     this.#logger = options.logger.child({ component: 'voice' });
     this.#processes = options.processes ?? defaultFfmpegProcesses;
+    this.#warmSlots = new WarmSlots(options.maxWaitingFfmpeg ?? 4);
   }
 
   channelOf(guildId: string): string | undefined {
@@ -136,6 +141,7 @@ export class VoiceManager implements VoiceService {
         processes: this.#processes,
         stallTimeoutMs: this.#options.stallTimeoutMs,
       },
+      warmSlots: this.#warmSlots,
       idleMs: this.#options.idleMs,
       maxQueueLength: this.#options.maxQueueLength,
       maxPerRequester: this.#options.maxPerRequester,

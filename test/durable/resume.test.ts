@@ -13,6 +13,7 @@ import {
   type ResumeOptions,
 } from '../../src/durable/index.ts';
 import { translatorFor } from '../../src/i18n/index.ts';
+import { StoreUnavailableError } from '../../src/store/index.ts';
 import { systemClock, type TtsClient } from '../../src/tts/index.ts';
 import { type Emulator, startEmulator, USER_ONE } from '../../tools/emulator/index.ts';
 import { clientsFor, sentence } from '../tts/emulated.ts';
@@ -125,6 +126,30 @@ describe('file output', () => {
     expect(await journal.list()).toEqual([]);
   });
 
+  test('a failed edit is logged without the interaction token its URL carries', async () => {
+    const lines: string[] = [];
+    const { journal, client, resumer } = setup({
+      logger: pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) }),
+      send: async (route) => {
+        if (route.kind === 'reply') {
+          throw Object.assign(new Error('Unknown Webhook'), {
+            status: 404,
+            url: `https://discord.com/api/v10/webhooks/app/${route.token}/messages/@original`,
+          });
+        }
+      },
+    });
+    await journal.record(
+      await submitted(client, {
+        reply: { applicationId: 'app', token: 'secret-token-123', expiresAt: Date.now() + 600_000 },
+      }),
+    );
+    await resumer.start();
+    await resumer.idle();
+    expect(lines.join('\n')).toContain('Unknown Webhook');
+    expect(lines.join('\n')).not.toContain('secret-token-123');
+  });
+
   test('a request that was never submitted is submitted exactly once', async () => {
     const { journal, sent, resumer } = setup();
     await journal.record(entry());
@@ -190,6 +215,48 @@ describe('file output', () => {
       '⏳ I restarted; your speech is still being prepared…',
     ]);
     expect((await journal.list()).map((e) => e.id)).toEqual([pending.id]);
+  });
+});
+
+describe('the store away', () => {
+  test('at start: the journal is read again until it can be, then everything resumes', async () => {
+    const keyv = new Keyv();
+    const { client, sent } = setup();
+    const pending = await submitted(client);
+    await new PendingJournal(keyv).record(pending);
+    const get = keyv.get.bind(keyv);
+    let failures = 2;
+    keyv.get = (async (...args: Parameters<typeof get>) => {
+      if (failures-- > 0) throw new StoreUnavailableError('the store failed get: offline');
+      return get(...args);
+    }) as typeof keyv.get;
+    const { resumer } = setup({
+      journal: new PendingJournal(keyv),
+      send: async (route, message) => void sent.push({ route, message }),
+    });
+    expect(await resumer.startWhenReadable(20)).toBe(1);
+    await resumer.idle();
+    expect(sent.at(-1)?.message.file).toBeDefined();
+  });
+
+  test('while resuming: the request is tried again, not reported lost', async () => {
+    let away = true;
+    const { journal, client, sent, resumer } = setup({
+      clientFor: async () => {
+        if (away) {
+          away = false;
+          throw new StoreUnavailableError('the store failed get: offline');
+        }
+        return client;
+      },
+      clock: { now: () => Date.now(), sleep: (_ms, signal) => systemClock.sleep(20, signal) },
+    });
+    await journal.record(await submitted(client));
+    await resumer.start();
+    await resumer.idle();
+    expect(sent.map((s) => s.message.content)).not.toContainEqual(expect.stringMatching(/storage/));
+    expect(sent.at(-1)?.message.file).toBeDefined();
+    expect(await journal.list()).toEqual([]);
   });
 });
 

@@ -3,23 +3,49 @@ import { type Gateway, type GatewaySession, Intent } from './gateway.ts';
 import type { Json, MessageJson } from './types.ts';
 import type { World } from './world.ts';
 
-/** MESSAGE_CREATE to each session, honouring GuildMessages and MessageContent like Discord. */
-export function dispatchMessageCreate(world: World, gateway: Gateway, message: MessageJson): void {
+/**
+ * MESSAGE_CREATE (or MESSAGE_UPDATE) to each session, honouring GuildMessages and MessageContent
+ * like Discord: mentioned users (with their member) and roles are resolved from the content;
+ * webhook messages carry no member.
+ */
+export function dispatchMessageCreate(
+  world: World,
+  gateway: Gateway,
+  message: MessageJson,
+  type: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE' = 'MESSAGE_CREATE',
+): void {
   const botId = world.bot.id;
   const authorId = String(message.author.id);
   const guild = world.guild(String(message.guild_id));
   const mentioned = message.content.includes(`<@${botId}>`);
+  const userIds = [...message.content.matchAll(/<@!?(\d+)>/g)].map((m) => String(m[1]));
+  const mentions = [...new Set(userIds)].flatMap((id) => {
+    const user = [...world.users.values()].find((u) => u.id === id);
+    return user ? [{ ...user, member: world.member(guild, id, false) }] : [];
+  });
+  const roleIds = [...message.content.matchAll(/<@&(\d+)>/g)].map((m) => String(m[1]));
+  const mentionRoles = roleIds.filter((id) => guild.roles.some((r) => r.id === id));
   for (const session of gateway.connected()) {
     if (!(session.intents & Intent.GuildMessages)) continue;
     const visible = session.intents & Intent.MessageContent || mentioned || authorId === botId;
     const payload: Json = {
       ...message,
-      member: world.member(guild, authorId, false),
-      mentions: mentioned ? [{ ...world.bot, member: world.member(guild, botId, false) }] : [],
+      ...(message.webhook_id === undefined ? { member: world.member(guild, authorId, false) } : {}),
+      mentions,
+      mention_roles: mentionRoles,
       ...(visible ? {} : { content: '', embeds: [], attachments: [], components: [] }),
     };
-    gateway.send(session, 'MESSAGE_CREATE', payload);
+    gateway.send(session, type, payload);
   }
+}
+
+/** MESSAGE_DELETE to each session with GuildMessages. */
+export function dispatchMessageDelete(gateway: Gateway, message: MessageJson): void {
+  gateway.dispatch(
+    'MESSAGE_DELETE',
+    { id: message.id, channel_id: message.channel_id, guild_id: message.guild_id },
+    Intent.GuildMessages,
+  );
 }
 
 /** READY and GUILD_CREATE payloads for a session (voice states need GuildVoiceStates). */

@@ -8,6 +8,7 @@ import {
   GatewayIntentBits,
   type Interaction,
   LabelBuilder,
+  type Message,
   MessageFlags,
   ModalBuilder,
   PermissionFlagsBits,
@@ -256,6 +257,62 @@ describe('fake Discord with the real discord.js client', () => {
     const [message] = (await created) as [{ content: string; author: { id: string } }];
     expect(message.content).toBe('read me');
     expect(message.author.id).toBe(fake.users.member.id);
+  });
+
+  test('chat messages: nicknames, mentions, webhooks, other bots, voice chat, edits and deletes', async () => {
+    const { fake, client } = await connect(undefined, {
+      extraUsers: ['bobby'],
+      extraBots: ['musicbot'],
+      guilds: [{ nicknames: { bobby: 'Bobby the Great' } }],
+    });
+    const next = () => once(client, Events.MessageCreate) as Promise<[Message]>;
+    let created = next();
+    const sent = fake.sendMessage({ user: 'bobby', content: `hi <@${fake.users.admin.id}>` });
+    let [message] = await created;
+    expect(message.member?.displayName).toBe('Bobby the Great');
+    expect(message.mentions.users.first()?.id).toBe(fake.users.admin.id);
+    expect(message.webhookId).toBeNull();
+    created = next();
+    fake.sendMessage({
+      webhook: { name: 'TwitchViewer' },
+      content: 'relayed',
+      attachments: [{ filename: 'a.png', contentType: 'image/png' }],
+    });
+    [message] = await created;
+    expect([message.author.username, message.author.bot, message.webhookId !== null]).toEqual([
+      'TwitchViewer',
+      true,
+      true,
+    ]);
+    expect(message.attachments.first()?.contentType).toBe('image/png');
+    created = next();
+    fake.sendMessage({
+      user: 'musicbot',
+      channelId: fake.guild.voiceChannelId,
+      content: 'now playing',
+    });
+    [message] = await created;
+    expect([message.author.bot, message.channelId]).toEqual([true, fake.guild.voiceChannelId]);
+    const updated = once(client, Events.MessageUpdate) as Promise<[Message, Message]>;
+    fake.editMessage(sent.id, 'hi again');
+    const [, after] = await updated;
+    expect([after.id, after.content]).toEqual([sent.id, 'hi again']);
+    const deleted = once(client, Events.MessageDelete) as Promise<[Message]>;
+    fake.deleteMessage(sent.id);
+    expect((await deleted)[0].id).toBe(sent.id);
+  });
+
+  test('a refused privileged intent closes the gateway with 4014 and login fails', async () => {
+    const refusing = await startFakeDiscord({ disallowedIntents: 1 << 15 });
+    const bot = new Client({
+      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.MessageContent],
+      rest: { api: refusing.apiUrl },
+    });
+    const disconnected = once(bot, Events.ShardDisconnect) as Promise<[{ code: number }]>;
+    await expect(bot.login(refusing.token)).rejects.toThrow(/disallowed intents/i);
+    expect((await disconnected)[0].code).toBe(4014);
+    await bot.destroy();
+    await refusing.close();
   });
 
   test('voice hook: op 4 gets state and server updates from the backend; leaves close it', async () => {

@@ -25,6 +25,8 @@ export interface GatewaySession {
 export interface GatewayHooks {
   token: string;
   heartbeatIntervalMs: number;
+  /** Intents refused with close code 4014 (Disallowed intent(s)). */
+  disallowedIntents?: number;
   /** READY and the GUILD_CREATE payloads for a freshly identified session. */
   identify(session: GatewaySession): { ready: Json; guilds: Json[] };
   /** Op 4 from the bot. */
@@ -121,6 +123,10 @@ export class Gateway {
   #identify(socket: WebSocket, d: Json): GatewaySession | undefined {
     if (d.token !== this.#hooks.token) {
       socket.close(4004, 'Authentication failed.');
+      return undefined;
+    }
+    if (Number(d.intents ?? 0) & (this.#hooks.disallowedIntents ?? 0)) {
+      socket.close(4014, 'Disallowed intent(s).');
       return undefined;
     }
     const session: GatewaySession = {

@@ -17,7 +17,12 @@
  */
 import type { Server } from 'node:http';
 import { CommandStore } from './commands.ts';
-import { dispatchMessageCreate, identifyPayloads, membersChunk } from './dispatches.ts';
+import {
+  dispatchMessageCreate,
+  dispatchMessageDelete,
+  identifyPayloads,
+  membersChunk,
+} from './dispatches.ts';
 import { Gateway } from './gateway.ts';
 import type { InteractionHandle } from './handle.ts';
 import { type ClickInput, Interactions, type SlashInput } from './interactions.ts';
@@ -177,22 +182,72 @@ export class FakeDiscord {
       .map((m) => structuredClone(m));
   }
 
-  /** A user posts in a text channel: MESSAGE_CREATE (needs GuildMessages; content needs MessageContent). */
-  sendMessage(input: { user: UserRef; channelId?: string; content: string }): MessageJson {
+  /**
+   * A user posts in a text channel or a voice channel's chat: MESSAGE_CREATE (needs
+   * GuildMessages; content needs MessageContent). With `webhook`, the message is relayed by a
+   * webhook of that name (a bot author, no member), as chat bridges post.
+   */
+  sendMessage(input: {
+    user?: UserRef;
+    channelId?: string;
+    content: string;
+    webhook?: { name: string };
+    attachments?: Array<{ filename: string; contentType: string; size?: number }>;
+  }): MessageJson {
     const channelId = input.channelId ?? this.guild.textChannelId;
     const found = this.#world.channel(channelId);
-    if (found?.channel.type !== 0)
-      throw new Error(`fake-discord: ${channelId} is not a text channel`);
+    if (found?.channel.type !== 0 && found?.channel.type !== 2)
+      throw new Error(`fake-discord: ${channelId} is not a text or voice channel`);
+    const webhookId = input.webhook ? this.#world.nextId() : undefined;
+    const author = input.webhook
+      ? {
+          id: webhookId,
+          username: input.webhook.name,
+          discriminator: '0000',
+          avatar: null,
+          bot: true,
+        }
+      : this.#world.user(input.user ?? 'member');
+    const attachments = (input.attachments ?? []).map((file) => {
+      const id = this.#world.nextId();
+      const url = `${this.apiUrl}/attachments/${channelId}/${id}/${encodeURIComponent(file.filename)}`;
+      return {
+        id,
+        filename: file.filename,
+        size: file.size ?? 1024,
+        content_type: file.contentType,
+        url,
+        proxy_url: url,
+      };
+    });
     const message = this.#messages.create({
       channelId,
       guildId: found.guild.id,
-      author: this.#world.user(input.user),
+      author,
       data: { content: input.content },
       files: [],
       type: 0,
+      extra: { ...(webhookId ? { webhook_id: webhookId } : {}), attachments },
     });
     dispatchMessageCreate(this.#world, this.#gateway, message);
     return structuredClone(message);
+  }
+
+  /** The author edits a message posted with `sendMessage`: MESSAGE_UPDATE with the new content. */
+  editMessage(id: string, content: string): MessageJson {
+    const message = this.#messages.get(id);
+    if (!message) throw new Error(`fake-discord: unknown message ${id}`);
+    const edited = this.#messages.edit(id, { content }, []);
+    dispatchMessageCreate(this.#world, this.#gateway, edited, 'MESSAGE_UPDATE');
+    return structuredClone(edited);
+  }
+
+  /** A message is deleted (by its author or a moderator): MESSAGE_DELETE. */
+  deleteMessage(id: string): void {
+    const message = this.#messages.get(id);
+    if (!message || !this.#messages.delete(id))
+      throw new Error(`fake-discord: unknown message ${id}`);
+    dispatchMessageDelete(this.#gateway, message);
   }
 
   /** Voice states of a guild (default: the first). */
@@ -260,6 +315,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   gateway = await Gateway.start({
     token,
     heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
+    ...(options.disallowedIntents === undefined
+      ? {}
+      : { disallowedIntents: options.disallowedIntents }),
     identify: (session) => {
       queueMicrotask(identified);
       return identifyPayloads(world, session);

@@ -41,6 +41,8 @@ export interface GuildOptions {
   botPermissions?: bigint;
   /** Default 'en-US'. */
   locale?: string;
+  /** Server nicknames by user (name or id). */
+  nicknames?: Record<UserRef, string>;
 }
 
 /** Options of `startFakeDiscord`. */
@@ -51,6 +53,10 @@ export interface FakeDiscordOptions {
   guilds?: GuildOptions[];
   /** More regular members (no Manage Server), by name: usable as `UserRef`. */
   extraUsers?: string[];
+  /** Other bot accounts (members of every guild), by name: usable as `UserRef`. */
+  extraBots?: string[];
+  /** Intent bits the fake refuses at IDENTIFY with close code 4014, as Discord does for privileged intents not enabled. */
+  disallowedIntents?: number;
   voice?: VoiceBackend;
   /** Largest upload per request (sum of files); over it REST answers 413 / 40005. Default 10 MiB. */
   uploadLimitBytes?: number;

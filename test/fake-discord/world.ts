@@ -61,6 +61,8 @@ export interface WorldGuild {
   roles: Json[];
   /** user id → role ids (without @everyone). */
   memberRoles: Map<string, string[]>;
+  /** user id → server nickname. */
+  nicknames: Map<string, string>;
   voiceStates: Map<string, VoiceStateEntry>;
 }
 
@@ -93,6 +95,7 @@ export class World {
     this.#addUser('admin', 'admin', false);
     this.#addUser('member', 'member', false);
     for (const name of options.extraUsers ?? []) this.#addUser(name, name, false);
+    for (const name of options.extraBots ?? []) this.#addUser(name, name, true);
     this.guilds = (options.guilds ?? [{}]).map((spec, index) => this.#buildGuild(spec, index));
   }
 
@@ -125,7 +128,7 @@ export class World {
     const member: Json = {
       roles: guild.memberRoles.get(userId) ?? [],
       joined_at: guild.joinedAt,
-      nick: null,
+      nick: guild.nicknames.get(userId) ?? null,
       avatar: null,
       premium_since: null,
       deaf: false,
@@ -287,6 +290,9 @@ export class World {
       channels: [...texts, ...voices],
       roles,
       memberRoles,
+      nicknames: new Map(
+        Object.entries(spec.nicknames ?? {}).map(([user, nick]) => [this.user(user).id, nick]),
+      ),
       voiceStates: new Map(),
     };
     for (const { user, channel: ref } of spec.voiceStates ?? []) {

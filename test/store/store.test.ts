@@ -180,4 +180,26 @@ describe('SQLite store', () => {
     expect(await journal.load('other')).toBeUndefined();
     await keyv.disconnect();
   });
+
+  test('updateGuild serialises changes per server, so none is lost, and keeps reader defaults', async () => {
+    const keyv = await openKeyv(`sqlite://${join(dir, 'u.sqlite')}`);
+    const settings = new KeyvSettingsStore(keyv);
+    await Promise.all(
+      ['1', '2', '3', '4', '5'].map((id) =>
+        settings.updateGuild('1', (guild) => ({
+          ...guild,
+          reader: { ...guild.reader, channels: [...guild.reader.channels, id] },
+        })),
+      ),
+    );
+    const guild = await settings.guild('1');
+    expect(guild.reader.channels).toEqual(['1', '2', '3', '4', '5']);
+    expect(guild.reader.maxAgeMs).toBe(120_000);
+    expect(guild.dictionary).toEqual([]);
+    await expect(
+      settings.updateGuild('1', (g) => ({ ...g, reader: { ...g.reader, maxLength: 5 } })),
+    ).rejects.toThrow();
+    expect((await settings.guild('1')).reader.channels).toHaveLength(5);
+    await keyv.disconnect();
+  });
 });

@@ -10,7 +10,11 @@ import {
   startEmulator,
   USER_ONE,
 } from '../../tools/emulator/index.ts';
-import { type FakeDiscord, startFakeDiscord } from '../fake-discord/index.ts';
+import {
+  type FakeDiscord,
+  type FakeDiscordOptions,
+  startFakeDiscord,
+} from '../fake-discord/index.ts';
 import {
   type FakeVoiceServer,
   startFakeVoiceServer,
@@ -34,7 +38,12 @@ export interface TestBot {
 
 /** Starts emulator, fake Discord (with voice) and the bot, on free loopback ports. */
 export async function startTestBot(
-  options: { emulator?: EmulatorOptions; env?: Record<string, string> } = {},
+  options: {
+    emulator?: EmulatorOptions;
+    env?: Record<string, string>;
+    /** Extra users, bots, guild layout, refused intents… of the fake Discord. */
+    discord?: Omit<FakeDiscordOptions, 'voice' | 'heartbeatIntervalMs'>;
+  } = {},
 ): Promise<TestBot> {
   await trustFakeVoiceCertificate();
   const emulator = await startEmulator({
@@ -43,7 +52,11 @@ export async function startTestBot(
     ...options.emulator,
   });
   const voiceServer = await startFakeVoiceServer({ heartbeatIntervalMs: 1000 });
-  const discord = await startFakeDiscord({ voice: voiceServer, heartbeatIntervalMs: 1000 });
+  const discord = await startFakeDiscord({
+    ...options.discord,
+    voice: voiceServer,
+    heartbeatIntervalMs: 1000,
+  });
   const dataDir = await mkdtemp(join(tmpdir(), 'tts-bot-e2e-'));
   const logs: string[] = [];
   // The production logger (cleaning included), so secret checks on `logs` test the real path.

@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
+import { createAudioResource, StreamType } from '@discordjs/voice';
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { FfmpegError, FfmpegProcesses } from '../../src/audio/index.ts';
 import { ttsSource } from '../../src/speaking/index.ts';
 import {
@@ -13,7 +14,7 @@ import {
   TtsClients,
   TtsError,
 } from '../../src/tts/index.ts';
-import { feedSpeech, prepareSpeech } from '../../src/voice/playback.ts';
+import { feedSpeech, prepareSpeech, WarmSlots, whenPlayable } from '../../src/voice/playback.ts';
 import { encodedTone, sineWav } from '../audio/helpers.ts';
 
 /** Media the server hands out: real audio in two formats, and an HLS playlist pointing at a file. */
@@ -112,4 +113,49 @@ test('a playlist fed straight to ffmpeg is refused by ffmpeg itself: its demuxer
   const error = await prepared.transcode.done.catch((e: unknown) => e);
   expect(error).toBeInstanceOf(FfmpegError);
   expect(String((error as FfmpegError).stderr)).toMatch(/not on whitelist/);
+});
+
+describe('WarmSlots', () => {
+  test.each([
+    [0, ['take'], [false]],
+    [1, ['take', 'take'], [true, false]],
+    [2, ['take', 'take', 'take', 'release', 'take'], [true, true, false, null, true]],
+    [1, ['release', 'take', 'take'], [null, true, false]],
+  ] as const)('max %i: %j → %j', (max, steps, expected) => {
+    const slots = new WarmSlots(max);
+    const got = steps.map((step) => {
+      if (step === 'take') return slots.tryTake();
+      slots.release();
+      return null;
+    });
+    expect(got).toEqual(expected);
+    expect(slots.used).toBeLessThanOrEqual(max);
+  });
+});
+
+describe('whenPlayable', () => {
+  test('false for a stream that ends without a packet', async () => {
+    const input = new PassThrough();
+    const resource = createAudioResource(input, { inputType: StreamType.Opus });
+    const playable = whenPlayable(resource);
+    input.end();
+    await expect(playable).resolves.toBe(false);
+  });
+
+  test('true once a packet is there', async () => {
+    const input = new PassThrough({ objectMode: true });
+    const resource = createAudioResource(input, { inputType: StreamType.Opus });
+    const playable = whenPlayable(resource);
+    input.write(Buffer.from([0xf8, 0xff, 0xfe]));
+    await expect(playable).resolves.toBe(true);
+  });
+
+  test('false when the stream fails first', async () => {
+    const input = new PassThrough();
+    const resource = createAudioResource(input, { inputType: StreamType.Opus });
+    resource.playStream.on('error', () => undefined);
+    const playable = whenPlayable(resource);
+    input.destroy(new Error('ffmpeg failed'));
+    await expect(playable).resolves.toBe(false);
+  });
 });

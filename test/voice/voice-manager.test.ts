@@ -346,4 +346,24 @@ describe('VoiceManager with the fake voice server and the emulator', () => {
     }
     expect(voice.heldGuilds).toBe(0);
   });
+
+  test('at most maxWaitingFfmpeg ffmpeg processes wait ahead over all guilds; the others start at their turn', async () => {
+    const guilds = [newGuildId(), newGuildId(), newGuildId()];
+    const { manager: voice } = manager({ maxWaitingFfmpeg: 1 });
+    for (const guildId of guilds) await voice.join(target(server, guildId));
+    generationMs = 60_000;
+    const polls = count('GET /v2/status');
+    const items = guilds.map((guildId, i) => speak(voice, guildId, client, `u${i}`, sentence(30)));
+    await eventually('polling started', () => count('GET /v2/status') > polls);
+    await eventually('one ffmpeg waits', () => liveFfmpegProcesses().length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(liveFfmpegProcesses()).toHaveLength(1);
+    // Cancelled items give their slot back: the next ones can wait ahead again, and play.
+    for (const guildId of guilds) voice.stop(guildId);
+    for (const item of items) expect((await item.ended).state).toBe('cancelled');
+    await eventually('no ffmpeg left', () => liveFfmpegProcesses().length === 0);
+    generationMs = 100;
+    const played = guilds.map((guildId, i) => speak(voice, guildId, client, `v${i}`, sentence(30)));
+    for (const item of played) expect(await item.ended).toMatchObject({ state: 'played' });
+  });
 });

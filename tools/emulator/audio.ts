@@ -1,7 +1,7 @@
 /** Audio synthesis: espeak-ng speech (or a tone), optionally transcoded by ffmpeg. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { AudioFormat, SynthMode } from './options.ts';
-import { fixWavSizes, toneWav } from './wav.ts';
+import { fixWavSizes, SECONDS_PER_CHAR, toneWav } from './wav.ts';
 
 /** What to say and how. */
 export interface SpeechRequest {
@@ -29,7 +29,16 @@ export class Synthesizer {
   #espeak = false;
   #ffmpeg = false;
 
-  constructor(mode: SynthMode, format: AudioFormat, espeakPath: string, ffmpegPath: string) {
+  readonly #toneSecondsPerChar: number;
+
+  constructor(
+    mode: SynthMode,
+    format: AudioFormat,
+    espeakPath: string,
+    ffmpegPath: string,
+    toneSecondsPerChar = SECONDS_PER_CHAR,
+  ) {
+    this.#toneSecondsPerChar = toneSecondsPerChar;
     this.#mode = mode;
     this.#format = format;
     this.#espeakPath = espeakPath;
@@ -57,7 +66,7 @@ export class Synthesizer {
   async synthesize(request: SpeechRequest): Promise<Buffer> {
     const wav = this.#espeak
       ? await this.#speak(request)
-      : toneWav(request.text.length, request.speed);
+      : toneWav(request.text.length, request.speed, 440, this.#toneSecondsPerChar);
     if (!this.#ffmpeg) return wav;
     const codec =
       this.#format === 'mp3'

@@ -71,6 +71,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     resolved.audioFormat,
     resolved.espeakPath,
     resolved.ffmpegPath,
+    resolved.toneSecondsPerChar,
   );
   await synth.init();
   const core = new Core(resolved, synth);

@@ -43,6 +43,8 @@ export interface EmulatorOptions {
   /** Extension of media addresses, independent of the bytes. Default `.wav`. */
   mediaExtension?: string;
   synth?: SynthMode;
+  /** Seconds of tone per character when the tone stands in for speech (default 0.06, like speech). */
+  toneSecondsPerChar?: number;
   /** Send `Retry-After` (seconds) on 429; the vendor does not promise it. Default false. */
   retryAfter?: boolean;
   /** How long generations are kept before they answer 404. Default 24 h (not scaled). */
@@ -113,6 +115,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     audioFormat: 'wav',
     mediaExtension: '.wav',
     synth: 'auto',
+    toneSecondsPerChar: 0.06,
     retryAfter: false,
     retentionMs: 24 * 60 * 60 * 1000,
     maxLogEntries: 10_000,

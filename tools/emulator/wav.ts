@@ -2,11 +2,16 @@
 
 const TONE_RATE = 16_000;
 /** Seconds of tone per character at speed 1, close to ordinary speech. */
-const SECONDS_PER_CHAR = 0.06;
+export const SECONDS_PER_CHAR = 0.06;
 
 /** A 16-bit mono PCM WAV of a soft sine tone whose length follows the text length. */
-export function toneWav(textLength: number, speed = 1, frequency = 440): Buffer {
-  const seconds = Math.max(0.2, (textLength * SECONDS_PER_CHAR) / speed);
+export function toneWav(
+  textLength: number,
+  speed = 1,
+  frequency = 440,
+  secondsPerChar = SECONDS_PER_CHAR,
+): Buffer {
+  const seconds = Math.max(0.2, (textLength * secondsPerChar) / speed);
   return sineWav(seconds, { rate: TONE_RATE, frequency, amplitude: 0.3, fadeMs: 20 });
 }
 

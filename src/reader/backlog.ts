@@ -1,0 +1,155 @@
+/**
+ * One server's chat messages waiting to be read, and the choice of the next batch: fresh,
+ * past their short hold, one voice, in order per member and round-robin between members
+ * when the batch cannot take everything. Pure: time is passed in.
+ */
+import type { ChatLine } from './compose.ts';
+
+/** A chat message waiting to be read. */
+export interface PendingMessage extends ChatLine {
+  readonly id: string;
+  /** Messages merge only with messages spoken in the same voice (voice, model, speed). */
+  readonly voiceKey: string;
+}
+
+/** Settings of a {@link ChatBacklog}. */
+export interface BacklogOptions {
+  /**
+   * The oldest message waits this long before a batch starts, so a quick delete is free and
+   * neighbours merge; younger messages then ride along in the same batch.
+   */
+  readonly holdMs: number;
+  /** Most characters one batch (one generation) may hold, prefixes included. */
+  readonly batchChars: number;
+}
+
+/** What `take` hands out: the batch to read now, and the messages too old to read. */
+export interface Taken<M extends PendingMessage = PendingMessage> {
+  readonly batch: M[];
+  readonly stale: M[];
+}
+
+interface Entry<M> {
+  message: M;
+  readonly seq: number;
+}
+
+/** Characters a message adds to a batch: its text, the author's name and "said", a space. */
+export function batchCost(message: Pick<ChatLine, 'text' | 'authorName'>): number {
+  return message.text.length + Math.min(40, message.authorName.length) + 8;
+}
+
+/** A server's unread chat messages, oldest first. */
+export class ChatBacklog<M extends PendingMessage = PendingMessage> {
+  readonly #options: BacklogOptions;
+  #entries: Entry<M>[] = [];
+  #seq = 0;
+  /** Sequence numbers of messages handed out, so requeued ones find their place again. */
+  readonly #taken = new Map<string, number>();
+
+  constructor(options: BacklogOptions) {
+    this.#options = options;
+  }
+
+  /** Number of unread messages. */
+  get size(): number {
+    return this.#entries.length;
+  }
+
+  /** Adds a newly received message behind the others. */
+  add(message: M): void {
+    this.#entries.push({ message, seq: this.#seq++ });
+  }
+
+  /** Replaces the text of an unread message (an edit); false when it is not waiting here. */
+  edit(id: string, change: Pick<ChatLine, 'text' | 'kind'>): boolean {
+    const entry = this.#entries.find((e) => e.message.id === id);
+    if (entry === undefined) return false;
+    entry.message = { ...entry.message, ...change };
+    return true;
+  }
+
+  /** Forgets an unread message (deleted); false when it is not waiting here. */
+  delete(id: string): boolean {
+    const before = this.#entries.length;
+    this.#entries = this.#entries.filter((e) => e.message.id !== id);
+    return this.#entries.length < before;
+  }
+
+  /** The oldest unread message. */
+  oldest(): M | undefined {
+    return this.#entries[0]?.message;
+  }
+
+  /** When the oldest unread message ends its hold; undefined when none waits. */
+  readyAt(): number | undefined {
+    const first = this.#entries[0];
+    return first === undefined ? undefined : first.message.at + this.#options.holdMs;
+  }
+
+  /**
+   * Removes and returns the next batch, and every message older than `maxAgeMs` (stale). No
+   * batch starts before the oldest message has waited its hold; the batch takes only messages
+   * in that message's voice;
+   * members take turns (each their oldest first) until the batch is full, then it is put in
+   * arrival order. A member whose next message does not fit is done for this batch, so their
+   * messages are never reordered.
+   */
+  take(now: number, maxAgeMs: number): Taken<M> {
+    const stale = this.#entries.filter((e) => now - e.message.at > maxAgeMs);
+    this.#entries = this.#entries.filter((e) => now - e.message.at <= maxAgeMs);
+    const ready = this.#entries;
+    const head = ready[0];
+    if (head === undefined || now - head.message.at < this.#options.holdMs)
+      return { batch: [], stale: stale.map((e) => e.message) };
+    const lanes = new Map<string, Entry<M>[]>();
+    for (const entry of ready) {
+      const lane = lanes.get(entry.message.authorId);
+      if (lane) lane.push(entry);
+      else lanes.set(entry.message.authorId, [entry]);
+    }
+    const chosen = new Set<Entry<M>>();
+    let used = 0;
+    while (lanes.size > 0) {
+      for (const [author, lane] of lanes) {
+        const next = lane.shift();
+        const cost = next === undefined ? 0 : batchCost(next.message);
+        const fits = chosen.size === 0 || used + cost <= this.#options.batchChars;
+        if (next === undefined || next.message.voiceKey !== head.message.voiceKey || !fits) {
+          lanes.delete(author);
+          continue;
+        }
+        chosen.add(next);
+        used += cost;
+        if (lane.length === 0) lanes.delete(author);
+      }
+    }
+    this.#entries = this.#entries.filter((e) => !chosen.has(e));
+    const batch = [...chosen].sort((a, b) => a.seq - b.seq);
+    for (const entry of batch) this.#taken.set(entry.message.id, entry.seq);
+    return { batch: batch.map((e) => e.message), stale: stale.map((e) => e.message) };
+  }
+
+  /** Puts messages of a batch that will not be read after all back in their places. */
+  requeue(messages: readonly M[]): void {
+    for (const message of messages) {
+      const seq = this.#taken.get(message.id) ?? this.#seq++;
+      this.#entries.push({ message, seq });
+    }
+    this.#entries.sort((a, b) => a.seq - b.seq);
+    this.forget(messages);
+  }
+
+  /** Forgets the places of handed-out messages that were read, skipped or dropped. */
+  forget(messages: readonly Pick<PendingMessage, 'id'>[]): void {
+    for (const message of messages) this.#taken.delete(message.id);
+  }
+
+  /** Drops every unread message; how many there were. */
+  clear(): number {
+    const count = this.#entries.length;
+    this.#entries = [];
+    this.#taken.clear();
+    return count;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Turns a batch of chat messages into the one text spoken for them: "Bobby said …" prefixes
+ * where the listener needs them, and padding that sounds natural when the text is shorter
+ * than the API accepts. Pure.
+ */
+import { finalPass, truncate } from './text.ts';
+
+/** One message as the composer needs it. */
+export interface ChatLine {
+  readonly authorId: string;
+  readonly authorName: string;
+  /** Speakable text (see `cleanMessage`). */
+  readonly text: string;
+  readonly kind: 'said' | 'sent';
+  /** When the bot received it (ms). */
+  readonly at: number;
+}
+
+/** The last message read aloud in a server, for the prefix rule. */
+export interface LastRead {
+  readonly authorId: string;
+  readonly at: number;
+}
+
+/** A prefix is left out when the same author's previous read message came less than this before. */
+export const PREFIX_GAP_MS = 60_000;
+/** Opens a text that is still too short with its prefix: long enough for any name and message. */
+export const SHORT_PREFACE = 'Here is what the chat says.';
+
+/** Settings of {@link composeBatch}. */
+export interface ComposeOptions {
+  readonly saidPrefix: boolean;
+  /** The API's shortest text. */
+  readonly minLength: number;
+  readonly last: LastRead | undefined;
+}
+
+/** The name as spoken: clean, at most 40 characters, "Someone" when nothing is left. */
+export function spokenName(name: string): string {
+  return truncate(finalPass(name), 40) || 'Someone';
+}
+
+/**
+ * The text for a batch, and the new last-read message. The prefix ("Bobby said") is left out
+ * only when the previous message read was the same author's, less than a minute before, so
+ * interleaved chat always says who speaks. Attachment-only messages always say who "sent" them.
+ * Text under `minLength` gets its prefix, then a short preface: a message is never dropped
+ * for being short.
+ */
+export function composeBatch(
+  lines: readonly ChatLine[],
+  options: ComposeOptions,
+): { text: string; last: LastRead | undefined } {
+  let last = options.last;
+  const prefixed: boolean[] = [];
+  for (const line of lines) {
+    const continues =
+      last !== undefined && last.authorId === line.authorId && line.at - last.at < PREFIX_GAP_MS;
+    prefixed.push(line.kind === 'sent' || (options.saidPrefix && !continues));
+    last = { authorId: line.authorId, at: line.at };
+  }
+  const render = (withPrefix: readonly boolean[]): string =>
+    lines
+      .map((line, i) => {
+        const body = /[.!?…]$/.test(line.text) ? line.text : `${line.text}.`;
+        const verb = line.kind === 'sent' ? 'sent' : 'said';
+        return withPrefix[i] ? `${spokenName(line.authorName)} ${verb} ${body}` : body;
+      })
+      .join(' ');
+  let text = render(prefixed);
+  if (text.length < options.minLength && lines.length > 0) {
+    text = render([true, ...prefixed.slice(1)]);
+    if (text.length < options.minLength) text = `${SHORT_PREFACE} ${text}`;
+  }
+  return { text, last };
+}

@@ -1,0 +1,179 @@
+/**
+ * `/config reader`, `read-channel` and `dictionary` as pure changes to the stored settings,
+ * with the text that describes them. Throws a UserError for values out of bounds.
+ */
+import { UserError } from '../discord/user-error.ts';
+import type { Translator } from '../i18n/index.ts';
+import {
+  type DictionaryEntry,
+  dictionaryEntrySchema,
+  READER_BOUNDS,
+  type ReaderSettings,
+} from '../store/index.ts';
+import { withEntry, withoutWord } from './dictionary.ts';
+
+/** The options of `/config reader` as typed (absent: keep the current value). */
+export interface ReaderOptionsInput {
+  readonly saidPrefix?: boolean | undefined;
+  readonly readBots?: ReaderSettings['readBots'] | undefined;
+  readonly ignorePrefixes?: string | undefined;
+  readonly ignoreMember?: string | undefined;
+  readonly ignoreRole?: string | undefined;
+  readonly voiceMembersOnly?: boolean | undefined;
+  readonly autoJoin?: boolean | undefined;
+  readonly maxLength?: number | undefined;
+  readonly maxAge?: string | undefined;
+  readonly emoji?: ReaderSettings['emoji'] | undefined;
+  readonly spoilers?: ReaderSettings['spoilers'] | undefined;
+}
+
+const UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** A duration written like the bot's others (`90s`, `2m`, `1h`) in ms; undefined when unreadable. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^\s*(\d{1,7})\s*(ms|s|m|h)\s*$/i.exec(text);
+  if (match === null) return undefined;
+  const unit = (match[2] ?? '').toLowerCase() as keyof typeof UNITS;
+  return Number(match[1]) * UNITS[unit];
+}
+
+/** A duration in the shortest exact unit: `2m`, `90s`, `1h`. */
+export function formatDuration(ms: number): string {
+  for (const unit of ['h', 'm', 's'] as const) {
+    if (ms % UNITS[unit] === 0) return `${ms / UNITS[unit]}${unit}`;
+  }
+  return `${ms}ms`;
+}
+
+const toggle = (list: readonly string[], id: string): string[] =>
+  list.includes(id) ? list.filter((other) => other !== id) : [...list, id];
+
+/** The reader settings with the given options applied; an option left out keeps its value. */
+export function applyReaderOptions(
+  current: ReaderSettings,
+  input: ReaderOptionsInput,
+): ReaderSettings {
+  const next = { ...current };
+  if (input.saidPrefix !== undefined) next.saidPrefix = input.saidPrefix;
+  if (input.readBots !== undefined) next.readBots = input.readBots;
+  if (input.voiceMembersOnly !== undefined) next.voiceMembersOnly = input.voiceMembersOnly;
+  if (input.autoJoin !== undefined) next.autoJoin = input.autoJoin;
+  if (input.emoji !== undefined) next.emoji = input.emoji;
+  if (input.spoilers !== undefined) next.spoilers = input.spoilers;
+  if (input.ignorePrefixes !== undefined) {
+    const words = input.ignorePrefixes.split(/\s+/).filter((word) => word !== '');
+    const prefixes = words.length === 1 && words[0]?.toLowerCase() === 'none' ? [] : words;
+    if (prefixes.length > READER_BOUNDS.ignorePrefixes || prefixes.some((p) => p.length > 20))
+      throw new UserError('reader_prefixes', { max: READER_BOUNDS.ignorePrefixes });
+    next.ignorePrefixes = [...new Set(prefixes)];
+  }
+  if (input.ignoreMember !== undefined) {
+    next.ignoredMembers = toggle(current.ignoredMembers, input.ignoreMember);
+    if (next.ignoredMembers.length > READER_BOUNDS.ignored)
+      throw new UserError('reader_ignored_members', { max: READER_BOUNDS.ignored });
+  }
+  if (input.ignoreRole !== undefined) {
+    next.ignoredRoles = toggle(current.ignoredRoles, input.ignoreRole);
+    if (next.ignoredRoles.length > READER_BOUNDS.ignored)
+      throw new UserError('reader_ignored_roles', { max: READER_BOUNDS.ignored });
+  }
+  if (input.maxLength !== undefined) {
+    const { min, max } = READER_BOUNDS.maxLength;
+    if (!Number.isInteger(input.maxLength) || input.maxLength < min || input.maxLength > max)
+      throw new UserError('reader_max_length', { min, max });
+    next.maxLength = input.maxLength;
+  }
+  if (input.maxAge !== undefined) {
+    const { min, max } = READER_BOUNDS.maxAgeMs;
+    const ms = parseDuration(input.maxAge);
+    if (ms === undefined || ms < min || ms > max)
+      throw new UserError('reader_max_age', { min: formatDuration(min), max: formatDuration(max) });
+    next.maxAgeMs = ms ?? current.maxAgeMs;
+  }
+  return next;
+}
+
+/** What changed for `ignore-member` / `ignore-role`, said plainly (they toggle), in `t`'s language. */
+export function toggleNotes(
+  { t }: Translator,
+  before: ReaderSettings,
+  input: ReaderOptionsInput,
+): string[] {
+  const notes: string[] = [];
+  if (input.ignoreMember !== undefined) {
+    const member = `<@${input.ignoreMember}>`;
+    const was = before.ignoredMembers.includes(input.ignoreMember);
+    notes.push(t(was ? 'reader.member_read_again' : 'reader.member_ignored', { member }));
+  }
+  if (input.ignoreRole !== undefined) {
+    const role = `<@&${input.ignoreRole}>`;
+    const was = before.ignoredRoles.includes(input.ignoreRole);
+    notes.push(t(was ? 'reader.role_read_again' : 'reader.role_ignored', { role }));
+  }
+  return notes;
+}
+
+/**
+ * The reader settings as `/config reader` shows them, in `t`'s language. Option names and
+ * choice values stay as typed in the command (they are not localized).
+ */
+export function describeReader({ t }: Translator, settings: ReaderSettings): string {
+  const list = (items: readonly string[], render: (item: string) => string): string =>
+    items.length === 0 ? t('reader.none') : items.map(render).join(', ');
+  const onOff = (on: boolean): string => t(on ? 'reader.on' : 'reader.off');
+  const prefixes = settings.ignorePrefixes.map((p) => `\`${p.replace(/`/g, 'ˋ')}\``).join(' ');
+  return [
+    t('reader.show_channels', { value: list(settings.channels, (id) => `<#${id}>`) }),
+    `**said-prefix:** ${onOff(settings.saidPrefix)}`,
+    `**read-bots:** ${settings.readBots}`,
+    `**ignore-prefixes:** ${prefixes === '' ? t('reader.none') : prefixes}`,
+    t('reader.show_members', { value: list(settings.ignoredMembers, (id) => `<@${id}>`) }),
+    t('reader.show_roles', { value: list(settings.ignoredRoles, (id) => `<@&${id}>`) }),
+    `**voice-members-only:** ${onOff(settings.voiceMembersOnly)}`,
+    `**auto-join:** ${onOff(settings.autoJoin)}`,
+    `**max-length:** ${t('reader.characters', { length: settings.maxLength })}`,
+    `**max-age:** ${formatDuration(settings.maxAgeMs)}`,
+    `**emoji:** ${settings.emoji}`,
+    `**spoilers:** ${settings.spoilers}`,
+  ].join('\n');
+}
+
+/** The read channels with `channelId` added; refused past the limit. */
+export function addReadChannel(settings: ReaderSettings, channelId: string): ReaderSettings {
+  if (settings.channels.includes(channelId)) return settings;
+  if (settings.channels.length >= READER_BOUNDS.channels)
+    throw new UserError('reader_channels_full', { max: READER_BOUNDS.channels });
+  return { ...settings, channels: [...settings.channels, channelId] };
+}
+
+/** The read channels without `channelId`. */
+export function removeReadChannel(settings: ReaderSettings, channelId: string): ReaderSettings {
+  return { ...settings, channels: settings.channels.filter((id) => id !== channelId) };
+}
+
+/** The dictionary with a checked entry added (or replaced); refused past the limit. */
+export function addDictionaryEntry(
+  entries: readonly DictionaryEntry[],
+  word: string,
+  replacement: string,
+): DictionaryEntry[] {
+  const parsed = dictionaryEntrySchema.safeParse({ word, replacement });
+  if (!parsed.success)
+    throw new UserError('reader_word', {
+      word: READER_BOUNDS.word,
+      replacement: READER_BOUNDS.replacement,
+    });
+  const entry = parsed.data ?? { word, replacement };
+  const next = withEntry(entries, entry);
+  if (next.length > READER_BOUNDS.dictionary)
+    throw new UserError('reader_dictionary_full', { max: READER_BOUNDS.dictionary });
+  return next;
+}
+
+/** The dictionary without `word`, and whether it was there. */
+export function removeDictionaryEntry(
+  entries: readonly DictionaryEntry[],
+  word: string,
+): { entries: DictionaryEntry[]; removed: boolean } {
+  return withoutWord(entries, word);
+}

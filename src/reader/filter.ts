@@ -1,0 +1,63 @@
+/** Which chat messages the reader reads, from the server's settings. Pure. */
+import type { ReaderSettings } from '../store/index.ts';
+
+/** What the decision needs to know about a message and its author. */
+export interface MessageFacts {
+  readonly channelId: string;
+  readonly authorId: string;
+  /** Written by the bot itself. */
+  readonly self: boolean;
+  readonly bot: boolean;
+  /** Posted through a webhook (chat bridges such as Twitch relays). */
+  readonly webhook: boolean;
+  readonly roleIds: readonly string[];
+  /** The voice channel the author is in, if any. */
+  readonly authorVoiceChannelId: string | undefined;
+  readonly content: string;
+}
+
+/** Read it; join the author's voice channel first, then read; or why it is not read. */
+export type ReadDecision =
+  | { readonly read: true; readonly join?: string }
+  | {
+      readonly read: false;
+      readonly why:
+        | 'not-a-read-channel'
+        | 'own-message'
+        | 'bot'
+        | 'ignored-member'
+        | 'ignored-role'
+        | 'ignored-prefix'
+        | 'not-in-voice'
+        | 'not-listening';
+    };
+
+/** Decides whether a message is read, given where the bot is in voice (undefined: nowhere). */
+export function readDecision(
+  message: MessageFacts,
+  settings: ReaderSettings,
+  botChannelId: string | undefined,
+): ReadDecision {
+  const no = (why: Extract<ReadDecision, { read: false }>['why']): ReadDecision => ({
+    read: false,
+    why,
+  });
+  if (!settings.channels.includes(message.channelId)) return no('not-a-read-channel');
+  if (message.self) return no('own-message');
+  if (message.webhook ? settings.readBots === 'none' : message.bot && settings.readBots !== 'all')
+    return no('bot');
+  if (settings.ignoredMembers.includes(message.authorId)) return no('ignored-member');
+  if (message.roleIds.some((role) => settings.ignoredRoles.includes(role)))
+    return no('ignored-role');
+  const text = message.content.trimStart();
+  if (settings.ignorePrefixes.some((prefix) => text.startsWith(prefix)))
+    return no('ignored-prefix');
+  if (botChannelId === undefined) {
+    return settings.autoJoin && message.authorVoiceChannelId !== undefined
+      ? { read: true, join: message.authorVoiceChannelId }
+      : no('not-in-voice');
+  }
+  if (settings.voiceMembersOnly && message.authorVoiceChannelId !== botChannelId)
+    return no('not-listening');
+  return { read: true };
+}

@@ -1,0 +1,185 @@
+/**
+ * Chat message text as it should sound: mentions become names, links "a link to <domain>",
+ * code blocks "a code block", emoji their names, markdown markers and raw syntax gone.
+ * Pure; the invariants (no mention syntax, raw URL or markdown marker, never over the
+ * maximum length) are enforced by a final pass whatever came before.
+ */
+import type { MentionNames } from '../speech/index.ts';
+import type { DictionaryEntry } from '../store/index.ts';
+import { applyDictionary } from './dictionary.ts';
+import { EMOJI_PATTERN, emojiName } from './emoji.ts';
+
+/** An attachment of a chat message: only its name and type matter to the listener. */
+export interface AttachmentInfo {
+  readonly name: string;
+  readonly contentType: string | null;
+}
+
+/** What a chat message carries that can be spoken. */
+export interface ChatContent {
+  readonly content: string;
+  readonly attachments: readonly AttachmentInfo[];
+  readonly stickers: readonly string[];
+}
+
+/** How the reader speaks a message, from the server's reader settings. */
+export interface CleanupOptions {
+  readonly emoji: 'names' | 'drop';
+  readonly spoilers: 'skip' | 'read';
+  /** Characters per message; longer text is cut at a word and ends with "and more". */
+  readonly maxLength: number;
+}
+
+/** A message made speakable: `said` has words; `sent` only attachments or stickers. */
+export interface SpokenMessage {
+  readonly text: string;
+  readonly kind: 'said' | 'sent';
+}
+
+const AND_MORE = ' and more';
+const URL = /[a-z][a-z0-9+.-]*:\/\/[^\s<>]*/gi;
+const WWW = /\bwww\.[^\s<>]*/gi;
+const HAS_LINK = /[a-z][a-z0-9+.-]*:\/\/|\bwww\./i;
+
+/** Spoken form of a link: "a link to <domain>" when the domain can be read, else "a link". */
+export function linkPhrase(raw: string): string {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`;
+  try {
+    const host = new globalThis.URL(withScheme).hostname.replace(/^www\./, '');
+    return /^[a-z0-9.-]+$/i.test(host) && host.includes('.') ? ` a link to ${host} ` : ' a link ';
+  } catch {
+    return ' a link ';
+  }
+}
+
+/** Speakable text of a chat message, or empty when nothing is left to say. */
+export function cleanMessage(
+  message: ChatContent,
+  names: MentionNames,
+  options: CleanupOptions,
+  dictionary: readonly DictionaryEntry[] = [],
+): SpokenMessage {
+  const body = finalPass(
+    applyDictionary(speakableBody(message.content, names, options), dictionary),
+  );
+  const extras = extrasPhrase(message);
+  if (body === '') return { text: truncate(extras, options.maxLength), kind: 'sent' };
+  const text = extras === '' ? body : `${body.replace(/[.!?]$/, '')}, with ${extras}`;
+  return { text: truncate(text, options.maxLength), kind: 'said' };
+}
+
+/** The content's words, before the final pass. */
+function speakableBody(content: string, names: MentionNames, options: CleanupOptions): string {
+  let text = content
+    .replace(/```[\s\S]*?```/g, ' a code block. ')
+    .replace(/```[\s\S]*$/, ' a code block. ')
+    .replace(/\|\|([\s\S]*?)\|\|/g, (_, hidden: string) =>
+      options.spoilers === 'read' ? ` ${hidden} ` : ' ',
+    )
+    .replace(/`([^`\n]*)`/g, ' $1 ')
+    .replace(
+      /\[([^\]\n]{1,200})\]\(\s*<?([^)\s>]+)>?\s*\)/g,
+      (_, label: string, url: string) => `${label},${linkPhrase(url)}`,
+    )
+    .replace(/<?([a-z][a-z0-9+.-]*:\/\/[^\s<>]+)>?/gi, (_, url: string) => linkPhrase(url))
+    .replace(WWW, (url) => linkPhrase(url))
+    .replace(/<@!?(\d+)>/g, (_, id: string) => ` ${names.user(id) ?? 'someone'} `)
+    .replace(/<@&(\d+)>/g, (_, id: string) => ` ${names.role(id) ?? 'a role'} `)
+    .replace(/<#(\d+)>/g, (_, id: string) => ` ${names.channel(id) ?? 'a channel'} `)
+    .replace(/<\/([\w -]{1,100}):\d+>/g, ' $1 ')
+    .replace(/<t:(-?\d{1,13})(?::[tTdDfFR])?>/g, (_, seconds: string) => ` ${dateWords(seconds)} `)
+    .replace(/<a?:(\w{1,64}):\d+>/g, (_, name: string) =>
+      options.emoji === 'names' ? ` ${name.replace(/_/g, ' ')} ` : ' ',
+    )
+    .replace(/@(everyone|here)\b/g, '$1')
+    .replace(/@(?=\w)/g, '');
+  text = text.replace(
+    new RegExp(`(${EMOJI_PATTERN.source})(?:\\s*\\1)*`, 'gu'),
+    (_, emoji: string) => (options.emoji === 'names' ? ` ${emojiName(emoji)} ` : ' '),
+  );
+  text = text
+    .replace(/^\s*#{1,6}\s+/gm, '')
+    .replace(/^\s*-#\s+/gm, '')
+    .replace(/^\s*>{1,3}\s?/gm, '')
+    .replace(/^\s*[-*+]\s+/gm, '')
+    .replace(/_/g, ' ')
+    .replace(/[*~`|\\]/g, '');
+  const lines = text
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter((line) => line !== '');
+  return lines
+    .map((line, i) => (i < lines.length - 1 && !/[.!?,;:]$/.test(line) ? `${line}.` : line))
+    .join(' ');
+}
+
+/** "an image", "2 files and a sticker": what a message carries besides words. */
+function extrasPhrase(message: ChatContent): string {
+  const counts = new Map<string, number>();
+  for (const attachment of message.attachments) {
+    const kind = attachmentKind(attachment);
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  if (message.stickers.length > 0) counts.set('sticker', message.stickers.length);
+  const parts = [...counts].map(([kind, count]) =>
+    count === 1 ? `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}` : `${count} ${kind}s`,
+  );
+  if (parts.length <= 1) return parts[0] ?? '';
+  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+function attachmentKind({ name, contentType }: AttachmentInfo): string {
+  const type = contentType ?? '';
+  const extension = /\.([a-z0-9]{1,5})$/i.exec(name)?.[1]?.toLowerCase() ?? '';
+  if (type.startsWith('image/') || ['png', 'jpg', 'jpeg', 'gif', 'webp'].includes(extension))
+    return 'image';
+  if (type.startsWith('video/') || ['mp4', 'webm', 'mov'].includes(extension)) return 'video';
+  if (type.startsWith('audio/') || ['mp3', 'ogg', 'wav', 'm4a'].includes(extension))
+    return 'audio clip';
+  return 'file';
+}
+
+function dateWords(seconds: string): string {
+  const date = new Date(Number(seconds) * 1000);
+  if (Number.isNaN(date.getTime())) return 'a date';
+  return date.toLocaleString('en-US', {
+    timeZone: 'UTC',
+    dateStyle: 'long',
+    timeStyle: 'short',
+  });
+}
+
+/**
+ * Enforces the invariants on any text (including dictionary replacements and names): no angle
+ * brackets (so no mention or emoji syntax), no markdown markers, no raw URL, runs of repeated
+ * characters, chunks and words collapsed, one line.
+ */
+export function finalPass(text: string): string {
+  let out = text
+    .replace(/[<>]/g, ' ')
+    .replace(/_/g, ' ')
+    .replace(/[*~`|\\]/g, '')
+    .replace(/@+(?=\w)/g, '')
+    .replace(/(\D)\1{3,}/gsu, '$1$1$1')
+    .replace(/([^\s\d]{2,6}?)\1{3,}/gu, '$1$1$1')
+    .replace(/(^|\s)(\S+)(?:\s+\2(?=\s|$)){3,}/gu, '$1$2 $2 $2');
+  for (let i = 0; i < 5 && HAS_LINK.test(out); i++) {
+    out = out.replace(URL, (url) => linkPhrase(url)).replace(WWW, (url) => linkPhrase(url));
+  }
+  return out
+    .replace(/\s+/g, ' ')
+    .replace(/ ([,.!?;:])(?=\s|$)/g, '$1')
+    .replace(/^[\s#>\-.,;:]+/, '')
+    .trim();
+}
+
+/** Cuts text to `max` characters at a word, ending with "and more". */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = Math.max(0, max - AND_MORE.length);
+  const space = text.lastIndexOf(' ', cut);
+  if (space > cut / 2) cut = space;
+  if (/[\uD800-\uDBFF]/.test(text.charAt(cut - 1))) cut -= 1;
+  const head = text.slice(0, cut).replace(/[\s,;:.!?]+$/, '');
+  return head === '' ? AND_MORE.trim().slice(0, max) : `${head}${AND_MORE}`;
+}

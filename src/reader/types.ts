@@ -1,0 +1,59 @@
+/** What the chat reader is handed: the messages it hears and the speaking path it uses. */
+import type { MentionNames } from '../speech/index.ts';
+import type { SpeechRequest, TtsClient } from '../tts/index.ts';
+import type { SniffedAudio, SpeakUpdate } from '../voice/index.ts';
+import type { MessageFacts } from './filter.ts';
+import type { ChatContent } from './text.ts';
+
+/** A chat message as the reader sees it, without discord.js types. */
+export interface IncomingMessage extends MessageFacts {
+  readonly id: string;
+  readonly guildId: string;
+  /** Server nickname, else display name, else username. */
+  readonly authorName: string;
+  readonly message: ChatContent;
+  /** Names for the mentions in the content. */
+  readonly names: MentionNames;
+}
+
+/** The voice a member's messages are spoken in, and the client of the server's key. */
+export interface ChatVoice {
+  /** Messages merge only when this is equal (same key, voice, model and speed). */
+  readonly key: string;
+  readonly client: Pick<TtsClient, 'generate' | 'usage'>;
+  /** Opens finished audio for playback, its format sniffed from the bytes. */
+  open(audioUrl: string, signal: AbortSignal): Promise<SniffedAudio>;
+  /** The request without its text. */
+  readonly request: Omit<SpeechRequest, 'text'>;
+}
+
+/** Makes a queue item's audio when its turn to generate comes, and opens it when it plays. */
+export interface TurnSource {
+  generate(signal: AbortSignal): Promise<string>;
+  open(audioUrl: string, signal: AbortSignal): Promise<SniffedAudio>;
+}
+
+/** One chat turn in the server's speech queue: its text is decided when it starts generating. */
+export interface ChatTurn {
+  readonly guildId: string;
+  readonly requesterId: string;
+  readonly requesterName: string;
+  /** What `/queue` shows until the turn knows its text. */
+  readonly text: string;
+  readonly source: TurnSource;
+  readonly onUpdate: (update: SpeakUpdate) => void;
+}
+
+/** The speaking path, as the reader uses it (the speaking service and voice behind it). */
+export interface ChatSpeaking {
+  /** The bot's voice channel in the server, if any. */
+  channelOf(guildId: string): string | undefined;
+  /** The voice for a member's messages; throws a UserError when the server has no key. */
+  voiceOf(guildId: string, member: { id: string; name: string }): Promise<ChatVoice>;
+  /** Queues a turn; false when the queue refuses it now (full, or not in voice). */
+  queue(turn: ChatTurn): { ok: true; itemId: string } | { ok: false };
+  /** Skips the item playing now in the server. */
+  skip(guildId: string): boolean;
+  /** Joins the member's voice channel (auto-join); notices go to `textChannelId`. */
+  join(guildId: string, channelId: string, textChannelId: string): Promise<void>;
+}

@@ -1,0 +1,69 @@
+/** Stored settings of the chat reader (streamer mode) and the per-server dictionary. */
+import { z } from 'zod';
+
+/** Which bot-authored messages are read: none, relayed webhooks (chat bridges), or all bots. */
+export const READ_BOTS = ['none', 'webhooks', 'all'] as const;
+/** How Unicode and custom emoji are spoken. */
+export const EMOJI_MODES = ['names', 'drop'] as const;
+/** Whether spoiler-marked text is skipped or read. */
+export const SPOILER_MODES = ['skip', 'read'] as const;
+
+/** Bounds of the reader's numeric settings; `/config reader` refuses values outside them. */
+export const READER_BOUNDS = {
+  maxLength: { min: 20, max: 1000 },
+  maxAgeMs: { min: 5_000, max: 3_600_000 },
+  channels: 50,
+  ignored: 100,
+  ignorePrefixes: 20,
+  dictionary: 200,
+  word: 100,
+  replacement: 200,
+} as const;
+
+const id = z.string().regex(/^\d{1,25}$/);
+
+/** The reader's options for one server; every field has its default. */
+export const readerSettingsSchema = z.object({
+  /** Text channels (or voice channels' own chat) whose messages are read. */
+  channels: z.array(id).max(READER_BOUNDS.channels).default([]),
+  saidPrefix: z.boolean().default(true),
+  readBots: z.enum(READ_BOTS).default('none'),
+  ignorePrefixes: z
+    .array(z.string().min(1).max(20))
+    .max(READER_BOUNDS.ignorePrefixes)
+    .default(['!']),
+  ignoredMembers: z.array(id).max(READER_BOUNDS.ignored).default([]),
+  ignoredRoles: z.array(id).max(READER_BOUNDS.ignored).default([]),
+  voiceMembersOnly: z.boolean().default(false),
+  autoJoin: z.boolean().default(false),
+  maxLength: z
+    .number()
+    .int()
+    .min(READER_BOUNDS.maxLength.min)
+    .max(READER_BOUNDS.maxLength.max)
+    .default(300),
+  maxAgeMs: z
+    .number()
+    .int()
+    .min(READER_BOUNDS.maxAgeMs.min)
+    .max(READER_BOUNDS.maxAgeMs.max)
+    .default(120_000),
+  emoji: z.enum(EMOJI_MODES).default('names'),
+  spoilers: z.enum(SPOILER_MODES).default('skip'),
+});
+export type ReaderSettings = z.infer<typeof readerSettingsSchema>;
+
+/** One dictionary entry: `word` (matched whole-word, any case) is spoken as `replacement`. */
+export const dictionaryEntrySchema = z.object({
+  word: z.string().trim().min(1).max(READER_BOUNDS.word),
+  replacement: z.string().trim().max(READER_BOUNDS.replacement),
+});
+export type DictionaryEntry = z.infer<typeof dictionaryEntrySchema>;
+
+/** A server's dictionary: at most one entry per word (compared without case). */
+export const dictionarySchema = z.array(dictionaryEntrySchema).max(READER_BOUNDS.dictionary);
+
+/** The reader's settings with every default filled in. */
+export function defaultReaderSettings(): ReaderSettings {
+  return readerSettingsSchema.parse({});
+}

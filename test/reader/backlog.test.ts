@@ -1,0 +1,136 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { batchCost, ChatBacklog, type PendingMessage } from '../../src/reader/backlog.ts';
+
+let next = 0;
+const message = (
+  authorId: string,
+  at: number,
+  text = `message ${next}`,
+  voiceKey = 'v',
+): PendingMessage => ({
+  id: String(next++),
+  authorId,
+  authorName: authorId,
+  text,
+  kind: 'said',
+  at,
+  voiceKey,
+});
+const ids = (messages: readonly PendingMessage[]) => messages.map((m) => m.text);
+
+describe('ChatBacklog', () => {
+  test('no batch before the oldest message has waited its hold; then everything goes in one batch, in arrival order', () => {
+    const backlog = new ChatBacklog({ holdMs: 1000, batchChars: 1000 });
+    backlog.add(message('a', 0, 'a1'));
+    backlog.add(message('b', 100, 'b1'));
+    backlog.add(message('a', 900, 'a2'));
+    expect(backlog.readyAt()).toBe(1000);
+    expect(backlog.take(500, 60_000).batch).toEqual([]);
+    expect(ids(backlog.take(1100, 60_000).batch)).toEqual(['a1', 'b1', 'a2']);
+    expect(backlog.size).toBe(0);
+  });
+
+  test('messages older than max-age are dropped as stale, not read', () => {
+    const backlog = new ChatBacklog({ holdMs: 0, batchChars: 1000 });
+    backlog.add(message('a', 0, 'old'));
+    backlog.add(message('b', 50_000, 'fresh'));
+    const taken = backlog.take(70_000, 60_000);
+    expect(ids(taken.stale)).toEqual(['old']);
+    expect(ids(taken.batch)).toEqual(['fresh']);
+  });
+
+  test('when the batch is full, members take turns: a flood does not push others out', () => {
+    const backlog = new ChatBacklog({
+      holdMs: 0,
+      batchChars: 3 * batchCost({ text: 'xx', authorName: 'a' }),
+    });
+    for (let i = 0; i < 5; i++) backlog.add(message('a', i, `a${i}`.padEnd(2)));
+    backlog.add(message('b', 10, 'b0'));
+    backlog.add(message('c', 11, 'c0'));
+    expect(ids(backlog.take(100, 60_000).batch)).toEqual(['a0', 'b0', 'c0']);
+    expect(ids(backlog.take(100, 60_000).batch)).toEqual(['a1', 'a2', 'a3']);
+  });
+
+  test('a batch keeps to the voice of its oldest message; others wait, in order', () => {
+    const backlog = new ChatBacklog({ holdMs: 0, batchChars: 1000 });
+    backlog.add(message('a', 0, 'a1', 'v1'));
+    backlog.add(message('b', 1, 'b1', 'v2'));
+    backlog.add(message('a', 2, 'a2', 'v1'));
+    backlog.add(message('b', 3, 'b2', 'v2'));
+    expect(ids(backlog.take(10, 60_000).batch)).toEqual(['a1', 'a2']);
+    expect(ids(backlog.take(10, 60_000).batch)).toEqual(['b1', 'b2']);
+  });
+
+  test('edits change waiting text; deletes remove it; both say whether the message was here', () => {
+    const backlog = new ChatBacklog({ holdMs: 0, batchChars: 1000 });
+    const first = message('a', 0, 'typo');
+    const second = message('a', 1, 'oops');
+    backlog.add(first);
+    backlog.add(second);
+    expect(backlog.edit(first.id, { text: 'fixed', kind: 'said' })).toBe(true);
+    expect(backlog.delete(second.id)).toBe(true);
+    expect(backlog.delete('unknown')).toBe(false);
+    expect(ids(backlog.take(5, 60_000).batch)).toEqual(['fixed']);
+    expect(backlog.edit(first.id, { text: 'late', kind: 'said' })).toBe(false);
+  });
+
+  test('requeued messages go back to their places', () => {
+    const backlog = new ChatBacklog({ holdMs: 0, batchChars: 1000 });
+    backlog.add(message('a', 0, 'a1'));
+    backlog.add(message('b', 1, 'b1'));
+    const { batch } = backlog.take(5, 60_000);
+    backlog.add(message('a', 6, 'a2'));
+    backlog.requeue(batch.filter((m) => m.text === 'b1'));
+    expect(ids(backlog.take(10, 60_000).batch)).toEqual(['b1', 'a2']);
+  });
+
+  test('property: every message is read once or dropped as stale, in order per member, batches within their size', () => {
+    const op = fc.oneof(
+      fc.record({
+        kind: fc.constant('add' as const),
+        author: fc.constantFrom('a', 'b', 'c', 'd'),
+        len: fc.integer({ min: 1, max: 60 }),
+        voice: fc.constantFrom('v', 'v', 'w'),
+      }),
+      fc.record({ kind: fc.constant('take' as const) }),
+      fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 0, max: 40_000 }) }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 80 }), (ops) => {
+        const batchChars = 200;
+        const backlog = new ChatBacklog({ holdMs: 1000, batchChars });
+        let now = 0;
+        const added: PendingMessage[] = [];
+        const read: PendingMessage[] = [];
+        const stale: PendingMessage[] = [];
+        const take = () => {
+          const taken = backlog.take(now, 60_000);
+          stale.push(...taken.stale);
+          read.push(...taken.batch);
+          const cost = taken.batch.reduce((sum, m) => sum + batchCost(m), 0);
+          if (taken.batch.length > 1) expect(cost).toBeLessThanOrEqual(batchChars);
+          expect(new Set(taken.batch.map((m) => m.voiceKey)).size).toBeLessThanOrEqual(1);
+          const first = taken.batch[0];
+          if (first) expect(now - first.at).toBeGreaterThanOrEqual(1000);
+        };
+        for (const o of ops) {
+          if (o.kind === 'add') {
+            const m = message(o.author, now, 'x'.repeat(o.len), o.voice);
+            added.push(m);
+            backlog.add(m);
+          } else if (o.kind === 'take') take();
+          else now += o.ms;
+        }
+        now += 2000;
+        while (backlog.size > 0) take();
+        const seen = [...read, ...stale].map((m) => m.id).sort();
+        expect(seen).toEqual(added.map((m) => m.id).sort());
+        for (const author of ['a', 'b', 'c', 'd']) {
+          const order = read.filter((m) => m.authorId === author).map((m) => Number(m.id));
+          expect(order).toEqual([...order].sort((x, y) => x - y));
+        }
+      }),
+    );
+  });
+});

@@ -1,0 +1,128 @@
+import { describe, expect, test } from 'vitest';
+import { type MessageFacts, readDecision } from '../../src/reader/filter.ts';
+import { defaultReaderSettings, type ReaderSettings } from '../../src/store/index.ts';
+
+const base: MessageFacts = {
+  channelId: 'text',
+  authorId: 'bob',
+  self: false,
+  bot: false,
+  webhook: false,
+  roleIds: ['fans'],
+  authorVoiceChannelId: 'voice',
+  content: 'hello there',
+};
+const settings = (change: Partial<ReaderSettings> = {}): ReaderSettings => ({
+  ...defaultReaderSettings(),
+  channels: ['text'],
+  ...change,
+});
+
+describe('readDecision', () => {
+  test.each<[string, Partial<MessageFacts>, Partial<ReaderSettings>, string | undefined, unknown]>([
+    ['a member in a read channel', {}, {}, 'voice', { read: true }],
+    [
+      'another channel',
+      { channelId: 'other' },
+      {},
+      'voice',
+      { read: false, why: 'not-a-read-channel' },
+    ],
+    [
+      'the bot itself',
+      { self: true, bot: true },
+      { readBots: 'all' },
+      'voice',
+      { read: false, why: 'own-message' },
+    ],
+    ['a bot by default', { bot: true }, {}, 'voice', { read: false, why: 'bot' }],
+    [
+      'a bot with read-bots webhooks',
+      { bot: true },
+      { readBots: 'webhooks' },
+      'voice',
+      { read: false, why: 'bot' },
+    ],
+    ['a bot with read-bots all', { bot: true }, { readBots: 'all' }, 'voice', { read: true }],
+    [
+      'a webhook by default',
+      { bot: true, webhook: true },
+      {},
+      'voice',
+      { read: false, why: 'bot' },
+    ],
+    [
+      'a webhook with read-bots webhooks',
+      { bot: true, webhook: true },
+      { readBots: 'webhooks' },
+      'voice',
+      { read: true },
+    ],
+    [
+      'an ignored member',
+      {},
+      { ignoredMembers: ['bob'] },
+      'voice',
+      { read: false, why: 'ignored-member' },
+    ],
+    [
+      'an ignored role',
+      {},
+      { ignoredRoles: ['fans'] },
+      'voice',
+      { read: false, why: 'ignored-role' },
+    ],
+    [
+      'a ! command',
+      { content: '  !play song' },
+      {},
+      'voice',
+      { read: false, why: 'ignored-prefix' },
+    ],
+    [
+      'custom prefixes',
+      { content: '?help' },
+      { ignorePrefixes: ['?', '$'] },
+      'voice',
+      { read: false, why: 'ignored-prefix' },
+    ],
+    [
+      '! when prefixes are cleared',
+      { content: '!wow' },
+      { ignorePrefixes: [] },
+      'voice',
+      { read: true },
+    ],
+    ['the bot in no voice channel', {}, {}, undefined, { read: false, why: 'not-in-voice' }],
+    [
+      'auto-join with the author in voice',
+      {},
+      { autoJoin: true },
+      undefined,
+      { read: true, join: 'voice' },
+    ],
+    [
+      'auto-join with the author not in voice',
+      { authorVoiceChannelId: undefined },
+      { autoJoin: true },
+      undefined,
+      { read: false, why: 'not-in-voice' },
+    ],
+    [
+      'voice-members-only, author elsewhere',
+      { authorVoiceChannelId: 'afk' },
+      { voiceMembersOnly: true },
+      'voice',
+      { read: false, why: 'not-listening' },
+    ],
+    [
+      'voice-members-only, author listening',
+      {},
+      { voiceMembersOnly: true },
+      'voice',
+      { read: true },
+    ],
+  ])('%s', (_, facts, change, botChannel, decision) => {
+    expect(readDecision({ ...base, ...facts }, settings(change), botChannel)).toEqual(decision);
+  });
+});

@@ -1,0 +1,278 @@
+/**
+ * Streamer mode end to end: the real bot logged into the fake Discord (with nicknames, other
+ * bots and a webhook relay), reading chat into the fake voice server, generating with the
+ * emulator, which refuses text under 30 characters as the vendor does.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { USER_ONE } from '../../tools/emulator/index.ts';
+import { startTestBot, type TestBot } from '../support/bot-harness.ts';
+import { eventually, fetchedGenerations } from '../voice/support.ts';
+
+let t: TestBot;
+const EPHEMERAL = 64;
+const chat = () => t.discord.guild.channels.chat ?? '';
+const voiceChannel = () => t.discord.guild.voiceChannelId;
+
+beforeAll(async () => {
+  t = await startTestBot({
+    discord: {
+      extraUsers: ['bobby', 'carol'],
+      extraBots: ['musicbot'],
+      guilds: [{ textChannels: ['general', 'chat'], nicknames: { bobby: 'Bobby the Great' } }],
+    },
+  });
+  await t.configureKey(USER_ONE.apiKey);
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+function config(subcommand: string, options: Record<string, string | number | boolean> = {}) {
+  return t.discord.slash({ user: 'admin', name: 'config', subcommand, options });
+}
+
+/** Texts of the generations whose audio was played (fetched for playback), in order. */
+function heard(): string[] {
+  return fetchedGenerations(t.emulator).map((id) => t.emulator.generation(id)?.text ?? '');
+}
+
+/** Texts of every generation made so far (each is polled at least once), in order. */
+function submitted(): string[] {
+  const ids = t.emulator.requests
+    .filter((entry) => entry.endpoint === 'GET /v2/status')
+    .map((entry) => new URL(entry.path, 'http://x').searchParams.get('generation_id') ?? '');
+  return [...new Set(ids)].map((id) => t.emulator.generation(id)?.text ?? '');
+}
+
+async function heardMatching(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+  await eventually(`heard ${pattern}`, () => heard().some((text) => pattern.test(text)), timeoutMs);
+  return heard().find((text) => pattern.test(text)) ?? '';
+}
+
+describe('streamer mode: settings', () => {
+  test('/config read-channel, reader and dictionary answer privately and persist', async () => {
+    const added = await config('read-channel add', { channel: 'chat' }).waitForReply();
+    expect(added.content).toContain(`<#${chat()}>`);
+    expect((added.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
+    const shown = await config('reader').waitForReply();
+    expect(shown.content).toContain('**said-prefix:** on');
+    expect(shown.content).toContain('**max-age:** 2m');
+    expect(shown.content).toContain('**read-bots:** none');
+    const saved = await config('reader', { 'max-age': '90s', 'max-length': 200 }).waitForReply();
+    expect(saved.content).toContain('**max-age:** 90s');
+    expect(saved.content).toContain('**max-length:** 200 characters');
+    expect(saved.content).toContain('**said-prefix:** on');
+    const bad = await config('reader', { 'max-age': 'soon' }).waitForReply();
+    expect(bad.content).toContain('max-age must be a duration');
+    const word = await config('dictionary add', {
+      word: 'gg',
+      replacement: 'good game',
+    }).waitForReply();
+    expect(word.content).toContain('Added `gg`');
+    const list = await config('dictionary list').waitForReply();
+    expect(list.content).toContain('`gg` → good game');
+    const stored = await t.bot.services.settings.guild(t.discord.guild.id);
+    expect(stored.reader.channels).toEqual([chat()]);
+    expect(stored.reader.maxAgeMs).toBe(90_000);
+  });
+
+  test('a member without Manage Server cannot change them', async () => {
+    const reply = await t.discord
+      .slash({ user: 'member', name: 'config', subcommand: 'reader', force: true })
+      .waitForReply();
+    expect(reply.content).toContain('Manage Server');
+  });
+});
+
+describe('streamer mode: reading the chat', () => {
+  test('nothing is read while the bot is in no voice channel', async () => {
+    t.discord.sendMessage({
+      user: 'bobby',
+      channelId: chat(),
+      content: 'is anybody listening here?',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(submitted().join()).not.toContain('anybody listening');
+  });
+
+  test('a message in a read channel is heard in voice, with "<nickname> said"', async () => {
+    for (const user of ['admin', 'bobby', 'carol'])
+      t.discord.moveMember({ userId: user, channelId: voiceChannel() });
+    const join = await t.discord.slash({ user: 'admin', name: 'join' }).waitForReply(15_000);
+    expect(join.content).toContain('Joined');
+    t.voiceServer.reset(t.discord.guild.id);
+    t.discord.sendMessage({
+      user: 'bobby',
+      channelId: chat(),
+      content: 'hello stream, **great** run <:pog:123>',
+    });
+    const text = await heardMatching(/hello stream/);
+    expect(text).toBe('Bobby the Great said hello stream, great run pog.');
+    const audio = await t.voiceServer.waitForAudio(t.discord.guild.id, { timeoutMs: 10_000 });
+    expect(audio.durationMs).toBeGreaterThan(0);
+  });
+
+  test('"gg" is heard (the emulator refuses under 30 characters) and the dictionary applies', async () => {
+    t.discord.sendMessage({ user: 'carol', channelId: chat(), content: 'gg' });
+    const text = await heardMatching(/carol said good game/);
+    expect(text.length).toBeGreaterThanOrEqual(30);
+    expect(text).toBe('Here is what the chat says. carol said good game.');
+  });
+
+  test('bots and ! commands are not read; a webhook relay is once read-bots allows it', async () => {
+    t.discord.sendMessage({
+      user: 'musicbot',
+      channelId: chat(),
+      content: 'Now playing: a very long song title',
+    });
+    t.discord.sendMessage({
+      user: 'carol',
+      channelId: chat(),
+      content: '!play never gonna give you up',
+    });
+    t.discord.sendMessage({
+      webhook: { name: 'TwitchViewer' },
+      channelId: chat(),
+      content: 'first relay message from twitch',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await config('reader', { 'read-bots': 'webhooks' }).waitForReply();
+    t.discord.sendMessage({
+      webhook: { name: 'TwitchViewer' },
+      channelId: chat(),
+      content: 'second relay message from twitch',
+    });
+    t.discord.sendMessage({
+      user: 'musicbot',
+      channelId: chat(),
+      content: 'Now playing: another long song title',
+    });
+    expect(await heardMatching(/second relay/)).toBe(
+      'TwitchViewer said second relay message from twitch.',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const all = submitted().join('\n');
+    for (const never of ['Now playing', 'never gonna', 'first relay'])
+      expect(all).not.toContain(never);
+  });
+
+  test('a deleted message is never read, and one deleted at once costs no generation', async () => {
+    const before = submitted().length;
+    const message = t.discord.sendMessage({
+      user: 'bobby',
+      channelId: chat(),
+      content: 'oops this was meant for another channel',
+    });
+    t.discord.deleteMessage(message.id);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(submitted().length).toBe(before);
+    expect(submitted().join()).not.toContain('oops');
+  });
+
+  test('an edited message is read in its latest form', async () => {
+    const message = t.discord.sendMessage({
+      user: 'bobby',
+      channelId: chat(),
+      content: 'the boss has 1000 hp left',
+    });
+    t.discord.editMessage(message.id, 'the boss has 500 hp left, push now');
+    expect(await heardMatching(/boss has/)).toBe(
+      'Bobby the Great said the boss has 500 hp left, push now.',
+    );
+    expect(submitted().join()).not.toContain('1000 hp');
+  });
+
+  test('mentions are read as names; an ignored member is not read until toggled back', async () => {
+    const admin = t.discord.users.admin.id;
+    const role = t.bot.client.guilds.cache
+      .get(t.discord.guild.id)
+      ?.roles.cache.find((r) => r.name === 'Admins');
+    t.discord.sendMessage({
+      user: 'carol',
+      channelId: chat(),
+      content: `hey <@${admin}>, <@&${role?.id}> see <#${chat()}> https://clips.twitch.tv/xyz`,
+    });
+    expect(await heardMatching(/^carol said hey/)).toBe(
+      'carol said hey admin, Admins see chat a link to clips.twitch.tv.',
+    );
+    const ignored = await config('reader', { 'ignore-member': 'bobby' }).waitForReply();
+    expect(ignored.content).toContain('now ignored');
+    t.discord.sendMessage({
+      user: 'bobby',
+      channelId: chat(),
+      content: 'you cannot hear me now at all',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(submitted().join()).not.toContain('cannot hear me');
+    const back = await config('reader', { 'ignore-member': 'bobby' }).waitForReply();
+    expect(back.content).toContain('read again');
+  });
+
+  test('/skip skips what is being read; the chat goes on', async () => {
+    const guildId = t.discord.guild.id;
+    const long = 'this is a very long message that keeps going '.repeat(6);
+    t.discord.sendMessage({ user: 'carol', channelId: chat(), content: long });
+    await heardMatching(/very long message/);
+    await eventually(
+      'the long message is being read',
+      () => t.bot.services.voice.queue(guildId)[0]?.state === 'playing',
+      15_000,
+    );
+    const skip = await t.discord.slash({ user: 'admin', name: 'skip' }).waitForReply();
+    expect(skip.content).toContain('Skipped **chat**');
+    t.discord.sendMessage({
+      user: 'bobby',
+      channelId: chat(),
+      content: 'after the skip, still reading',
+    });
+    expect(await heardMatching(/after the skip/)).toBe(
+      'Bobby the Great said after the skip, still reading.',
+    );
+  });
+
+  test('a message deleted while it is being read stops being read', async () => {
+    const guildId = t.discord.guild.id;
+    const message = t.discord.sendMessage({
+      user: 'carol',
+      channelId: chat(),
+      content: 'a rude message that a moderator removes quickly, '.repeat(4),
+    });
+    await heardMatching(/rude message/);
+    await eventually(
+      'the rude message is being read',
+      () => t.bot.services.voice.queue(guildId)[0]?.state === 'playing',
+      15_000,
+    );
+    t.discord.deleteMessage(message.id);
+    await eventually('it stopped', () => t.bot.services.voice.queue(guildId).length === 0, 5000);
+    t.discord.sendMessage({
+      user: 'bobby',
+      channelId: chat(),
+      content: 'back to the normal chat now',
+    });
+    expect(await heardMatching(/back to the normal/)).toBe(
+      'Bobby the Great said back to the normal chat now.',
+    );
+  });
+
+  test('chat is the server’s: a member’s daily share of /say does not stop their messages being read', async () => {
+    await config('limits', { 'member-daily': 1 }).waitForReply();
+    for (const n of ['one', 'two', 'three']) {
+      t.discord.sendMessage({
+        user: 'bobby',
+        channelId: chat(),
+        content: `share test message ${n}`,
+      });
+      expect(await heardMatching(new RegExp(`share test message ${n}`))).toContain(n);
+    }
+    await config('limits', { 'member-daily': 0 }).waitForReply();
+  });
+
+  test('/queue shows the chat’s dropped-as-stale count; nothing was answered 429', async () => {
+    const queue = await t.discord.slash({ user: 'member', name: 'queue' }).waitForReply();
+    expect(queue.content).toMatch(/Chat: \d+ waiting, 0 dropped as stale/);
+    for (const [endpoint, count] of Object.entries(t.emulator.counts()))
+      expect(count.byStatus[429], endpoint).toBeUndefined();
+    expect(t.logs.join('\n')).not.toContain(USER_ONE.apiKey);
+  });
+});

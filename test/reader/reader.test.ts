@@ -1,0 +1,358 @@
+import { Readable } from 'node:stream';
+import pino from 'pino';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { SpeechQueue } from '../../src/queue/index.ts';
+import { ChatReader, type ChatTurn, type IncomingMessage } from '../../src/reader/index.ts';
+import { defaultReaderSettings, type GuildSettings } from '../../src/store/index.ts';
+import type { LimitUsage, SpeechRequest } from '../../src/tts/index.ts';
+import { FakeClock, settle } from '../support/fake-clock.ts';
+
+const GUILD = 'g1';
+
+/**
+ * The reader's speaking path, built on the real pure SpeechQueue: turns generate when they
+ * reach the window and play one at a time. The TTS client is a test double: each generation
+ * waits until the test releases it.
+ */
+class Stage {
+  readonly queue: SpeechQueue<ChatTurn>;
+  readonly submitted: string[] = [];
+  readonly played: string[] = [];
+  readonly pending: Array<{ text: string; release: () => void }> = [];
+  autoRelease = true;
+  inVoice: string | undefined = 'voice';
+  /** What the key's budget says (none used by default). */
+  usages: LimitUsage[] = [];
+  #texts = new Map<string, string>();
+  #generations = 0;
+  #playing = false;
+
+  constructor(clock: FakeClock) {
+    this.queue = new SpeechQueue<ChatTurn>({ now: () => clock.now(), lookahead: 2 });
+  }
+
+  channelOf(): string | undefined {
+    return this.inVoice;
+  }
+
+  async voiceOf() {
+    return {
+      key: 'k|v',
+      request: { voiceId: 'v', model: 'base' as const },
+      client: {
+        generate: (request: SpeechRequest, options: { signal?: AbortSignal } = {}) =>
+          new Promise<{ generationId: string; audioUrl: string }>((resolve, reject) => {
+            const url = `audio:${++this.#generations}`;
+            const release = () => {
+              this.submitted.push(request.text);
+              this.#texts.set(url, request.text);
+              resolve({ generationId: url, audioUrl: url });
+            };
+            options.signal?.addEventListener('abort', () => reject(options.signal?.reason), {
+              once: true,
+            });
+            if (this.autoRelease) release();
+            else this.pending.push({ text: request.text, release });
+          }),
+        usage: async () => this.usages,
+      },
+      open: async (url: string) => ({
+        stream: Readable.from([this.#texts.get(url) ?? '']),
+        extension: 'txt',
+      }),
+    };
+  }
+
+  queueTurn(turn: ChatTurn) {
+    const result = this.queue.enqueue({ requesterId: turn.requesterId, payload: turn });
+    if (!result.ok) return { ok: false as const };
+    this.pump();
+    return { ok: true as const, itemId: result.item.id };
+  }
+
+  skip(): boolean {
+    for (const { item } of this.queue.skip()) item.payload.onUpdate({ state: 'skipped' });
+    return true;
+  }
+
+  stop(): void {
+    for (const { item } of this.queue.clear()) item.payload.onUpdate({ state: 'cancelled' });
+  }
+
+  async join(): Promise<void> {
+    this.inVoice = 'voice';
+  }
+
+  pump(): void {
+    for (const item of this.queue.toGenerate()) {
+      if (!this.queue.markGenerating(item.id).ok) continue;
+      item.payload.source.generate(new AbortController().signal).then(
+        (url) => {
+          if (this.queue.markReady(item.id).ok) this.#texts.set(item.id, url);
+          this.pump();
+        },
+        (error: unknown) => {
+          if (this.queue.markFailed(item.id, String(error)).ok)
+            item.payload.onUpdate({ state: 'failed', error });
+          this.pump();
+        },
+      );
+    }
+    if (this.#playing) return;
+    const next = this.queue.next();
+    if (next === undefined) return;
+    this.#playing = true;
+    next.payload.onUpdate({ state: 'playing' });
+    next.payload.source
+      .open(this.#texts.get(next.id) ?? '', new AbortController().signal)
+      .then(async ({ stream }) => {
+        let text = '';
+        for await (const chunk of stream) text += String(chunk);
+        this.played.push(text);
+        this.queue.finish(next.id);
+        next.payload.onUpdate({ state: 'played', durationMs: 1 });
+      })
+      .catch((error: unknown) => {
+        this.queue.markFailed(next.id, String(error));
+        next.payload.onUpdate({ state: 'failed', error });
+      })
+      .finally(() => {
+        this.#playing = false;
+        this.pump();
+      });
+  }
+}
+
+let clock: FakeClock;
+let stage: Stage;
+let reader: ChatReader;
+let guild: GuildSettings;
+let nextId = 0;
+
+beforeEach(() => {
+  clock = new FakeClock();
+  stage = new Stage(clock);
+  guild = {
+    defaults: {},
+    limits: {},
+    reader: { ...defaultReaderSettings(), channels: ['text'] },
+    dictionary: [{ word: 'gg', replacement: 'good game' }],
+  };
+  reader = new ChatReader({
+    settings: { guild: async () => guild },
+    speaking: {
+      channelOf: () => stage.inVoice,
+      voiceOf: () => stage.voiceOf(),
+      queue: (turn) => stage.queueTurn(turn),
+      skip: () => stage.skip(),
+      join: () => stage.join(),
+    },
+    clock,
+    logger: pino({ level: 'silent' }),
+    minTextLength: 30,
+  });
+});
+
+function post(
+  author: string,
+  content: string,
+  change: Partial<IncomingMessage> = {},
+): IncomingMessage {
+  const message: IncomingMessage = {
+    id: String(++nextId),
+    guildId: GUILD,
+    channelId: 'text',
+    authorId: author.toLowerCase(),
+    authorName: author,
+    self: false,
+    bot: false,
+    webhook: false,
+    roleIds: [],
+    authorVoiceChannelId: 'voice',
+    content,
+    message: { content, attachments: [], stickers: [] },
+    names: { user: () => undefined, role: () => undefined, channel: () => undefined },
+    ...change,
+  };
+  void reader.created(message);
+  return message;
+}
+
+const wait = async (ms: number) => {
+  await clock.advance(ms);
+  for (let i = 0; i < 5; i++) await settle();
+};
+
+describe('ChatReader', () => {
+  test('messages within the hold merge into one generation, with who said what', async () => {
+    post('Bobby', 'hello everyone, welcome in');
+    await wait(50);
+    post('Carol', 'hi there!');
+    await wait(1000);
+    expect(stage.submitted).toEqual([
+      'Bobby said hello everyone, welcome in. Carol said hi there!',
+    ]);
+    expect(stage.played).toEqual(stage.submitted);
+  });
+
+  test('gg alone is read, made long enough naturally; the dictionary applies', async () => {
+    post('Bobby', 'gg');
+    await wait(1500);
+    expect(stage.played).toEqual(['Here is what the chat says. Bobby said good game.']);
+  });
+
+  test('a message deleted during its hold costs no generation', async () => {
+    const message = post('Bobby', 'oops, wrong channel, sorry all');
+    await wait(500);
+    await reader.deleted(GUILD, message.id);
+    await wait(2000);
+    expect(stage.submitted).toEqual([]);
+    expect(reader.stats(GUILD).waiting).toBe(0);
+  });
+
+  test('a message deleted while its batch generates is never spoken; the rest is', async () => {
+    stage.autoRelease = false;
+    post('Bobby', 'this one stays in the chat');
+    const bad = post('Carol', 'this one gets deleted by a mod');
+    await wait(1100);
+    expect(stage.pending.map((p) => p.text)).toEqual([
+      'Bobby said this one stays in the chat. Carol said this one gets deleted by a mod.',
+    ]);
+    await reader.deleted(GUILD, bad.id);
+    await wait(10);
+    stage.autoRelease = true;
+    for (const p of stage.pending.splice(0)) p.release();
+    await wait(10);
+    expect(stage.played).toEqual(['Bobby said this one stays in the chat.']);
+    expect(stage.played.join()).not.toContain('deleted');
+  });
+
+  test('an edit before the turn is read in its latest form; after generation, the audio is made again', async () => {
+    const first = post('Bobby', 'I think the answer is 41');
+    await reader.edited({
+      ...first,
+      content: 'I think the answer is 42',
+      message: { ...first.message, content: 'I think the answer is 42' },
+    });
+    await wait(1100);
+    expect(stage.played).toEqual(['Bobby said I think the answer is 42.']);
+  });
+
+  test('messages older than max-age when their turn comes are dropped and counted', async () => {
+    stage.inVoice = 'voice';
+    guild.reader.maxAgeMs = 5000;
+    stage.autoRelease = false;
+    post('Bobby', 'first message of many in the chat');
+    await wait(1100); // the first turn generates (held by the test)
+    post('Carol', 'this will be too old when its turn comes');
+    await wait(1100); // a second turn generates: Carol's message is taken
+    post('Dave', 'and this one too, sadly for Dave');
+    await wait(10_000);
+    for (const p of stage.pending.splice(0)) p.release();
+    stage.autoRelease = true;
+    await wait(100);
+    expect(reader.stats(GUILD).droppedStale).toBe(1);
+    expect(stage.played.join(' ')).not.toContain('Dave');
+  });
+
+  test('a backlog drains many messages per generation, in order per member', async () => {
+    stage.autoRelease = false;
+    for (let i = 0; i < 30; i++) {
+      post(['Ann', 'Ben', 'Cat'][i % 3] ?? 'Ann', `message number ${i}`);
+      await wait(100);
+    }
+    await wait(1000);
+    while (stage.pending.length > 0) {
+      for (const p of stage.pending.splice(0)) p.release();
+      await wait(100);
+    }
+    const spoken = stage.played.join(' ');
+    for (let i = 0; i < 30; i++) expect(spoken).toContain(`message number ${i}.`);
+    expect(stage.submitted.length).toBeLessThan(10);
+    const order = [...spoken.matchAll(/message number (\d+)/g)].map((m) => Number(m[1]));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  test('/stop (the queue cancelled) drops the backlog', async () => {
+    stage.autoRelease = false;
+    post('Bobby', 'first message in the chat here');
+    await wait(1100);
+    post('Carol', 'second message in the chat here');
+    await wait(200);
+    stage.stop();
+    reader.clear(GUILD);
+    for (const p of stage.pending.splice(0)) p.release();
+    stage.autoRelease = true;
+    await wait(3000);
+    expect(stage.played).toEqual([]);
+    expect(reader.stats(GUILD).waiting).toBe(0);
+  });
+
+  test('not in voice: nothing is read unless auto-join is on and the author is in voice', async () => {
+    stage.inVoice = undefined;
+    post('Bobby', 'nobody hears this message at all');
+    await wait(2000);
+    expect(stage.submitted).toEqual([]);
+    guild.reader.autoJoin = true;
+    post('Bobby', 'this one makes the bot join the channel');
+    await wait(2000);
+    expect(stage.played).toEqual(['Bobby said this one makes the bot join the channel.']);
+  });
+});
+
+describe('ChatReader, edits after the audio was made', () => {
+  test('an edit while its batch waits to play makes the audio again; the old text is never played', async () => {
+    stage.autoRelease = false;
+    post('Bobby', 'first batch is playing right now');
+    await wait(1100);
+    const second = post('Carol', 'the score is three to one');
+    await wait(1100);
+    expect(stage.pending.map((p) => p.text)).toHaveLength(2);
+    stage.pending.splice(1, 1)[0]?.release(); // Carol's batch is ready, behind Bobby's
+    await wait(10);
+    await reader.edited({
+      ...second,
+      content: 'the score is three to two',
+      message: { ...second.message, content: 'the score is three to two' },
+    });
+    stage.autoRelease = true;
+    stage.pending.splice(0, 1)[0]?.release();
+    await wait(100);
+    expect(stage.played).toEqual([
+      'Bobby said first batch is playing right now.',
+      'Carol said the score is three to two.',
+    ]);
+    expect(stage.submitted).toContain('Carol said the score is three to one.');
+  });
+});
+
+describe('ChatReader, updates that change nothing', () => {
+  test('an update with the same text (a link preview arriving) does not make the audio again', async () => {
+    stage.autoRelease = false;
+    const message = post('Bobby', 'look at https://example.org/clip please');
+    await wait(1100);
+    await reader.edited(message);
+    stage.autoRelease = true;
+    for (const p of stage.pending.splice(0)) p.release();
+    await wait(100);
+    expect(stage.submitted).toEqual(['Bobby said look at a link to example.org please.']);
+    expect(stage.played).toEqual(stage.submitted);
+  });
+});
+
+describe('ChatReader pacing', () => {
+  test('with the minute’s budget used up, the next turn waits for the window and merges what came meanwhile', async () => {
+    const minute = { count: 20, windowMs: 60_000 };
+    stage.usages = [{ limit: minute, used: 20, resetAt: clock.now() + 10_000 }];
+    post('Ann', 'first message while the budget is spent');
+    await wait(3000);
+    post('Ben', 'second message while the budget is spent');
+    await wait(3000);
+    expect(stage.submitted).toEqual([]);
+    stage.usages = [{ limit: minute, used: 19, resetAt: clock.now() + 50_000 }];
+    await wait(4100);
+    expect(stage.submitted).toEqual([
+      'Ann said first message while the budget is spent. Ben said second message while the budget is spent.',
+    ]);
+  });
+});
