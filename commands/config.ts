@@ -11,6 +11,7 @@ import {
   answerVoiceAutocomplete,
   type Command,
   type CommandContext,
+  described,
   guildClient,
   guildIdOf,
   limitsSubcommand,
@@ -19,62 +20,46 @@ import {
   UserError,
 } from '../src/discord/index.ts';
 import { runReaderConfig, withReaderSubcommands } from '../src/discord/reader-config.ts';
+import { limitText, type Translator } from '../src/i18n/index.ts';
 import { codeSpan, findVoice } from '../src/speech/index.ts';
 import { guildDefaultsSchema, UnreadableKeyError } from '../src/store/index.ts';
-import {
-  formatWindow,
-  isSendableKey,
-  MODELS,
-  type Model,
-  maskKey,
-  TtsError,
-} from '../src/tts/index.ts';
+import { isSendableKey, MODELS, type Model, maskKey, TtsError } from '../src/tts/index.ts';
 
 const KEY_FIELD = 'api-key';
 const ephemeral = { flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } } as const;
 
 export default {
   data: withReaderSubcommands(
-    new SlashCommandBuilder()
-      .setName('config')
-      .setDescription('Configure the TTS bot for this server (Manage Server)')
+    described(new SlashCommandBuilder().setName('config'), 'commands.config.description')
       .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
       .setContexts(0)
+      .addSubcommand((sub) => described(sub.setName('api-key'), 'commands.config.api-key'))
       .addSubcommand((sub) =>
-        sub.setName('api-key').setDescription('Set this server’s TTS API key'),
+        described(sub.setName('remove-api-key'), 'commands.config.remove-api-key'),
       )
       .addSubcommand((sub) =>
-        sub.setName('remove-api-key').setDescription('Forget this server’s TTS API key'),
-      )
-      .addSubcommand((sub) =>
-        sub
-          .setName('defaults')
-          .setDescription('Default voice, model and speed for /say')
+        described(sub.setName('defaults'), 'commands.config.defaults')
           .addStringOption((o) =>
-            o.setName('voice').setDescription('Default voice').setAutocomplete(true),
+            described(o.setName('voice'), 'commands.config.defaults-voice').setAutocomplete(true),
           )
           .addStringOption((o) =>
-            o
-              .setName('model')
-              .setDescription('Default model')
-              .addChoices(...MODELS.map((m) => ({ name: m, value: m }))),
+            described(o.setName('model'), 'commands.config.defaults-model').addChoices(
+              ...MODELS.map((m) => ({ name: m, value: m })),
+            ),
           )
           .addNumberOption((o) =>
-            o
-              .setName('speed')
-              .setDescription('Default speed, 0.5 to 2')
+            described(o.setName('speed'), 'commands.config.defaults-speed')
               .setMinValue(0.5)
               .setMaxValue(2),
           ),
       )
-      .addSubcommand((sub) =>
-        sub.setName('show').setDescription('Show the key (masked), defaults and today’s usage'),
-      )
+      .addSubcommand((sub) => described(sub.setName('show'), 'commands.config.show'))
       .addSubcommand(limitsSubcommand),
   ),
 
   async execute(interaction, context) {
-    const { services } = context;
+    const { services, translator } = context;
+    const { t } = translator;
     requireManager(interaction);
     if (await runReaderConfig(interaction, context)) return;
     const guildId = guildIdOf(interaction);
@@ -82,14 +67,14 @@ export default {
       case 'api-key': {
         const input = new TextInputBuilder()
           .setCustomId(KEY_FIELD)
-          .setLabel('API key')
+          .setLabel(t('config.modal_label'))
           .setStyle(TextInputStyle.Short)
           .setRequired(true)
           .setMinLength(8)
           .setMaxLength(200);
         const modal = new ModalBuilder()
           .setCustomId('config:api-key')
-          .setTitle('TTS API key')
+          .setTitle(t('config.modal_title'))
           .addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(input));
         await interaction.showModal(modal);
         return;
@@ -102,14 +87,12 @@ export default {
         if (removed) services.voice.keyChanged(guildId, 'removed');
         await interaction.reply({
           ...ephemeral,
-          content: removed
-            ? 'The API key was removed. `/say` stays off until a new key is set.'
-            : 'This server had no API key.',
+          content: removed ? t('config.key_removed') : t('config.no_key_to_remove'),
         });
         return;
       }
       case 'limits':
-        await runLimits(interaction, services);
+        await runLimits(interaction, services, translator);
         return;
       case 'defaults': {
         await interaction.deferReply({ flags: MessageFlags.Ephemeral });
@@ -122,10 +105,7 @@ export default {
           const client = await guildClient(interaction, services);
           const found = findVoice(await client.voices(model), voice);
           if (found === undefined)
-            throw new UserError(
-              'voice_not_found',
-              `There is no voice ${codeSpan(voice, 50)} for the ${model} model. Pick one from the list.`,
-            );
+            throw new UserError('voice_not_found', { voice: codeSpan(voice, 50), model });
         }
         const defaults = guildDefaultsSchema.parse({
           ...settings.defaults,
@@ -137,7 +117,7 @@ export default {
         });
         await services.settings.setGuild(guildId, { ...settings, defaults });
         await interaction.editReply({
-          content: `Defaults saved: ${describeDefaults(defaults)}.`,
+          content: t('config.defaults_saved', { defaults: describeDefaults(translator, defaults) }),
           allowedMentions: { parse: [] },
         });
         return;
@@ -147,13 +127,18 @@ export default {
         const settings = await services.settings.guild(guildId);
         const apiKey = await services.apiKeys.get(guildId);
         const lines = [
-          `**API key:** ${apiKey === undefined ? 'not set — use `/config api-key`' : `\`${maskKey(apiKey)}\``}`,
-          `**Defaults:** ${describeDefaults(settings.defaults)}`,
+          apiKey === undefined
+            ? t('config.show_no_key')
+            : t('config.show_key', { key: `\`${maskKey(apiKey)}\`` }),
+          t('config.show_defaults', { defaults: describeDefaults(translator, settings.defaults) }),
         ];
         if (apiKey !== undefined) {
           for (const usage of await services.tts.forKey(apiKey).usage('generate')) {
             lines.push(
-              `**Generations:** ${usage.used} of ${usage.limit.count} per ${formatWindow(usage.limit.windowMs)}`,
+              t('config.show_generations', {
+                used: usage.used,
+                limit: limitText(translator, usage.limit),
+              }),
             );
           }
         }
@@ -164,15 +149,12 @@ export default {
 
   autocomplete: (interaction, { services }) => answerVoiceAutocomplete(interaction, services),
 
-  async modal(interaction, { services, logger }) {
+  async modal(interaction, { services, logger, translator: { t } }) {
     requireManager(interaction);
     const guildId = guildIdOf(interaction);
     const apiKey = interaction.fields.getTextInputValue(KEY_FIELD).trim();
     if (!isSendableKey(apiKey)) {
-      throw new UserError(
-        'invalid_input',
-        'That is not an API key: it contains spaces or characters keys do not have. Nothing was saved; paste the key again.',
-      );
+      throw new UserError('not_a_key', {});
     }
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     try {
@@ -181,7 +163,7 @@ export default {
     } catch (error) {
       if (error instanceof TtsError && error.kind === 'invalid_key') {
         await interaction.editReply({
-          content: `The TTS service rejected \`${maskKey(apiKey)}\`: the key is not valid. Nothing was saved; check the key and try again.`,
+          content: t('config.key_rejected', { key: `\`${maskKey(apiKey)}\`` }),
           allowedMentions: { parse: [] },
         });
         return;
@@ -197,7 +179,7 @@ export default {
     }
     logger.info({ keyId: services.tts.forKey(apiKey).keyId }, 'API key configured');
     await interaction.editReply({
-      content: `API key \`${maskKey(apiKey)}\` checked and saved. Members can use \`/say\` now.`,
+      content: t('config.key_saved', { key: `\`${maskKey(apiKey)}\`` }),
       allowedMentions: { parse: [] },
     });
   },
@@ -216,14 +198,17 @@ async function readableKey(
   }
 }
 
-function describeDefaults(defaults: {
-  voiceId?: string | undefined;
-  model?: string | undefined;
-  speed?: number | undefined;
-}): string {
-  return [
-    `voice ${defaults.voiceId === undefined ? 'not set' : codeSpan(defaults.voiceId, 60)}`,
-    `model ${defaults.model ?? 'base'}`,
-    `speed ${defaults.speed ?? 1}`,
-  ].join(', ');
+function describeDefaults(
+  { t }: Translator,
+  defaults: {
+    voiceId?: string | undefined;
+    model?: string | undefined;
+    speed?: number | undefined;
+  },
+): string {
+  return t('config.defaults', {
+    voice: defaults.voiceId === undefined ? t('config.not_set') : codeSpan(defaults.voiceId, 60),
+    model: defaults.model ?? 'base',
+    speed: defaults.speed ?? 1,
+  });
 }

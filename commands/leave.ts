@@ -1,20 +1,24 @@
 import { SlashCommandBuilder } from 'discord.js';
-import { type Command, guildIdOf, requireListener } from '../src/discord/index.ts';
+import { type Command, described, guildIdOf, requireListener } from '../src/discord/index.ts';
 
 export default {
-  data: new SlashCommandBuilder()
-    .setName('leave')
-    .setDescription('Leave the voice channel and clear the queue')
-    .setContexts(0),
+  data: described(
+    new SlashCommandBuilder().setName('leave'),
+    'commands.leave.description',
+  ).setContexts(0),
 
-  async execute(interaction, { services }) {
+  async execute(interaction, { services, translator: { t } }) {
     const channelId = requireListener(interaction, services.voice);
     const cleared = services.voice.queue(guildIdOf(interaction)).length;
     // Tearing down the connection and ffmpeg can outlast Discord's 3 s to answer.
     await interaction.deferReply();
     await services.voice.leave(guildIdOf(interaction));
+    const channel = `<#${channelId}>`;
     await interaction.editReply({
-      content: `👋 Left <#${channelId}>${cleared > 0 ? ` and cleared ${cleared} queued item${cleared === 1 ? '' : 's'}` : ''}.`,
+      content:
+        cleared > 0
+          ? t('leave.left_cleared', { channel, count: cleared })
+          : t('leave.left', { channel }),
       allowedMentions: { parse: [] },
     });
   },

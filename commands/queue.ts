@@ -1,48 +1,58 @@
 import { MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { type Command, guildIdOf } from '../src/discord/index.ts';
+import { type Command, described, guildIdOf } from '../src/discord/index.ts';
+import type { Translator } from '../src/i18n/index.ts';
 import { quoteSafely } from '../src/speech/index.ts';
 import type { QueueEntry } from '../src/voice/index.ts';
 
 const SHOWN = 15;
-const STATE_LABEL: Readonly<Record<string, string>> = {
-  queued: 'waiting',
-  generating: 'generating',
-  ready: 'ready',
-  playing: 'playing',
-};
+const STATE_KEY = {
+  queued: 'queue.state_queued',
+  generating: 'queue.state_generating',
+  ready: 'queue.state_ready',
+  playing: 'queue.state_playing',
+} as const;
 
-function line(entry: QueueEntry): string {
+function line({ t }: Translator, entry: QueueEntry): string {
   const who = quoteSafely(entry.requesterName, 40);
   const what = quoteSafely(entry.text, 60);
-  const state = STATE_LABEL[entry.state] ?? entry.state;
+  const state = Object.hasOwn(STATE_KEY, entry.state)
+    ? t(STATE_KEY[entry.state as keyof typeof STATE_KEY])
+    : entry.state;
   return entry.position === 0
-    ? `🔊 **${who}** — “${what}” (playing)`
-    : `\`${entry.position}.\` **${who}** — “${what}” · ${state}`;
+    ? t('queue.playing_line', { who, what })
+    : t('queue.line', { position: entry.position, who, what, state });
 }
 
 export default {
-  data: new SlashCommandBuilder()
-    .setName('queue')
-    .setDescription('Show what is playing and queued, in play order')
-    .setContexts(0),
+  data: described(
+    new SlashCommandBuilder().setName('queue'),
+    'commands.queue.description',
+  ).setContexts(0),
 
-  async execute(interaction, { services }) {
+  async execute(interaction, { services, translator }) {
+    const { t } = translator;
     const guildId = guildIdOf(interaction);
     const channelId = services.voice.channelOf(guildId);
     const entries = services.voice.queue(guildId);
     const header =
-      channelId === undefined ? 'I am not in a voice channel.' : `Queue in <#${channelId}>:`;
+      channelId === undefined
+        ? t('queue.not_in_voice')
+        : t('queue.header', { channel: `<#${channelId}>` });
     const pending = entries.filter((entry) => entry.position > 0).length;
-    const more = entries.length > SHOWN ? `\n…and ${entries.length - SHOWN} more.` : '';
+    const more =
+      entries.length > SHOWN ? `\n${t('queue.more', { count: entries.length - SHOWN })}` : '';
     const body =
       entries.length === 0
-        ? 'Nothing is playing or queued.'
-        : `${entries.slice(0, SHOWN).map(line).join('\n')}${more}\n${pending} waiting.`;
+        ? t('queue.empty')
+        : `${entries
+            .slice(0, SHOWN)
+            .map((entry) => line(translator, entry))
+            .join('\n')}${more}\n${t('queue.waiting', { count: pending })}`;
     const chat = services.reader.stats(guildId);
     const reading = (await services.settings.guild(guildId)).reader.channels.length > 0;
     const chatLine =
       reading || chat.waiting + chat.droppedStale > 0
-        ? `\nChat: ${chat.waiting} waiting, ${chat.droppedStale} dropped as stale (older than max-age).`
+        ? `\n${t('queue.chat', { waiting: chat.waiting, stale: chat.droppedStale })}`
         : '';
     await interaction.reply({
       content: `${header}\n${body}${chatLine}`,

@@ -3,6 +3,7 @@ import {
   addSpeechOptions,
   answerVoiceAutocomplete,
   type Command,
+  described,
   guildIdOf,
   memberVoiceChannel,
   mentionNames,
@@ -15,20 +16,20 @@ import {
 import { MAX_TEXT_LENGTH, type Output } from '../src/speaking/index.ts';
 import { speakableText } from '../src/speech/index.ts';
 
-const builder = new SlashCommandBuilder()
-  .setName('say')
-  .setDescription('Turn text into speech')
+const builder = described(new SlashCommandBuilder().setName('say'), 'commands.say.description')
   .setContexts(0)
   .addStringOption((o) =>
-    o.setName('text').setDescription('What to say').setRequired(true).setMaxLength(MAX_TEXT_LENGTH),
+    described(o.setName('text'), 'commands.say.text')
+      .setRequired(true)
+      .setMaxLength(MAX_TEXT_LENGTH),
   );
 
 export default {
   data: addSpeechOptions(builder).addStringOption((o) =>
-    o
-      .setName('output')
-      .setDescription('Attach a file or speak in voice (default: voice when I am in your channel)')
-      .addChoices({ name: 'file', value: 'file' }, { name: 'voice', value: 'voice' }),
+    described(o.setName('output'), 'commands.say.output').addChoices(
+      { name: 'file', value: 'file' },
+      { name: 'voice', value: 'voice' },
+    ),
   ),
 
   async execute(interaction, context) {

@@ -1,22 +1,31 @@
 import { SlashCommandBuilder } from 'discord.js';
-import { type Command, guildIdOf, requireListener, UserError } from '../src/discord/index.ts';
+import {
+  type Command,
+  described,
+  guildIdOf,
+  requireListener,
+  UserError,
+} from '../src/discord/index.ts';
 import { quoteSafely } from '../src/speech/index.ts';
 
 export default {
-  data: new SlashCommandBuilder()
-    .setName('skip')
-    .setDescription('Skip what is playing now (the rest of the queue stays)')
-    .setContexts(0),
+  data: described(
+    new SlashCommandBuilder().setName('skip'),
+    'commands.skip.description',
+  ).setContexts(0),
 
-  async execute(interaction, { services }) {
+  async execute(interaction, { services, translator: { t } }) {
     requireListener(interaction, services.voice);
     const guildId = guildIdOf(interaction);
     const up = services.voice.queue(guildId)[0];
     if (up === undefined || !services.voice.skip(guildId)) {
-      throw new UserError('nothing_playing', 'Nothing is playing, so there is nothing to skip.');
+      throw new UserError('nothing_to_skip', {});
     }
     await interaction.reply({
-      content: `⏭️ Skipped **${quoteSafely(up.requesterName, 80)}**’s “${quoteSafely(up.text, 80)}”.`,
+      content: t('skip.skipped', {
+        name: quoteSafely(up.requesterName, 80),
+        text: quoteSafely(up.text, 80),
+      }),
       allowedMentions: { parse: [] },
     });
   },

@@ -7,6 +7,7 @@ import { createRouter, describeFailure, loadCommands, registerCommands } from '.
 import { restResultSender } from './discord/result-sender.ts';
 import { wireVoiceEvents } from './discord/voice-events.ts';
 import { JournalRecorder, PendingJournal, PendingResumer, voiceRequeue } from './durable/index.ts';
+import { type Translator, translatorFor } from './i18n/index.ts';
 import type { Logger } from './log/index.ts';
 import {
   type Check,
@@ -15,6 +16,7 @@ import {
   type PrometheusMetrics,
   timedCheck,
 } from './ops/index.ts';
+import { PreviewCache } from './preview/index.ts';
 import { ChatReader, chatSpeaking } from './reader/index.ts';
 import type { Services } from './services.ts';
 import { dailyLimitOf, SpeakingService, type SpeechEnd } from './speaking/index.ts';
@@ -48,6 +50,8 @@ export interface VoiceDependencies {
   readonly config: Config;
   /** Posts a short notice to a guild (e.g. why the bot left voice). */
   readonly notify: (guildId: string, channelId: string, text: string) => Promise<void>;
+  /** The language of a guild's notices: its community locale. */
+  readonly translatorOf: (guildId: string) => Translator;
 }
 
 /** A running bot. */
@@ -165,11 +169,15 @@ export async function startBot(
     let client = createDiscordClient({ apiUrl: config.discordApiUrl, readMessages: true });
     opened.push(() => client.destroy());
     const metrics = options.metrics ?? noMetrics;
+    // Texts for a whole server (voice notices, resumed speech) follow its community locale.
+    const guildTranslator = (guildId: string): Translator =>
+      translatorFor(client.guilds.cache.get(guildId)?.preferredLocale);
     const voice = (options.createVoice ?? createVoiceManager)({
       ffmpegPath: ffmpeg.path,
       logger: logger.child({ subsystem: 'voice' }),
       clock,
       config,
+      translatorOf: guildTranslator,
       notify: async (_guildId, channelId, text) => {
         const channel = await client.channels.fetch(channelId);
         if (channel?.isSendable())
@@ -193,7 +201,8 @@ export async function startBot(
       },
       // Through whichever client is logged in (a refused intent replaces the first one).
       send: (route, message) => restResultSender(client)(route, message),
-      describeFailure: (error) => describeFailure(error).text,
+      describeFailure: (error, translator) => describeFailure(error, translator).text,
+      translatorOf: guildTranslator,
       voiceChannelOf: (guildId) => voice.channelOf(guildId),
       requeue: voiceRequeue(voice),
       clock,
@@ -234,6 +243,7 @@ export async function startBot(
       voice,
       usage,
       speaking,
+      previews: new PreviewCache(keyv),
       reader: new ChatReader({
         settings,
         speaking: chatSpeaking({
@@ -303,7 +313,7 @@ async function refuseWhileStopping(interaction: Interaction): Promise<void> {
   if (interaction.isAutocomplete()) await interaction.respond([]);
   else if (interaction.isRepliable()) {
     await interaction.reply({
-      content: 'I am restarting right now. Please try again in a minute.',
+      content: translatorFor(interaction.locale).t('errors.restarting'),
       flags: MessageFlags.Ephemeral,
     });
   }
@@ -343,6 +353,7 @@ export function createVoiceManager(deps: VoiceDependencies): VoiceService {
     maxQueueLength: deps.config.queueMaxLength,
     maxPerRequester: deps.config.queueMaxPerMember,
     notify: deps.notify,
+    translatorOf: deps.translatorOf,
   });
 }
 

@@ -1,6 +1,7 @@
 import type Keyv from 'keyv';
 import type { Config } from './config/index.ts';
 import type { Logger } from './log/index.ts';
+import type { PreviewCache } from './preview/index.ts';
 import type { ChatReader } from './reader/index.ts';
 import type { SpeakingService } from './speaking/index.ts';
 import type { ApiKeyVault, SettingsStore, UsageLedger } from './store/index.ts';
@@ -21,6 +22,8 @@ export interface Services {
   readonly usage: UsageLedger;
   /** The one path from a request (`/say`, the chat reader) to speech. */
   readonly speaking: SpeakingService;
+  /** Voice samples, generated once per key and voice. */
+  readonly previews: PreviewCache;
   /** Streamer mode: reads the configured chat channels aloud (`/queue`, `/stop` see it). */
   readonly reader: ChatReader;
 }

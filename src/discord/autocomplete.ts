@@ -1,4 +1,5 @@
 import type { AutocompleteInteraction } from 'discord.js';
+import { translatorFor } from '../i18n/index.ts';
 import type { Services } from '../services.ts';
 import { voiceChoices } from '../speech/index.ts';
 import type { Model } from '../tts/index.ts';
@@ -28,5 +29,7 @@ export async function answerVoiceAutocomplete(
     services.tts.forKey(apiKey).voices(model),
     services.clock.sleep(ANSWER_WITHIN_MS).then(() => []),
   ]);
-  await interaction.respond(voiceChoices(voices, interaction.options.getFocused()));
+  await interaction.respond(
+    voiceChoices(voices, interaction.options.getFocused(), translatorFor(interaction.locale)),
+  );
 }

@@ -4,18 +4,22 @@ import type {
   ChatInputCommandInteraction,
   ModalSubmitInteraction,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
+  StringSelectMenuInteraction,
 } from 'discord.js';
+import type { Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { Services } from '../services.ts';
 
-/** What every handler receives: the services and a logger bound to the interaction. */
+/** What every handler receives: the services, and a logger and translator bound to the interaction. */
 export interface CommandContext {
   readonly services: Services;
   readonly logger: Logger;
+  /** Writes replies in the language of the member who used the command (`interaction.locale`). */
+  readonly translator: Translator;
 }
 
 /**
- * One slash command. Buttons and modals it creates use custom ids that
+ * One slash command. Buttons, select menus and modals it creates use custom ids that
  * start with `<name>:` so the router can send them back to it.
  */
 export interface Command {
@@ -27,4 +31,5 @@ export interface Command {
   autocomplete?(interaction: AutocompleteInteraction, context: CommandContext): Promise<void>;
   button?(interaction: ButtonInteraction, context: CommandContext): Promise<void>;
   modal?(interaction: ModalSubmitInteraction, context: CommandContext): Promise<void>;
+  select?(interaction: StringSelectMenuInteraction, context: CommandContext): Promise<void>;
 }

@@ -4,41 +4,43 @@ import {
   MessageFlags,
   type SlashCommandSubcommandBuilder,
 } from 'discord.js';
+import type { Translator } from '../i18n/index.ts';
 import type { Services } from '../services.ts';
 import { dailyLimitOf, memberDailyShare } from '../speaking/index.ts';
 import { guildIdOf, requireManager } from './guild.ts';
+import { described } from './localize.ts';
 
 /** The `limits` subcommand: `member-daily` sets the share; without options it shows the limits. */
 export function limitsSubcommand(
   sub: SlashCommandSubcommandBuilder,
 ): SlashCommandSubcommandBuilder {
-  return sub
-    .setName('limits')
-    .setDescription('Per-member limits: each member’s daily share of generations')
-    .addIntegerOption((o) =>
-      o
-        .setName('member-daily')
-        .setDescription('Generations per member per day (0: no share); Manage Server is exempt')
-        .setMinValue(0)
-        .setMaxValue(1_000_000),
-    );
+  return described(sub.setName('limits'), 'commands.config.limits').addIntegerOption((o) =>
+    described(o.setName('member-daily'), 'commands.config.limits-member-daily')
+      .setMinValue(0)
+      .setMaxValue(1_000_000),
+  );
 }
 
-/** What a server's limits are, in words. */
-export function describeLimits(input: {
-  readonly setting: number | undefined;
-  readonly dailyLimit: number | undefined;
-  readonly perMemberQueue: number;
-}): string {
+/** What a server's limits are, in words, in the member's language. */
+export function describeLimits(
+  { t }: Translator,
+  input: {
+    readonly setting: number | undefined;
+    readonly dailyLimit: number | undefined;
+    readonly perMemberQueue: number;
+  },
+): string {
   const share = memberDailyShare(input.setting, input.dailyLimit);
   const daily =
     share === undefined
-      ? 'no daily share: members may use the whole daily limit'
-      : `${share} ${share === 1 ? 'generation' : 'generations'} per member per day${input.setting === undefined ? ` (the default: a fifth of the key’s ${input.dailyLimit} a day)` : ''}`;
+      ? t('limits.no_share')
+      : input.setting === undefined && input.dailyLimit !== undefined
+        ? t('limits.share_default', { count: share, limit: input.dailyLimit })
+        : t('limits.share', { count: share });
   return [
-    `**Per-member share:** ${daily}. Members with Manage Server are exempt; counts restart at 00:00 UTC.`,
-    `**Voice queue:** at most ${input.perMemberQueue} items waiting per member (the one playing not counted).`,
-    'Change the share with `/config limits member-daily:<n>` (`0` for none).',
+    t('limits.share_line', { share: daily }),
+    t('limits.queue_line', { count: input.perMemberQueue }),
+    t('limits.change'),
   ].join('\n');
 }
 
@@ -46,6 +48,7 @@ export function describeLimits(input: {
 export async function runLimits(
   interaction: ChatInputCommandInteraction,
   services: Services,
+  translator: Translator,
 ): Promise<void> {
   requireManager(interaction);
   const dailyLimit = dailyLimitOf(services.config.ttsLimits.generate);
@@ -55,13 +58,13 @@ export async function runLimits(
   const settings = await services.settings.guild(guildId);
   const limits = memberDaily === null ? settings.limits : { ...settings.limits, memberDaily };
   if (memberDaily !== null) await services.settings.setGuild(guildId, { ...settings, limits });
-  const description = describeLimits({
+  const description = describeLimits(translator, {
     setting: limits.memberDaily,
     dailyLimit,
     perMemberQueue: services.config.queueMaxPerMember,
   });
   await interaction.editReply({
-    content: memberDaily === null ? description : `Saved.\n${description}`,
+    content: memberDaily === null ? description : `${translator.t('limits.saved')}\n${description}`,
     allowedMentions: { parse: [] },
   });
 }

@@ -11,8 +11,7 @@ import { UserError } from './user-error.ts';
 
 /** The guild an interaction came from, or a UserError for DMs. */
 export function guildIdOf(interaction: Interaction): string {
-  if (interaction.guildId === null)
-    throw new UserError('not_in_guild', 'This command works only in a server.');
+  if (interaction.guildId === null) throw new UserError('not_in_guild', {});
   return interaction.guildId;
 }
 
@@ -24,10 +23,7 @@ export function canManage(interaction: Interaction): boolean {
 /** Refuses members without Manage Server. */
 export function requireManager(interaction: Interaction): void {
   if (!canManage(interaction)) {
-    throw new UserError(
-      'missing_permission',
-      'Only members with the **Manage Server** permission can change the bot’s configuration.',
-    );
+    throw new UserError('missing_permission', {});
   }
 }
 
@@ -38,12 +34,7 @@ export async function guildClient(
 ): Promise<TtsClient> {
   const apiKey = await services.apiKeys.get(guildIdOf(interaction));
   if (apiKey === undefined) {
-    throw new UserError(
-      'no_api_key',
-      canManage(interaction)
-        ? 'This server has no TTS API key yet. Set one with `/config api-key`.'
-        : 'This server has no TTS API key yet. Ask a server admin (Manage Server) to set one with `/config api-key`.',
-    );
+    throw new UserError(canManage(interaction) ? 'no_api_key_admin' : 'no_api_key_member', {});
   }
   return services.tts.forKey(apiKey);
 }
@@ -59,13 +50,10 @@ export function requireListener(
   const guildId = guildIdOf(interaction);
   const botChannel = voice.channelOf(guildId);
   if (botChannel === undefined) {
-    throw new UserError('not_in_voice', 'I am not in a voice channel. Use `/join` first.');
+    throw new UserError('not_in_voice', {});
   }
   if (memberVoiceChannel(interaction) !== botChannel && !canManage(interaction)) {
-    throw new UserError(
-      'not_in_voice',
-      `Join <#${botChannel}> to control what I play (or ask someone with Manage Server).`,
-    );
+    throw new UserError('join_to_control', { channel: `<#${botChannel}>` });
   }
   return botChannel;
 }

@@ -1,95 +1,91 @@
 import { randomBytes } from 'node:crypto';
+import { limitText, relativeTime, type Translator } from '../i18n/index.ts';
 import { codeSpan, quoteSafely } from '../speech/index.ts';
 import { StoreUnavailableError, UnreadableKeyError } from '../store/index.ts';
-import { formatWindow, TtsError } from '../tts/index.ts';
-import { UserError } from './user-error.ts';
+import { TtsError } from '../tts/index.ts';
+import { errorText, UserError } from './user-error.ts';
 
 /** What to tell the user about a failure, and whether it was expected. */
 export interface FailureMessage {
   readonly text: string;
-  /** Unexpected failures carry an incident id, logged with the error. */
+  /** Unexpected failures carry an incident id, logged with the error (and quoted in `text`). */
   readonly incidentId?: string;
 }
 
-const when = (epochMs: number | undefined): string =>
-  epochMs === undefined ? 'soon' : `<t:${Math.ceil(epochMs / 1000)}:R>`;
+/** Refusals whose context carries an instant: rendered as a Discord timestamp each reader sees in their own time and language. */
+interface TimedRefusals {
+  readonly member_queue_full: { readonly max: number; readonly freesAt: number };
+  readonly member_daily_limit: { readonly share: number; readonly freesAt: number };
+}
 
-/**
- * Refusals that carry context, keyed by their UserError id: the text says what happened and
- * when it frees up (a Discord relative timestamp, shown in each reader's own time).
- */
-export const userMessages = {
-  member_queue_full: (context: { readonly max: number; readonly freesAt: number }) =>
-    `You already have ${context.max} ${context.max === 1 ? 'item' : 'items'} waiting in the voice queue, the most one member may have. A place frees up when your next one starts, about ${when(context.freesAt)}.`,
-  member_daily_limit: (context: { readonly share: number; readonly freesAt: number }) =>
-    `You have used your share of this server’s generations for today (${context.share} per member per day). It frees up ${when(context.freesAt)}; an admin can change the share with \`/config limits\`.`,
-} as const;
-
-/** A refusal from {@link userMessages}, as the UserError shown to the member. */
-export function userRefusal<Id extends keyof typeof userMessages>(
+/** A refusal that says when it frees up, as the UserError shown to the member. */
+export function userRefusal<Id extends keyof TimedRefusals>(
   id: Id,
-  context: Parameters<(typeof userMessages)[Id]>[0],
+  context: TimedRefusals[Id],
 ): UserError {
-  const text = (userMessages[id] as (context: unknown) => string)(context);
-  return new UserError(id, text);
+  const when = `<t:${Math.ceil(context.freesAt / 1000)}:R>`;
+  if (id === 'member_queue_full') {
+    const { max } = context as TimedRefusals['member_queue_full'];
+    return new UserError('member_queue_full', { count: max, when });
+  }
+  const { share } = context as TimedRefusals['member_daily_limit'];
+  return new UserError('member_daily_limit', { share, when });
 }
 
 /**
- * The one place where failures become user-facing text: plain words and
- * the next step. Never includes an API key or token.
+ * The one place where failures become user-facing text, in the member's language: plain
+ * words and the next step. Each UserError id with its context is a message key of the
+ * translation files. Never includes an API key or token.
  */
-export function describeFailure(error: unknown): FailureMessage {
-  if (error instanceof UserError) return { text: error.message };
-  if (error instanceof TtsError) return { text: ttsMessage(error) };
-  if (error instanceof UnreadableKeyError) {
-    return {
-      text: 'This server’s stored API key can no longer be read (the bot’s SECRET_KEY changed). An admin needs to set it again with `/config api-key`.',
-    };
-  }
-  if (error instanceof StoreUnavailableError) {
-    return {
-      text: 'I cannot reach my storage right now, so nothing was done. Please try again in a minute.',
-    };
-  }
-  return {
-    text: 'Sorry, something went wrong on our side.',
-    incidentId: randomBytes(4).toString('hex'),
-  };
+export function describeFailure(error: unknown, translator: Translator): FailureMessage {
+  if (error instanceof UserError) return { text: errorText(translator.t, error.id, error.context) };
+  if (error instanceof TtsError) return { text: ttsMessage(error, translator) };
+  if (error instanceof UnreadableKeyError) return { text: translator.t('errors.key_unreadable') };
+  if (error instanceof StoreUnavailableError)
+    return { text: translator.t('errors.store_unavailable') };
+  const incidentId = randomBytes(4).toString('hex');
+  return { text: translator.t('errors.unexpected', { incident: incidentId }), incidentId };
 }
 
-function ttsMessage(error: TtsError): string {
-  const id =
-    error.generationId === undefined ? '' : ` (generation ${codeSpan(error.generationId, 80)})`;
+function ttsMessage(error: TtsError, translator: Translator): string {
+  const { t } = translator;
+  const generation =
+    error.generationId === undefined
+      ? ''
+      : t('tts.generation', { id: codeSpan(error.generationId, 80) });
   switch (error.kind) {
     case 'invalid_key':
-      return 'The TTS service rejected this server’s API key. An admin can set a new one with `/config api-key`.';
-    case 'access_denied':
-      return `The TTS service denied access${id}. An admin can check the server’s key with \`/config show\`.`;
     case 'plan_required':
-      return 'That voice is only available on paid plans. Pick a free voice (see `/voices`) or ask an admin to upgrade the account.';
     case 'invalid_voice':
-      return 'The TTS service does not know that voice. Pick one from `/voices` or the autocomplete list.';
-    case 'not_found':
-      return `The TTS service could not find that${id}. Please try again.`;
-    case 'bad_request':
-      return `The TTS service refused the request: ${quoteSafely(error.message, 300)}`;
     case 'insufficient_balance':
-      return 'The TTS account has run out of credits. An admin needs to top it up on the provider’s dashboard.';
-    case 'rate_limited':
-      return `The TTS service is busy for this server right now; try again ${when(error.retryAt ?? Date.now() + 60_000)}.`;
-    case 'quota_exhausted':
-      return `This server has used its TTS quota${error.limit === undefined ? '' : ` (${error.limit.count} per ${formatWindow(error.limit.windowMs)})`}. It frees up ${when(error.retryAt)}.`;
     case 'server_error':
-      return 'The TTS service had an internal error. Please try again in a minute.';
+      return t(`tts.${error.kind}`);
+    case 'access_denied':
+    case 'not_found':
+    case 'generation_timeout':
+      return t(`tts.${error.kind}`, { generation });
+    case 'bad_request':
+      return t('tts.bad_request', { detail: quoteSafely(error.message, 300) });
+    case 'rate_limited':
+      return t('tts.rate_limited', {
+        when: relativeTime(translator, error.retryAt ?? Date.now() + 60_000),
+      });
+    case 'quota_exhausted': {
+      const when = relativeTime(translator, error.retryAt);
+      return error.limit === undefined
+        ? t('tts.quota_exhausted', { when })
+        : t('tts.quota_exhausted_limit', { limit: limitText(translator, error.limit), when });
+    }
     case 'timeout':
     case 'network':
-      return 'The TTS service could not be reached. Please try again in a minute.';
+      return t('tts.unreachable');
     case 'malformed_response':
     case 'media_refused':
-      return 'The TTS service sent something unexpected, so nothing was played. Please try again; if it keeps happening, tell the bot’s operators.';
+      return t('tts.unexpected_response');
     case 'generation_failed':
-      return `The TTS service could not generate this speech${id}: ${quoteSafely(error.message.replace(/^generation \S+ failed: /, ''), 300)}`;
-    case 'generation_timeout':
-      return `The speech is taking too long to generate${id}; giving up. Please try again later.`;
+      return t('tts.generation_failed', {
+        generation,
+        detail: quoteSafely(error.message.replace(/^generation \S+ failed: /, ''), 300),
+      });
   }
 }

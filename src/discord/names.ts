@@ -1,4 +1,4 @@
-import type { ChatInputCommandInteraction } from 'discord.js';
+import type { ChatInputCommandInteraction, Interaction } from 'discord.js';
 import type { MentionNames } from '../speech/index.ts';
 
 /** Display names for mentions in a command's text, from what Discord sent and the guild cache. */
@@ -14,6 +14,6 @@ export function mentionNames(interaction: ChatInputCommandInteraction): MentionN
 }
 
 /** The voice channel the member is in, from the guild's voice states. */
-export function memberVoiceChannel(interaction: ChatInputCommandInteraction): string | undefined {
+export function memberVoiceChannel(interaction: Interaction): string | undefined {
   return interaction.guild?.voiceStates.cache.get(interaction.user.id)?.channelId ?? undefined;
 }

@@ -23,6 +23,7 @@ import { codeSpan, quoteSafely } from '../speech/index.ts';
 import { EMOJI_MODES, READ_BOTS, READER_BOUNDS, SPOILER_MODES } from '../store/index.ts';
 import type { CommandContext } from './command.ts';
 import { guildIdOf } from './guild.ts';
+import { described } from './localize.ts';
 
 const READABLE_CHANNELS = [
   ChannelType.GuildText,
@@ -38,122 +39,98 @@ export function withReaderSubcommands(
 ): SlashCommandSubcommandsOnlyBuilder {
   return builder
     .addSubcommandGroup((group) =>
-      group
-        .setName('read-channel')
-        .setDescription('Channels whose messages are read aloud in voice')
+      described(group.setName('read-channel'), 'commands.config.read-channel')
         .addSubcommand((sub) =>
-          sub
-            .setName('add')
-            .setDescription('Read this channel’s messages aloud')
-            .addChannelOption((o) =>
-              o
-                .setName('channel')
-                .setDescription('A text channel, or a voice channel’s chat')
-                .setRequired(true)
-                .addChannelTypes(...READABLE_CHANNELS),
-            ),
+          described(sub.setName('add'), 'commands.config.read-channel-add').addChannelOption((o) =>
+            described(o.setName('channel'), 'commands.config.read-channel-add-channel')
+              .setRequired(true)
+              .addChannelTypes(...READABLE_CHANNELS),
+          ),
         )
         .addSubcommand((sub) =>
-          sub
-            .setName('remove')
-            .setDescription('Stop reading this channel')
-            .addChannelOption((o) =>
-              o.setName('channel').setDescription('The channel').setRequired(true),
-            ),
+          described(sub.setName('remove'), 'commands.config.read-channel-remove').addChannelOption(
+            (o) =>
+              described(
+                o.setName('channel'),
+                'commands.config.read-channel-remove-channel',
+              ).setRequired(true),
+          ),
         )
-        .addSubcommand((sub) => sub.setName('list').setDescription('The channels read aloud')),
+        .addSubcommand((sub) =>
+          described(sub.setName('list'), 'commands.config.read-channel-list'),
+        ),
     )
     .addSubcommand((sub) =>
-      sub
-        .setName('reader')
-        .setDescription('How chat is read aloud; with no option, shows the settings')
+      described(sub.setName('reader'), 'commands.config.reader')
         .addBooleanOption((o) =>
-          o.setName('said-prefix').setDescription('Say “Bobby said …” before messages (on)'),
+          described(o.setName('said-prefix'), 'commands.config.reader-said-prefix'),
         )
         .addStringOption((o) =>
-          o
-            .setName('read-bots')
-            .setDescription('Read bots: none, webhooks (chat relays) or all (none)')
-            .addChoices(...choices(READ_BOTS)),
+          described(o.setName('read-bots'), 'commands.config.reader-read-bots').addChoices(
+            ...choices(READ_BOTS),
+          ),
         )
         .addStringOption((o) =>
-          o
-            .setName('ignore-prefixes')
-            .setDescription('Messages starting with these are not read, space-separated (!); none')
-            .setMaxLength(200),
+          described(
+            o.setName('ignore-prefixes'),
+            'commands.config.reader-ignore-prefixes',
+          ).setMaxLength(200),
         )
         .addUserOption((o) =>
-          o.setName('ignore-member').setDescription('Ignore this member (again: read them again)'),
+          described(o.setName('ignore-member'), 'commands.config.reader-ignore-member'),
         )
         .addRoleOption((o) =>
-          o.setName('ignore-role').setDescription('Ignore members with this role (again: undo)'),
+          described(o.setName('ignore-role'), 'commands.config.reader-ignore-role'),
         )
         .addBooleanOption((o) =>
-          o
-            .setName('voice-members-only')
-            .setDescription('Read only members in my voice channel (off)'),
+          described(o.setName('voice-members-only'), 'commands.config.reader-voice-members-only'),
         )
         .addBooleanOption((o) =>
-          o
-            .setName('auto-join')
-            .setDescription('Join the author’s voice channel when I am in none (off)'),
+          described(o.setName('auto-join'), 'commands.config.reader-auto-join'),
         )
         .addIntegerOption((o) =>
-          o
-            .setName('max-length')
-            .setDescription('Characters read per message, then “and more” (300)')
+          described(o.setName('max-length'), 'commands.config.reader-max-length')
             .setMinValue(READER_BOUNDS.maxLength.min)
             .setMaxValue(READER_BOUNDS.maxLength.max),
         )
         .addStringOption((o) =>
-          o
-            .setName('max-age')
-            .setDescription('Skip messages older than this when their turn comes, e.g. 2m (2m)')
-            .setMaxLength(20),
+          described(o.setName('max-age'), 'commands.config.reader-max-age').setMaxLength(20),
         )
         .addStringOption((o) =>
-          o
-            .setName('emoji')
-            .setDescription('Emoji: say their names, or drop them (names)')
-            .addChoices(...choices(EMOJI_MODES)),
+          described(o.setName('emoji'), 'commands.config.reader-emoji').addChoices(
+            ...choices(EMOJI_MODES),
+          ),
         )
         .addStringOption((o) =>
-          o
-            .setName('spoilers')
-            .setDescription('Spoilers: skip them, or read them (skip)')
-            .addChoices(...choices(SPOILER_MODES)),
+          described(o.setName('spoilers'), 'commands.config.reader-spoilers').addChoices(
+            ...choices(SPOILER_MODES),
+          ),
         ),
     )
     .addSubcommandGroup((group) =>
-      group
-        .setName('dictionary')
-        .setDescription('Words the reader says differently')
+      described(group.setName('dictionary'), 'commands.config.dictionary')
         .addSubcommand((sub) =>
-          sub
-            .setName('add')
-            .setDescription('Say a word differently (whole word, any case)')
+          described(sub.setName('add'), 'commands.config.dictionary-add')
             .addStringOption((o) =>
-              o
-                .setName('word')
-                .setDescription('The word as written')
+              described(o.setName('word'), 'commands.config.dictionary-add-word')
                 .setRequired(true)
                 .setMaxLength(READER_BOUNDS.word),
             )
             .addStringOption((o) =>
-              o
-                .setName('replacement')
-                .setDescription('What to say instead')
+              described(o.setName('replacement'), 'commands.config.dictionary-add-replacement')
                 .setRequired(true)
                 .setMaxLength(READER_BOUNDS.replacement),
             ),
         )
         .addSubcommand((sub) =>
-          sub
-            .setName('remove')
-            .setDescription('Forget a word')
-            .addStringOption((o) => o.setName('word').setDescription('The word').setRequired(true)),
+          described(sub.setName('remove'), 'commands.config.dictionary-remove').addStringOption(
+            (o) =>
+              described(o.setName('word'), 'commands.config.dictionary-remove-word').setRequired(
+                true,
+              ),
+          ),
         )
-        .addSubcommand((sub) => sub.setName('list').setDescription('The dictionary')),
+        .addSubcommand((sub) => described(sub.setName('list'), 'commands.config.dictionary-list')),
     );
 }
 
@@ -179,13 +156,14 @@ function readerInput(interaction: ChatInputCommandInteraction): ReaderOptionsInp
 /** Runs a streamer-mode subcommand of `/config`; false when the subcommand is not one of them. */
 export async function runReaderConfig(
   interaction: ChatInputCommandInteraction,
-  { services }: CommandContext,
+  { services, translator }: CommandContext,
 ): Promise<boolean> {
   const group = interaction.options.getSubcommandGroup(false);
   const sub = interaction.options.getSubcommand();
   if (group === null && sub !== 'reader') return false;
   const guildId = guildIdOf(interaction);
   const { settings } = services;
+  const { t } = translator;
   let content: string;
   if (group === 'read-channel') {
     const channel = sub === 'list' ? undefined : interaction.options.getChannel('channel', true);
@@ -198,11 +176,12 @@ export async function runReaderConfig(
             ? addReadChannel(guild.reader, channel.id)
             : removeReadChannel(guild.reader, channel.id),
     }));
-    const channels = saved.reader.channels.map((id) => `<#${id}>`).join(', ') || 'none';
+    const list = saved.reader.channels.map((id) => `<#${id}>`).join(', ') || t('reader.none');
+    const channels = t('reader.channels', { channels: list });
     content =
       channel === undefined
-        ? `Channels read aloud: ${channels}.`
-        : `${sub === 'add' ? `I will read <#${channel.id}> aloud while I am in a voice channel.` : `I no longer read <#${channel.id}>.`} Channels read aloud: ${channels}.`;
+        ? channels
+        : `${t(sub === 'add' ? 'reader.channel_added' : 'reader.channel_removed', { channel: `<#${channel.id}>` })} ${channels}`;
   } else if (group === 'dictionary') {
     const word = sub === 'list' ? '' : interaction.options.getString('word', true);
     let removed = true;
@@ -219,26 +198,30 @@ export async function runReaderConfig(
       return guild;
     });
     const entries = saved.dictionary
-      .map((e) => `${codeSpan(e.word)} → ${quoteSafely(e.replacement, 200) || '(nothing)'}`)
+      .map(
+        (e) =>
+          `${codeSpan(e.word)} → ${quoteSafely(e.replacement, 200) || t('reader.says_nothing')}`,
+      )
       .join('\n');
+    const shown = codeSpan(word);
     const head =
       sub === 'add'
-        ? `Added ${codeSpan(word)}.`
+        ? t('reader.word_added', { word: shown })
         : sub === 'remove'
-          ? removed
-            ? `Removed ${codeSpan(word)}.`
-            : `${codeSpan(word)} was not in the dictionary.`
+          ? t(removed ? 'reader.word_removed' : 'reader.word_absent', { word: shown })
           : '';
-    content = `${head}\n**Dictionary** (${saved.dictionary.length}):\n${entries || 'empty'}`.trim();
+    const title = t('reader.dictionary', { size: saved.dictionary.length });
+    content = `${head}\n${title}\n${entries || t('reader.dictionary_empty')}`.trim();
   } else {
     const input = readerInput(interaction);
     let notes: string[] = [];
     const saved = await settings.updateGuild(guildId, (guild) => {
-      notes = toggleNotes(guild.reader, input);
+      notes = toggleNotes(translator, guild.reader, input);
       return { ...guild, reader: applyReaderOptions(guild.reader, input) };
     });
     const changed = Object.values(input).some((v) => v !== undefined);
-    content = `${changed ? ['Reader settings saved.', ...notes].join(' ') : 'Reader settings:'}\n${describeReader(saved.reader)}`;
+    const head = changed ? [t('reader.saved'), ...notes].join(' ') : t('reader.settings');
+    content = `${head}\n${describeReader(translator, saved.reader)}`;
   }
   await interaction.reply({
     content: content.slice(0, 2000),

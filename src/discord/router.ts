@@ -1,4 +1,5 @@
 import { type Interaction, MessageFlags, type RepliableInteraction } from 'discord.js';
+import { translatorFor } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { Services } from '../services.ts';
 import type { Command, CommandContext } from './command.ts';
@@ -26,7 +27,11 @@ export function createRouter(commands: ReadonlyMap<string, Command>, services: S
       }
       return;
     }
-    const context: CommandContext = { services, logger };
+    const context: CommandContext = {
+      services,
+      logger,
+      translator: translatorFor(interaction.locale),
+    };
     try {
       if (interaction.isChatInputCommand()) await command.execute(interaction, context);
       else if (interaction.isAutocomplete()) {
@@ -38,6 +43,9 @@ export function createRouter(commands: ReadonlyMap<string, Command>, services: S
       } else if (interaction.isModalSubmit()) {
         if (command.modal === undefined) throw gone();
         await command.modal(interaction, context);
+      } else if (interaction.isStringSelectMenu()) {
+        if (command.select === undefined) throw gone();
+        await command.select(interaction, context);
       }
     } catch (error) {
       if (interaction.isAutocomplete()) {
@@ -54,19 +62,19 @@ export function createRouter(commands: ReadonlyMap<string, Command>, services: S
 }
 
 function gone(): UserError {
-  return new UserError('unknown_command', 'This command or button is not available any more.');
+  return new UserError('unknown_command', {});
 }
 
 function commandName(interaction: Interaction): string | undefined {
   if (interaction.isChatInputCommand() || interaction.isAutocomplete())
     return interaction.commandName;
-  if (interaction.isButton() || interaction.isModalSubmit())
+  if (interaction.isButton() || interaction.isModalSubmit() || interaction.isStringSelectMenu())
     return interaction.customId.split(':')[0];
   return undefined;
 }
 
 /**
- * Tells the user what failed. Expected failures go to them alone
+ * Tells the user what failed, in their language. Expected failures go to them alone
  * (ephemerally), even when a public reply was already deferred; other
  * failures replace the reply everyone was watching.
  */
@@ -75,13 +83,10 @@ export async function reportFailure(
   error: unknown,
   logger: Logger,
 ): Promise<void> {
-  const failure = describeFailure(error);
+  const failure = describeFailure(error, translatorFor(interaction.locale));
   if (failure.incidentId === undefined) logger.info({ err: error }, 'user-facing failure');
   else logger.error({ err: error, incidentId: failure.incidentId }, 'unexpected failure');
-  const content =
-    failure.incidentId === undefined
-      ? failure.text
-      : `${failure.text} (incident \`${failure.incidentId}\`)`;
+  const content = failure.text;
   const quiet = { allowedMentions: { parse: [] } };
   try {
     if (!interaction.deferred && !interaction.replied) {

@@ -2,6 +2,7 @@
 import type { ChatInputCommandInteraction, SlashCommandBuilder } from 'discord.js';
 import type { SpeechChoices } from '../speaking/index.ts';
 import { EMOTIONS, MODELS } from '../tts/index.ts';
+import { described } from './localize.ts';
 
 /** Adds the `voice` (autocompleted), `model`, `speed` and `emotion` options. */
 export function addSpeechOptions<
@@ -9,25 +10,20 @@ export function addSpeechOptions<
 >(builder: B): B {
   builder
     .addStringOption((o) =>
-      o
-        .setName('voice')
-        .setDescription('Voice (default: yours, then the server’s)')
-        .setAutocomplete(true),
+      described(o.setName('voice'), 'commands.say.voice').setAutocomplete(true),
     )
     .addStringOption((o) =>
-      o
-        .setName('model')
-        .setDescription('Model')
-        .addChoices(...MODELS.map((m) => ({ name: m, value: m }))),
+      described(o.setName('model'), 'commands.say.model').addChoices(
+        ...MODELS.map((m) => ({ name: m, value: m })),
+      ),
     )
     .addNumberOption((o) =>
-      o.setName('speed').setDescription('Speed, 0.5 to 2').setMinValue(0.5).setMaxValue(2),
+      described(o.setName('speed'), 'commands.say.speed').setMinValue(0.5).setMaxValue(2),
     )
     .addStringOption((o) =>
-      o
-        .setName('emotion')
-        .setDescription('Emotion (advance model only)')
-        .addChoices(...EMOTIONS.map((e) => ({ name: e, value: e }))),
+      described(o.setName('emotion'), 'commands.say.emotion').addChoices(
+        ...EMOTIONS.map((e) => ({ name: e, value: e })),
+      ),
     );
   return builder;
 }

@@ -12,6 +12,7 @@ import {
   voiceProgress,
 } from '../speech/index.ts';
 import { safeFileStem } from '../tts/index.ts';
+import { dailyUsage, lowQuotaLine } from '../usage/index.ts';
 import type { CommandContext } from './command.ts';
 import { canManage } from './guild.ts';
 import { ThrottledReply } from './progress.ts';
@@ -72,7 +73,13 @@ export async function replyWithFile(
   let count = (): number => 0;
   const show = () =>
     reply.update({
-      content: fileProgress(stage, clock.now() - startedAt, voiceLabel(speech.voice), count()),
+      content: fileProgress(
+        context.translator,
+        stage,
+        clock.now() - startedAt,
+        voiceLabel(speech.voice, context.translator),
+        count(),
+      ),
       ...noMentions,
     });
   const ticker = new AbortController();
@@ -95,10 +102,11 @@ export async function replyWithFile(
       },
       deliver: async (file) => {
         ticker.abort();
+        const quota = await quotaLine(context, speech);
         const duration =
           file.durationMs === undefined ? '' : ` · ${formatSeconds(file.durationMs)}`;
         await reply.finish({
-          content: `🔊 ${captionOf(speech)}${duration}`,
+          content: withQuota(`🔊 ${captionOf(speech)}${duration}`, quota),
           files: [
             {
               attachment: file.bytes,
@@ -125,21 +133,49 @@ export function replyWithVoice(
   context: CommandContext,
   speech: ReadySpeech,
 ): void {
-  const { services, logger } = context;
+  const { services, logger, translator } = context;
   const startedAt = services.clock.now();
   const reply = progressReply(interaction, context);
   const caption = captionOf(speech);
   const editFailed = (error: unknown) => logger.warn({ err: error }, 'could not edit the reply');
+  /** The quota line, once the audio is generated (undefined before, or when plenty is left). */
+  let quota: Promise<string | undefined> | undefined;
   services.speaking.speak(speech, (update) => {
-    const content = `${voiceProgress(update, services.clock.now() - startedAt)}\n${caption}`;
+    if (quota === undefined && ['ready', 'playing', 'played'].includes(update.state))
+      quota = quotaLine(context, speech);
+    const progress = `${voiceProgress(translator, update, services.clock.now() - startedAt)}\n${caption}`;
+    const shown = Promise.resolve(quota).then((line) => ({
+      content: withQuota(progress, line),
+      ...noMentions,
+    }));
     if (update.state === 'failed') {
-      void reply
-        .finish({ content, ...noMentions })
+      void shown
+        .then((payload) => reply.finish(payload))
         .then(() => reportFailure(interaction, update.error, logger), editFailed);
     } else if (['played', 'skipped', 'cancelled'].includes(update.state)) {
-      reply.finish({ content, ...noMentions }).catch(editFailed);
+      shown.then((payload) => reply.finish(payload)).catch(editFailed);
     } else {
-      reply.update({ content, ...noMentions });
+      void shown.then((payload) => reply.update(payload));
     }
   });
+}
+
+/**
+ * The line a reply adds when less than 10% of the server's daily quota is left (the speaking
+ * service counted the generation when the API accepted it). Never fails the reply.
+ */
+async function quotaLine(
+  { logger, translator }: CommandContext,
+  speech: ReadySpeech,
+): Promise<string | undefined> {
+  try {
+    return lowQuotaLine(translator, dailyUsage(await speech.client.usage('generate')));
+  } catch (error) {
+    logger.warn({ err: error }, 'could not read the quota');
+    return undefined;
+  }
+}
+
+function withQuota(text: string, line: string | undefined): string {
+  return line === undefined ? text : `${text}\n${line}`;
 }

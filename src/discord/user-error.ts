@@ -1,27 +1,34 @@
-/** Identifiers of failures a user can act on; each has one message in messages.ts. */
-export type UserErrorId =
-  | 'no_api_key'
-  | 'not_in_guild'
-  | 'missing_permission'
-  | 'invalid_input'
-  | 'voice_not_found'
-  | 'not_in_voice'
-  | 'queue_full'
-  | 'nothing_playing'
-  | 'unknown_command'
-  | 'too_large'
-  | 'key_unreadable'
-  | 'voice_unavailable'
-  | 'member_queue_full'
-  | 'member_daily_limit';
+import { english, type MessageKey, type MessageParams, type Translator } from '../i18n/index.ts';
 
-/** An expected failure with the next step for the user; shown ephemerally to them only. */
-export class UserError extends Error {
+type ErrorKey = Extract<MessageKey, `errors.${string}`>;
+
+/** Identifiers of failures a user can act on: each is a message key `errors.<id>` in the translation files. */
+export type UserErrorId = Exclude<ErrorKey extends `errors.${infer Id}` ? Id : never, 'unexpected'>;
+
+/** What the message of a failure needs: the parameters of its `errors.<id>` text. */
+export type UserErrorContext<Id extends UserErrorId> = MessageParams[`errors.${Id}`];
+
+/**
+ * An expected failure with the next step for the user; shown ephemerally to them only,
+ * in their language (`describeFailure`). `message` is the English text, for logs.
+ */
+export class UserError<Id extends UserErrorId = UserErrorId> extends Error {
   override readonly name = 'UserError';
-  readonly id: UserErrorId;
+  readonly id: Id;
+  readonly context: UserErrorContext<Id>;
 
-  constructor(id: UserErrorId, message: string, options?: ErrorOptions) {
-    super(message, options);
+  constructor(id: Id, context: UserErrorContext<Id>, options?: ErrorOptions) {
+    super(errorText(english.t, id, context), options);
     this.id = id;
+    this.context = context;
   }
+}
+
+/** The text of a user error in one translator's language. */
+export function errorText<Id extends UserErrorId>(
+  t: Translator['t'],
+  id: Id,
+  context: UserErrorContext<Id>,
+): string {
+  return (t as (key: MessageKey, params: object) => string)(`errors.${id}` as MessageKey, context);
 }

@@ -2,6 +2,7 @@
  * Resumes the speech journalled by an earlier run: polls each generation
  * (never submitting it twice), then delivers it where the requester will see it.
  */
+import { english, type Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import { quoteSafely } from '../speech/index.ts';
 import { StoreUnavailableError } from '../store/index.ts';
@@ -27,8 +28,10 @@ export interface ResumeOptions {
   /** The guild's TTS client; undefined when it no longer has a key. */
   readonly clientFor: (guildId: string) => Promise<TtsClient | undefined>;
   readonly send: SendResult;
-  /** User-facing words for a failure (the bot's one table of messages). */
-  readonly describeFailure: (error: unknown) => string;
+  /** User-facing words for a failure (the bot's one table of messages), in a language. */
+  readonly describeFailure: (error: unknown, translator: Translator) => string;
+  /** The language to tell a guild's members in (its community locale); English when absent. */
+  readonly translatorOf?: (guildId: string) => Translator;
   /** The voice channel the bot is in, in a guild. */
   readonly voiceChannelOf: (guildId: string) => string | undefined;
   /**
@@ -129,10 +132,7 @@ export class PendingResumer {
     try {
       const client = await this.#options.clientFor(entry.guildId);
       if (client === undefined) {
-        await this.#tell(
-          entry,
-          'The server’s TTS API key was removed while I restarted, so your speech could not be finished. Ask an admin to set one with `/config api-key`, then try again.',
-        );
+        await this.#tell(entry, this.#t(entry).t('resume.key_removed'));
         return;
       }
       await this.#showResuming(entry);
@@ -144,7 +144,7 @@ export class PendingResumer {
       if (signal.aborted) return; // stopping: the entry stays for the next start
       if (error instanceof StoreUnavailableError) throw error;
       logger.warn({ err: loggable(error) }, 'pending speech failed');
-      await this.#tell(entry, `⚠️ ${this.#options.describeFailure(error)}`);
+      await this.#tell(entry, `⚠️ ${this.#options.describeFailure(error, this.#t(entry))}`);
     }
   }
 
@@ -159,7 +159,7 @@ export class PendingResumer {
     if (plan.kind === 'expired') {
       await this.#tell(
         entry,
-        `⚠️ Your speech “${quoteSafely(entry.request.text)}” was lost while I restarted (it was over a day old). Please use \`/say\` again.`,
+        this.#t(entry).t('resume.expired', { text: quoteSafely(entry.request.text) }),
       );
       return undefined;
     }
@@ -219,19 +219,23 @@ export class PendingResumer {
       await clock.sleep(Math.min(voiceCheckMs, giveUpAt - clock.now()), signal);
     }
     const audio = await client.download(audioUrl, signal);
-    const where = entry.voiceChannelId === undefined ? 'voice' : `<#${entry.voiceChannelId}>`;
+    const { t } = this.#t(entry);
+    const name = quoteSafely(entry.requesterName, 80);
+    const notBack =
+      entry.voiceChannelId === undefined
+        ? t('resume.not_back', { name })
+        : t('resume.not_back_channel', { channel: `<#${entry.voiceChannelId}>`, name });
     await this.#deliver(entry, {
-      content: `🔇 I restarted and am not back in ${where}, so I could not play this for **${quoteSafely(entry.requesterName, 80)}**; here it is as a file. Use \`/join\` to have me speak again. ${caption(entry)}`,
+      content: `${notBack} ${caption(entry)}`,
       file: fileOf(entry, audio),
     });
   }
 
   /** Replaces the progress line the previous run left in the reply (it would look stuck). */
   async #showResuming(entry: PendingSpeech): Promise<void> {
-    const text =
-      entry.output === 'voice'
-        ? '⏳ I restarted; this will be played once I am back in the voice channel.'
-        : '⏳ I restarted; your speech is still being prepared…';
+    const text = this.#t(entry).t(
+      entry.output === 'voice' ? 'resume.resuming_voice' : 'resume.resuming_file',
+    );
     await this.#editReply(entry, `${text}\n${caption(entry)}`);
   }
 
@@ -246,7 +250,7 @@ export class PendingResumer {
 
   /** Shows how a re-queued item ended in its reply, while that can be edited (members heard it). */
   async #showEnd(entry: PendingSpeech, end: RequeuedEnd): Promise<void> {
-    await this.#editReply(entry, `${END_TEXT[end]} ${caption(entry)}`);
+    await this.#editReply(entry, `${this.#t(entry).t(END_TEXT[end])} ${caption(entry)}`);
   }
 
   /** Sends the result by the best route (the reply, else the channel), then forgets the entry. */
@@ -267,6 +271,11 @@ export class PendingResumer {
       await send({ kind: 'channel', channelId: entry.channelId }, message);
     }
     await journal.remove(entry.id);
+  }
+
+  /** The language of the entry's guild. */
+  #t(entry: PendingSpeech): Translator {
+    return this.#options.translatorOf?.(entry.guildId) ?? english;
   }
 
   /** Tells the requester in words (best effort) and forgets the entry. */
@@ -293,12 +302,12 @@ function loggable(error: unknown): unknown {
   return { name: error.name, message: error.message, ...(status === undefined ? {} : { status }) };
 }
 
-const END_TEXT: Readonly<Record<RequeuedEnd, string>> = {
-  played: '🔊 Played after a restart.',
-  failed: '⚠️ Could not be played after a restart; please try again.',
-  skipped: '⏭️ Skipped.',
-  cancelled: '⏹️ Removed from the queue.',
-};
+const END_TEXT = {
+  played: 'resume.played',
+  failed: 'resume.failed',
+  skipped: 'say.skipped',
+  cancelled: 'say.cancelled',
+} as const satisfies Record<RequeuedEnd, string>;
 
 function caption(entry: PendingSpeech): string {
   return `**${quoteSafely(entry.requesterName, 80)}** · ${entry.request.model} — “${quoteSafely(entry.request.text)}”`;

@@ -3,6 +3,7 @@
  * with the text that describes them. Throws a UserError for values out of bounds.
  */
 import { UserError } from '../discord/user-error.ts';
+import type { Translator } from '../i18n/index.ts';
 import {
   type DictionaryEntry,
   dictionaryEntrySchema,
@@ -44,10 +45,6 @@ export function formatDuration(ms: number): string {
   return `${ms}ms`;
 }
 
-const invalid = (message: string): never => {
-  throw new UserError('invalid_input', message);
-};
-
 const toggle = (list: readonly string[], id: string): string[] =>
   list.includes(id) ? list.filter((other) => other !== id) : [...list, id];
 
@@ -67,66 +64,74 @@ export function applyReaderOptions(
     const words = input.ignorePrefixes.split(/\s+/).filter((word) => word !== '');
     const prefixes = words.length === 1 && words[0]?.toLowerCase() === 'none' ? [] : words;
     if (prefixes.length > READER_BOUNDS.ignorePrefixes || prefixes.some((p) => p.length > 20))
-      invalid(`At most ${READER_BOUNDS.ignorePrefixes} prefixes of up to 20 characters each.`);
+      throw new UserError('reader_prefixes', { max: READER_BOUNDS.ignorePrefixes });
     next.ignorePrefixes = [...new Set(prefixes)];
   }
   if (input.ignoreMember !== undefined) {
     next.ignoredMembers = toggle(current.ignoredMembers, input.ignoreMember);
     if (next.ignoredMembers.length > READER_BOUNDS.ignored)
-      invalid(`At most ${READER_BOUNDS.ignored} members can be ignored.`);
+      throw new UserError('reader_ignored_members', { max: READER_BOUNDS.ignored });
   }
   if (input.ignoreRole !== undefined) {
     next.ignoredRoles = toggle(current.ignoredRoles, input.ignoreRole);
     if (next.ignoredRoles.length > READER_BOUNDS.ignored)
-      invalid(`At most ${READER_BOUNDS.ignored} roles can be ignored.`);
+      throw new UserError('reader_ignored_roles', { max: READER_BOUNDS.ignored });
   }
   if (input.maxLength !== undefined) {
     const { min, max } = READER_BOUNDS.maxLength;
     if (!Number.isInteger(input.maxLength) || input.maxLength < min || input.maxLength > max)
-      invalid(`max-length must be a whole number from ${min} to ${max} characters.`);
+      throw new UserError('reader_max_length', { min, max });
     next.maxLength = input.maxLength;
   }
   if (input.maxAge !== undefined) {
     const { min, max } = READER_BOUNDS.maxAgeMs;
     const ms = parseDuration(input.maxAge);
     if (ms === undefined || ms < min || ms > max)
-      invalid(
-        `max-age must be a duration like \`90s\`, \`2m\` or \`1h\`, from ${formatDuration(min)} to ${formatDuration(max)}.`,
-      );
+      throw new UserError('reader_max_age', { min: formatDuration(min), max: formatDuration(max) });
     next.maxAgeMs = ms ?? current.maxAgeMs;
   }
   return next;
 }
 
-/** What changed for `ignore-member` / `ignore-role`, said plainly (they toggle). */
-export function toggleNotes(before: ReaderSettings, input: ReaderOptionsInput): string[] {
+/** What changed for `ignore-member` / `ignore-role`, said plainly (they toggle), in `t`'s language. */
+export function toggleNotes(
+  { t }: Translator,
+  before: ReaderSettings,
+  input: ReaderOptionsInput,
+): string[] {
   const notes: string[] = [];
   if (input.ignoreMember !== undefined) {
+    const member = `<@${input.ignoreMember}>`;
     const was = before.ignoredMembers.includes(input.ignoreMember);
-    notes.push(`<@${input.ignoreMember}> is ${was ? 'read again' : 'now ignored'}.`);
+    notes.push(t(was ? 'reader.member_read_again' : 'reader.member_ignored', { member }));
   }
   if (input.ignoreRole !== undefined) {
+    const role = `<@&${input.ignoreRole}>`;
     const was = before.ignoredRoles.includes(input.ignoreRole);
-    notes.push(`Members with <@&${input.ignoreRole}> are ${was ? 'read again' : 'now ignored'}.`);
+    notes.push(t(was ? 'reader.role_read_again' : 'reader.role_ignored', { role }));
   }
   return notes;
 }
 
-const list = (items: readonly string[], render: (item: string) => string): string =>
-  items.length === 0 ? 'none' : items.map(render).join(', ');
-
-/** The reader settings as `/config reader` shows them. */
-export function describeReader(settings: ReaderSettings): string {
+/**
+ * The reader settings as `/config reader` shows them, in `t`'s language. Option names and
+ * choice values stay as typed in the command (they are not localized).
+ */
+export function describeReader({ t }: Translator, settings: ReaderSettings): string {
+  const list = (items: readonly string[], render: (item: string) => string): string =>
+    items.length === 0 ? t('reader.none') : items.map(render).join(', ');
+  const onOff = (on: boolean): string => t(on ? 'reader.on' : 'reader.off');
+  const prefixes = settings.ignorePrefixes.map((p) => `\`${p.replace(/`/g, 'ˋ')}\``).join(' ');
   return [
-    `**Read channels:** ${list(settings.channels, (id) => `<#${id}>`)}`,
-    `**said-prefix:** ${settings.saidPrefix ? 'on' : 'off'}`,
+    t('reader.show_channels', { value: list(settings.channels, (id) => `<#${id}>`) }),
+    `**said-prefix:** ${onOff(settings.saidPrefix)}`,
     `**read-bots:** ${settings.readBots}`,
-    `**ignore-prefixes:** ${settings.ignorePrefixes.length === 0 ? 'none' : settings.ignorePrefixes.map((p) => `\`${p.replace(/`/g, 'ˋ')}\``).join(' ')}`,
-    `**Ignored members:** ${list(settings.ignoredMembers, (id) => `<@${id}>`)}`,
-    `**Ignored roles:** ${list(settings.ignoredRoles, (id) => `<@&${id}>`)}`,
-    `**voice-members-only:** ${settings.voiceMembersOnly ? 'on' : 'off'}`,
-    `**auto-join:** ${settings.autoJoin ? 'on' : 'off'}`,
-    `**max-length:** ${settings.maxLength} characters`,
+    `**ignore-prefixes:** ${prefixes === '' ? t('reader.none') : prefixes}`,
+    t('reader.show_members', { value: list(settings.ignoredMembers, (id) => `<@${id}>`) }),
+    t('reader.show_roles', { value: list(settings.ignoredRoles, (id) => `<@&${id}>`) }),
+    `**voice-members-only:** ${onOff(settings.voiceMembersOnly)}`,
+    `**auto-join:** ${onOff(settings.autoJoin)}`,
+    `**max-length:** ${t('reader.characters', { length: settings.maxLength })}`,
     `**max-age:** ${formatDuration(settings.maxAgeMs)}`,
     `**emoji:** ${settings.emoji}`,
     `**spoilers:** ${settings.spoilers}`,
@@ -137,7 +142,7 @@ export function describeReader(settings: ReaderSettings): string {
 export function addReadChannel(settings: ReaderSettings, channelId: string): ReaderSettings {
   if (settings.channels.includes(channelId)) return settings;
   if (settings.channels.length >= READER_BOUNDS.channels)
-    invalid(`At most ${READER_BOUNDS.channels} channels can be read. Remove one first.`);
+    throw new UserError('reader_channels_full', { max: READER_BOUNDS.channels });
   return { ...settings, channels: [...settings.channels, channelId] };
 }
 
@@ -154,13 +159,14 @@ export function addDictionaryEntry(
 ): DictionaryEntry[] {
   const parsed = dictionaryEntrySchema.safeParse({ word, replacement });
   if (!parsed.success)
-    invalid(
-      `A word has 1 to ${READER_BOUNDS.word} characters and its replacement at most ${READER_BOUNDS.replacement}.`,
-    );
+    throw new UserError('reader_word', {
+      word: READER_BOUNDS.word,
+      replacement: READER_BOUNDS.replacement,
+    });
   const entry = parsed.data ?? { word, replacement };
   const next = withEntry(entries, entry);
   if (next.length > READER_BOUNDS.dictionary)
-    invalid(`The dictionary holds at most ${READER_BOUNDS.dictionary} words. Remove some first.`);
+    throw new UserError('reader_dictionary_full', { max: READER_BOUNDS.dictionary });
   return next;
 }
 

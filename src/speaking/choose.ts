@@ -17,10 +17,7 @@ export function chooseOutput(
     requested ??
     (botChannelId !== undefined && botChannelId === requesterChannelId ? 'voice' : 'file');
   if (output === 'voice' && botChannelId === undefined) {
-    throw new UserError(
-      'not_in_voice',
-      'I am not in a voice channel. Use `/join` from your voice channel first, or `output: file`.',
-    );
+    throw new UserError('say_not_in_voice', {});
   }
   return output;
 }
@@ -36,19 +33,12 @@ export function pickVoice(
 ): Voice {
   if (voiceId === undefined) {
     const fallback = voices.find((voice) => voice.free) ?? voices[0];
-    if (fallback === undefined)
-      throw new UserError(
-        'voice_not_found',
-        `The TTS account has no voices for the ${model} model.`,
-      );
+    if (fallback === undefined) throw new UserError('no_voices', { model });
     return fallback;
   }
   const voice = findVoice(voices, voiceId);
   if (voice === undefined) {
-    throw new UserError(
-      'voice_not_found',
-      `There is no voice ${codeSpan(voiceId, 50)} for the ${model} model. Pick one from the autocomplete list or see \`/voices\`.`,
-    );
+    throw new UserError('voice_not_found', { voice: codeSpan(voiceId, 50), model });
   }
   return voice;
 }

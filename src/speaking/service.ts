@@ -242,15 +242,9 @@ export class SpeakingService {
           freesAt: outcome.freesAt,
         });
       case 'full':
-        throw new UserError(
-          'queue_full',
-          `The queue is full (${outcome.maxLength} items). Try again when it has moved on.`,
-        );
+        throw new UserError('queue_full', { max: outcome.maxLength });
       case 'not_connected':
-        throw new UserError(
-          'not_in_voice',
-          'I am not in a voice channel any more. Use `/join` first, or `output: file`.',
-        );
+        throw new UserError('left_voice', {});
     }
   }
 
@@ -286,9 +280,9 @@ export class SpeakingService {
           freesAt: outcome.freesAt,
         });
       case 'full':
-        throw new UserError('queue_full', `The queue is full (${outcome.maxLength} items).`);
+        throw new UserError('queue_full', { max: outcome.maxLength });
       case 'not_connected':
-        throw new UserError('not_in_voice', 'I am not in a voice channel any more.');
+        throw new UserError('not_in_voice', {});
     }
   }
 
@@ -317,10 +311,10 @@ export class SpeakingService {
       const audio = await client.download(audioUrl);
       if (audio.bytes.length > options.maxBytes) {
         const mb = (bytes: number) => (bytes / 1_048_576).toFixed(1);
-        throw new UserError(
-          'too_large',
-          `The audio is ${mb(audio.bytes.length)} MB, more than this server allows for attachments (${mb(options.maxBytes)} MB). Use shorter text, or \`/join\` and have it spoken.`,
-        );
+        throw new UserError('too_large', {
+          size: mb(audio.bytes.length),
+          limit: mb(options.maxBytes),
+        });
       }
       const durationMs = await audioDurationMs(audio.bytes, audio.mime).catch((error: unknown) => {
         this.#logger.debug({ err: error }, 'could not read the audio duration');
@@ -438,12 +432,7 @@ export class SpeakingService {
   async #clientFor(guildId: string, requester: Requester): Promise<TtsClient> {
     const apiKey = await this.#options.apiKeyOf(guildId);
     if (apiKey === undefined) {
-      throw new UserError(
-        'no_api_key',
-        requester.canManage
-          ? 'This server has no TTS API key yet. Set one with `/config api-key`.'
-          : 'This server has no TTS API key yet. Ask a server admin (Manage Server) to set one with `/config api-key`.',
-      );
+      throw new UserError(requester.canManage ? 'no_api_key_admin' : 'no_api_key_member', {});
     }
     return this.#options.tts.forKey(apiKey);
   }

@@ -1,4 +1,4 @@
-import { UserError } from '../discord/user-error.ts';
+import { UserError, type UserErrorContext, type UserErrorId } from '../discord/user-error.ts';
 import type { GuildDefaults, UserSettings } from '../store/index.ts';
 import { EMOTIONS, type Emotion, MODELS, type Model } from '../tts/index.ts';
 
@@ -36,31 +36,23 @@ export function validateSay(
   defaults: { user: UserSettings; guild: GuildDefaults },
   bounds: TextBounds,
 ): ValidatedSay {
-  const fail = (message: string): never => {
-    throw new UserError('invalid_input', message);
+  const fail = <Id extends UserErrorId>(id: Id, context: UserErrorContext<Id>): never => {
+    throw new UserError(id, context);
   };
-  if (spoken.length === 0)
-    fail('There is nothing to say: the text is empty once mentions and links are removed.');
+  if (spoken.length === 0) fail('text_empty', {});
   if (spoken.length < bounds.min)
-    fail(
-      `The text is too short: the TTS service needs at least ${bounds.min} characters (this has ${spoken.length}).`,
-    );
-  if (spoken.length > bounds.max)
-    fail(`The text is too long: at most ${bounds.max} characters (this has ${spoken.length}).`);
+    fail('text_too_short', { min: bounds.min, length: spoken.length });
+  if (spoken.length > bounds.max) fail('text_too_long', { max: bounds.max, length: spoken.length });
   const model = options.model ?? defaults.guild.model ?? 'base';
   if (!(MODELS as readonly string[]).includes(model))
-    fail(`Unknown model "${model}": use ${MODELS.join(' or ')}.`);
+    fail('unknown_model', { model, models: MODELS.join(' / ') });
   const speed = options.speed ?? defaults.guild.speed;
-  if (speed !== undefined && !(speed >= 0.5 && speed <= 2))
-    fail(`The speed must be between 0.5 and 2 (got ${speed}).`);
+  if (speed !== undefined && !(speed >= 0.5 && speed <= 2)) fail('bad_speed', { speed });
   let emotion: Emotion | undefined;
   if (options.emotion !== null) {
-    if (model !== 'advance')
-      fail(
-        'Emotions work only with the `advance` model: add `model: advance` or leave out the emotion.',
-      );
+    if (model !== 'advance') fail('emotion_needs_advance', {});
     if (!(EMOTIONS as readonly string[]).includes(options.emotion))
-      fail(`Unknown emotion "${options.emotion}": use one of ${EMOTIONS.join(', ')}.`);
+      fail('unknown_emotion', { emotion: options.emotion, emotions: EMOTIONS.join(', ') });
     emotion = options.emotion as Emotion;
   }
   const voiceId = options.voice?.trim() || defaults.user.voiceId || defaults.guild.voiceId;

@@ -1,3 +1,4 @@
+import type { Translator } from '../i18n/index.ts';
 import type { SpeakUpdate } from '../voice/index.ts';
 import { quoteSafely } from './text.ts';
 
@@ -8,10 +9,12 @@ export function formatSeconds(ms: number): string {
 }
 
 /**
- * What a `/say` reply says while its speech is prepared as a file. `count`: for `queued`, its
- * place in the server's line for a file slot; for `waiting`, requests ahead for the key's budget.
+ * What a `/say` reply says while its speech is prepared as a file, in the member's language.
+ * `count`: for `queued`, its place in the server's line for a file slot; for `waiting`,
+ * requests ahead for the key's budget.
  */
 export function fileProgress(
+  { t }: Translator,
   stage: 'queued' | 'waiting' | 'generating' | 'downloading',
   elapsedMs: number,
   voiceName: string,
@@ -21,43 +24,37 @@ export function fileProgress(
   const ahead = count;
   switch (stage) {
     case 'queued':
-      return `🕒 Waiting for a free slot (this server makes a few files at a time): place ${count} in line… (${elapsed})`;
+      return t('say.file_queued', { place: count, elapsed });
     case 'waiting':
-      return ahead > 0
-        ? `⏳ In line for this server’s generation budget: ${ahead} ahead of you… (${elapsed})`
-        : `⏳ Waiting for a free generation slot on this server’s key… (${elapsed})`;
+      return ahead > 0 ? t('say.waiting_ahead', { ahead, elapsed }) : t('say.waiting', { elapsed });
     case 'generating':
-      return `🎙️ Generating with **${quoteSafely(voiceName, 80)}**… (${elapsed})`;
+      return t('say.generating', { voice: quoteSafely(voiceName, 80), elapsed });
     case 'downloading':
-      return `📥 Fetching the audio… (${elapsed})`;
+      return t('say.downloading', { elapsed });
   }
 }
 
 /** What a `/say` reply says while its speech waits, generates and plays in voice. */
-export function voiceProgress(update: SpeakUpdate, elapsedMs: number): string {
+export function voiceProgress({ t }: Translator, update: SpeakUpdate, elapsedMs: number): string {
   const elapsed = formatSeconds(elapsedMs);
   switch (update.state) {
     case 'queued':
-      return `🕒 Queued at position ${update.position}. (${elapsed})`;
+      return t('say.queued', { position: update.position, elapsed });
     case 'generating':
-      return `🎙️ Generating… position ${update.position} in the queue. (${elapsed})`;
+      return t('say.generating_queued', { position: update.position, elapsed });
     case 'ready':
-      return `✅ Ready, position ${update.position} in the queue. (${elapsed})`;
+      return t('say.ready', { position: update.position, elapsed });
     case 'playing':
-      return '🔊 Playing now.';
+      return t('say.playing');
     case 'played':
-      return `🔊 Played (${formatSeconds(update.durationMs)}).`;
+      return t('say.played', { duration: formatSeconds(update.durationMs) });
     case 'skipped':
-      return '⏭️ Skipped.';
+      return t('say.skipped');
     case 'cancelled':
-      if (update.reason === 'key_changed') {
-        return '⏹️ Cancelled: this server’s API key was changed while this was being generated. Send it again.';
-      }
-      if (update.reason === 'key_removed') {
-        return '⏹️ Cancelled: this server’s API key was removed.';
-      }
-      return '⏹️ Removed from the queue.';
+      if (update.reason === 'key_changed') return t('say.cancelled_key_changed');
+      if (update.reason === 'key_removed') return t('say.cancelled_key_removed');
+      return t('say.cancelled');
     case 'failed':
-      return '⚠️ Failed.';
+      return t('say.failed');
   }
 }

@@ -1,9 +1,15 @@
+import { english, type Translator } from '../i18n/index.ts';
 import type { Voice } from '../tts/index.ts';
 
-/** A voice as one line for people: `Lily · Female · American`, marked premium or custom. */
-export function voiceLabel(voice: Voice): string {
+/** A voice as one line for people: `Lily · Female · American`, marked premium or custom in their language. */
+export function voiceLabel(voice: Voice, { t }: Translator = english): string {
   const parts = [voice.name, voice.gender, voice.accent].filter((part) => part !== '');
-  const mark = voice.accent === 'Custom' ? ' (custom)' : voice.free ? '' : ' (premium)';
+  const mark =
+    voice.accent === 'Custom'
+      ? ` ${t('voices.mark_custom')}`
+      : voice.free
+        ? ''
+        : ` ${t('voices.mark_premium')}`;
   return `${parts.join(' · ')}${mark}`;
 }
 
@@ -11,6 +17,7 @@ export function voiceLabel(voice: Voice): string {
 export function voiceChoices(
   voices: readonly Voice[],
   typed: string,
+  translator: Translator = english,
 ): { name: string; value: string }[] {
   const query = typed.trim().toLowerCase();
   const score = (voice: Voice): number => {
@@ -26,7 +33,10 @@ export function voiceChoices(
     .filter(({ score }) => Number.isFinite(score))
     .sort((a, b) => a.score - b.score || a.voice.name.localeCompare(b.voice.name))
     .slice(0, 25)
-    .map(({ voice }) => ({ name: voiceLabel(voice).slice(0, 100), value: voice.voiceId }));
+    .map(({ voice }) => ({
+      name: voiceLabel(voice, translator).slice(0, 100),
+      value: voice.voiceId,
+    }));
 }
 
 /** Finds a voice by id, case-insensitively as the API does. */

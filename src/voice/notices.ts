@@ -1,4 +1,5 @@
 /** Why the bot left a voice channel, and what it tells the guild about it. */
+import { english, type Translator } from '../i18n/index.ts';
 
 /**
  * Why a guild's voice session ended. `command`: `/leave`; `idle`: nothing to say for a while;
@@ -20,10 +21,14 @@ function span(ms: number): string {
   return ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
 }
 
-/** The notice for the text channel where `/join` was used; undefined when none is due. */
+/**
+ * The notice for the text channel where `/join` was used, in the server's language (English
+ * by default); undefined when none is due.
+ */
 export function leaveNotice(
   reason: LeaveReason,
   context: { readonly channelId: string; readonly idleMs: number; readonly detail?: string },
+  { t }: Translator = english,
 ): string | undefined {
   const channel = `<#${context.channelId}>`;
   switch (reason) {
@@ -32,14 +37,14 @@ export function leaveNotice(
     case 'shutdown':
       return undefined;
     case 'idle':
-      return `👋 Left ${channel} after ${span(context.idleMs)} with nothing to say. Use \`/join\` to bring me back.`;
+      return t('notices.idle', { channel, idle: span(context.idleMs) });
     case 'alone':
-      return `👋 Left ${channel}: nobody is listening any more.`;
+      return t('notices.alone', { channel });
     case 'disconnected':
-      return `🔌 I was disconnected from ${channel}, so the queue was cleared. Use \`/join\` to bring me back.`;
+      return t('notices.disconnected', { channel });
     case 'channel-deleted':
-      return '🗑️ My voice channel was deleted, so the queue was cleared. Use `/join` in another one.';
+      return t('notices.channel_deleted');
     case 'lost':
-      return `⚠️ Lost the voice connection to ${channel} (${context.detail ?? 'no reason given'}), so the queue was cleared. Use \`/join\` to try again.`;
+      return t('notices.lost', { channel, detail: context.detail ?? t('notices.no_reason') });
   }
 }

@@ -4,6 +4,7 @@
  */
 import { type AudioPlayer, createAudioPlayer, NoSubscriberBehavior } from '@discordjs/voice';
 import { defaultFfmpegProcesses, type FfmpegProcesses } from '../audio/index.ts';
+import type { Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { Clock } from '../tts/index.ts';
 import { VoiceLink } from './connection.ts';
@@ -32,6 +33,8 @@ export interface VoiceManagerOptions {
    * to `textChannelId`, the text channel where `/join` was used. Not called when unknown.
    */
   readonly notify: (guildId: string, textChannelId: string, text: string) => Promise<void> | void;
+  /** The language of a guild's notices (its community locale); English when absent. */
+  readonly translatorOf?: (guildId: string) => Translator;
   /** Makes each guild's player; default: pauses while no connection can take audio. */
   readonly createPlayer?: () => AudioPlayer;
   /** Longest wait for a connection to become ready; default 20 000. */
@@ -229,11 +232,15 @@ export class VoiceManager implements VoiceService {
     void destroyed.finally(() => {
       if (this.#leaving.get(guildId) === destroyed) this.#leaving.delete(guildId);
     });
-    const notice = leaveNotice(reason, {
-      channelId: session.link.channelId,
-      idleMs: this.#options.idleMs,
-      ...(detail === undefined ? {} : { detail }),
-    });
+    const notice = leaveNotice(
+      reason,
+      {
+        channelId: session.link.channelId,
+        idleMs: this.#options.idleMs,
+        ...(detail === undefined ? {} : { detail }),
+      },
+      this.#options.translatorOf?.(guildId),
+    );
     const textChannelId = session.textChannelId;
     if (notice !== undefined && textChannelId !== undefined) {
       const failed = (error: unknown): void =>

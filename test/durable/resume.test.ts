@@ -12,6 +12,7 @@ import {
   type ResultMessage,
   type ResumeOptions,
 } from '../../src/durable/index.ts';
+import { translatorFor } from '../../src/i18n/index.ts';
 import { StoreUnavailableError } from '../../src/store/index.ts';
 import { systemClock, type TtsClient } from '../../src/tts/index.ts';
 import { type Emulator, startEmulator, USER_ONE } from '../../tools/emulator/index.ts';
@@ -54,7 +55,7 @@ function setup(overrides: Partial<ResumeOptions> = {}) {
     send: async (route, message) => {
       sent.push({ route, message });
     },
-    describeFailure: (error) => describeFailure(error).text,
+    describeFailure: (error, translator) => describeFailure(error, translator).text,
     voiceChannelOf: () => undefined,
     requeue: () => false,
     clock: systemClock,
@@ -187,6 +188,19 @@ describe('file output', () => {
     await resumer.start();
     await resumer.idle();
     expect(sent[0]?.message.content).toContain('/config api-key');
+  });
+
+  test('the guild is told in its own language', async () => {
+    const { journal, sent, resumer } = setup({
+      clientFor: async () => undefined,
+      translatorOf: () => translatorFor('de'),
+    });
+    await journal.record(entry({ generationId: 'base_x', submittedAt: Date.now() }));
+    await resumer.start();
+    await resumer.idle();
+    expect(sent[0]?.message.content).toContain(
+      'Der TTS-API-Schlüssel des Servers wurde entfernt, während ich neu gestartet bin',
+    );
   });
 
   test('stopping leaves an unfinished generation in the journal for the next start', async () => {

@@ -25,6 +25,8 @@ export interface SlashInput extends Invocation {
   channelId?: string;
   /** Skip the `default_member_permissions` check Discord's client does. */
   force?: boolean;
+  /** The member's client language (`interaction.locale`); default `en-US`. */
+  locale?: string;
 }
 
 /** A click on a message component. */
@@ -34,6 +36,8 @@ export interface ClickInput {
   customId: string;
   /** For select menus. */
   values?: string[];
+  /** The member's client language (`interaction.locale`); default `en-US`. */
+  locale?: string;
 }
 
 /** Creates interactions and routes the bot's answers to their handles. */
@@ -86,7 +90,7 @@ export class Interactions {
       throw new Error(`fake-discord: "${input.customId}" is disabled`);
     const data: Json = { custom_id: input.customId, component_type: component.type };
     if (input.values) data.values = input.values;
-    const payload = this.#payload(3, input.user, message.channel_id, data);
+    const payload = this.#payload(3, input.user, message.channel_id, data, input.locale);
     payload.message = structuredClone(message);
     return this.#send(payload, id);
   }
@@ -227,7 +231,7 @@ export class Interactions {
     const data: Json = { id: command.id, name: command.name, type: 1, options };
     if (command.guild_id) data.guild_id = command.guild_id;
     if (Object.keys(resolved).length > 0) data.resolved = resolved;
-    return this.#send(this.#payload(type, input.user, channelId, data));
+    return this.#send(this.#payload(type, input.user, channelId, data, input.locale));
   }
 
   #submitModal = (
@@ -239,7 +243,8 @@ export class Interactions {
     const data = { custom_id: modal.custom_id, components: modalComponents(modal, values) };
     const member = parent.payload.member as { user: { id: string } };
     const channelId = String(parent.payload.channel_id);
-    const payload = this.#payload(5, user ?? member.user.id, channelId, data);
+    const locale = typeof parent.payload.locale === 'string' ? parent.payload.locale : undefined;
+    const payload = this.#payload(5, user ?? member.user.id, channelId, data, locale);
     const clicked = parent.clickedMessageId
       ? this.#messages.get(parent.clickedMessageId)
       : undefined;
@@ -247,7 +252,7 @@ export class Interactions {
     return this.#send(payload, clicked?.id);
   };
 
-  #payload(type: number, userRef: UserRef, channelId: string, data: Json): Json {
+  #payload(type: number, userRef: UserRef, channelId: string, data: Json, locale = 'en-US'): Json {
     const guild = this.#guildOf(channelId);
     const user = this.#world.user(userRef);
     const channel = guild.channels.find((c) => c.id === channelId) ?? {};
@@ -264,7 +269,7 @@ export class Interactions {
       channel: { ...channel, permissions: memberPermissions },
       member: { ...this.#world.member(guild, user.id), permissions: memberPermissions },
       app_permissions: this.#world.permissions(guild, this.#world.bot.id).toString(),
-      locale: 'en-US',
+      locale,
       guild_locale: guild.locale,
       entitlements: [],
       authorizing_integration_owners: { '0': guild.id },

@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { errorText, UserError } from '../../src/discord/user-error.ts';
+import { english, translatorFor } from '../../src/i18n/index.ts';
 import {
   addDictionaryEntry,
   addReadChannel,
@@ -67,11 +69,31 @@ describe('applyReaderOptions', () => {
     const once = applyReaderOptions(defaults, { ignoreMember: '7', ignoreRole: '8' });
     expect(once.ignoredMembers).toEqual(['7']);
     expect(once.ignoredRoles).toEqual(['8']);
-    expect(toggleNotes(defaults, { ignoreMember: '7' })).toEqual(['<@7> is now ignored.']);
+    expect(toggleNotes(english, defaults, { ignoreMember: '7' })).toEqual(['<@7> is now ignored.']);
     const twice = applyReaderOptions(once, { ignoreMember: '7', ignoreRole: '8' });
     expect(twice.ignoredMembers).toEqual([]);
     expect(twice.ignoredRoles).toEqual([]);
-    expect(toggleNotes(once, { ignoreRole: '8' })).toEqual(['Members with <@&8> are read again.']);
+    expect(toggleNotes(english, once, { ignoreRole: '8' })).toEqual([
+      'Members with <@&8> are read again.',
+    ]);
+    expect(toggleNotes(translatorFor('de'), defaults, { ignoreMember: '7' })).toEqual([
+      '<@7> wird jetzt ignoriert.',
+    ]);
+  });
+
+  test('a refusal carries its id and bounds, so it reads in the member’s language', () => {
+    let caught: unknown;
+    try {
+      applyReaderOptions(defaults, { maxAge: 'soon' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(UserError);
+    const { id, context } = caught as UserError<'reader_max_age'>;
+    expect(id).toBe('reader_max_age');
+    expect(errorText(translatorFor('fr').t, id, context)).toBe(
+      'max-age doit être une durée comme `90s`, `2m` ou `1h`, de 5s à 1h.',
+    );
   });
 
   test.each([
@@ -106,7 +128,7 @@ describe('read channels and the dictionary', () => {
   });
 
   test('the description names every option', () => {
-    const text = describeReader({ ...defaults, channels: ['5'], ignoredMembers: ['6'] });
+    const text = describeReader(english, { ...defaults, channels: ['5'], ignoredMembers: ['6'] });
     for (const part of [
       '<#5>',
       '<@6>',
@@ -121,5 +143,14 @@ describe('read channels and the dictionary', () => {
       'spoilers',
     ])
       expect(text).toContain(part);
+  });
+
+  test('the description is in the member’s language; option names and values stay as typed', () => {
+    const text = describeReader(translatorFor('ja'), defaults);
+    expect(text).toContain('**読み上げるチャンネル:** なし');
+    expect(text).toContain('**said-prefix:** オン');
+    expect(text).toContain('**max-length:** 300 文字');
+    expect(text).toContain('**emoji:** names');
+    expect(text).not.toMatch(/:\*\* (on|off)$|characters|Ignored/m);
   });
 });

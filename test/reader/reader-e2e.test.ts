@@ -76,6 +76,22 @@ describe('streamer mode: settings', () => {
     expect(stored.reader.maxAgeMs).toBe(90_000);
   });
 
+  test('the settings answer in the member’s language (German)', async () => {
+    const de = (subcommand: string, options: Record<string, string> = {}) =>
+      t.discord.slash({ user: 'admin', name: 'config', subcommand, options, locale: 'de' });
+    const shown = await de('reader').waitForReply();
+    expect(shown.content).toContain('Vorlese-Einstellungen:');
+    expect(shown.content).toContain('**said-prefix:** an');
+    expect(shown.content).toContain('**Vorgelesene Kanäle:**');
+    const bad = await de('reader', { 'max-age': 'bald' }).waitForReply();
+    expect(bad.content).toContain(
+      'max-age muss eine Dauer wie `90s`, `2m` oder `1h` sein, von 5s bis 1h.',
+    );
+    expect((bad.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
+    const channels = await de('read-channel list').waitForReply();
+    expect(channels.content).toMatch(/^Vorgelesene Kanäle: /);
+  });
+
   test('a member without Manage Server cannot change them', async () => {
     const reply = await t.discord
       .slash({ user: 'member', name: 'config', subcommand: 'reader', force: true })

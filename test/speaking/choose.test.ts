@@ -37,7 +37,7 @@ describe('chooseOutput', () => {
 
   test('voice while the bot is in no channel is refused with the way out', () => {
     const error = refusal(() => chooseOutput('voice', undefined, 'vc1'));
-    expect(error.id).toBe('not_in_voice');
+    expect(error.id).toBe('say_not_in_voice');
     expect(error.message).toContain('/join');
   });
 });
@@ -55,11 +55,11 @@ describe('pickVoice', () => {
   });
 
   test.each([
-    [voices, 'nope', 'There is no voice `nope` for the base model'],
-    [[], undefined, 'no voices for the base model'],
-  ])('%#: refuses %s', (list, asked, message) => {
+    [voices, 'nope', 'voice_not_found', 'There is no voice `nope` for the base model'],
+    [[], undefined, 'no_voices', 'no voices for the base model'],
+  ])('%#: refuses %s', (list, asked, id, message) => {
     const error = refusal(() => pickVoice(list, asked, 'base'));
-    expect(error.id).toBe('voice_not_found');
+    expect(error.id).toBe(id);
     expect(error.message).toContain(message);
   });
 

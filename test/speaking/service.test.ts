@@ -119,13 +119,13 @@ const posts = () => emulator.counts()['POST /v2/tts']?.total ?? 0;
 
 describe('prepare', () => {
   test.each([
-    [false, 'Ask a server admin (Manage Server)'],
-    [true, 'Set one with `/config api-key`'],
-  ])('without a key (manager: %s) says who can set one', async (canManage, message) => {
+    [false, 'no_api_key_member', 'Ask a server admin (Manage Server)'],
+    [true, 'no_api_key_admin', 'Set one with `/config api-key`'],
+  ])('without a key (manager: %s) says who can set one', async (canManage, id, message) => {
     const { speaking, input } = await setup({ withKey: false });
     const requester = { id: 'member', name: 'Member', canManage };
     const error = await refused(speaking.prepare(input({ requester })));
-    expect(error.id).toBe('no_api_key');
+    expect(error.id).toBe(id);
     expect(error.message).toContain(message);
   });
 
@@ -143,9 +143,9 @@ describe('prepare', () => {
   });
 
   test.each([
-    [{ text: 'too short' }, 'invalid_input', 'too short'],
-    [{ choices: { emotion: 'happy' } }, 'invalid_input', 'only with the `advance` model'],
-    [{ output: 'voice' as const }, 'not_in_voice', '/join'],
+    [{ text: 'too short' }, 'text_too_short', 'too short'],
+    [{ choices: { emotion: 'happy' } }, 'emotion_needs_advance', 'only with the `advance` model'],
+    [{ output: 'voice' as const }, 'say_not_in_voice', '/join'],
   ])('%j is refused before any generation', async (extra, id, message) => {
     const { speaking, input } = await setup();
     const before = posts();

@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import { translatorFor } from '../../src/i18n/index.ts';
 import { voiceProgress } from '../../src/speech/index.ts';
 import type { SpeakUpdate } from '../../src/voice/index.ts';
 
@@ -13,5 +14,11 @@ test.each<[SpeakUpdate, string]>([
     '⏹️ Cancelled: this server’s API key was removed.',
   ],
 ])('%j → %s', (update, text) => {
-  expect(voiceProgress(update, 0)).toBe(text);
+  expect(voiceProgress(translatorFor('en-US'), update, 0)).toBe(text);
+});
+
+test('a cancelled item says why in the member’s language', () => {
+  expect(voiceProgress(translatorFor('de'), { state: 'cancelled', reason: 'key_removed' }, 0)).toBe(
+    '⏹️ Abgebrochen: Der API-Schlüssel dieses Servers wurde entfernt.',
+  );
 });

@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import { translatorFor } from '../../src/i18n/index.ts';
 import { type LeaveReason, leaveNotice } from '../../src/voice/index.ts';
 
 const context = { channelId: '42', idleMs: 300_000, detail: 'disconnected from the voice channel' };
@@ -27,4 +28,24 @@ test('no notice mentions anyone', () => {
   for (const reason of reasons) {
     expect(leaveNotice(reason, context)).not.toMatch(/<@|@everyone|@here/);
   }
+});
+
+test.each([
+  [
+    'de',
+    '👋 <#42> nach 5 min ohne etwas zu sagen verlassen. Nutze `/join`, um mich zurückzuholen.',
+  ],
+  [
+    'fr',
+    '👋 J’ai quitté <#42> après 5 min sans rien à dire. Utilise `/join` pour me faire revenir.',
+  ],
+  ['ja', '👋 5 min の間、話すことがなかったので <#42> から退出しました。`/join` で呼び戻せます。'],
+])('in the server’s language: %s', (locale, text) => {
+  expect(leaveNotice('idle', context, translatorFor(locale))).toBe(text);
+});
+
+test('a lost connection without a reason says so in the server’s language', () => {
+  expect(leaveNotice('lost', { channelId: '1', idleMs: 0 }, translatorFor('es-ES'))).toContain(
+    '(sin motivo indicado)',
+  );
 });

@@ -1,0 +1,80 @@
+import { EmbedBuilder, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import {
+  type Command,
+  canManage,
+  described,
+  guildClient,
+  guildIdOf,
+} from '../src/discord/index.ts';
+import { nextUtcDay } from '../src/store/index.ts';
+import {
+  chartAltText,
+  chartInput,
+  chartSvg,
+  dailyUsage,
+  rasterize,
+  topMembers,
+  type UsageFigures,
+  usageLines,
+} from '../src/usage/index.ts';
+
+const HISTORY_DAYS = 14;
+const DAY_MS = 86_400_000;
+
+export default {
+  data: described(
+    new SlashCommandBuilder().setName('usage'),
+    'commands.usage.description',
+  ).setContexts(0),
+
+  async execute(interaction, { services, translator }) {
+    const { t } = translator;
+    const guildId = guildIdOf(interaction);
+    const client = await guildClient(interaction, services);
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const manager = canManage(interaction);
+    const now = services.clock.now();
+    const [usages, days, share] = await Promise.all([
+      client.usage('generate'),
+      services.usage.days(guildId, manager ? now - (HISTORY_DAYS - 1) * DAY_MS : now, now),
+      services.speaking.memberShareOf(guildId),
+    ]);
+    const figures: UsageFigures = {
+      server: dailyUsage(usages),
+      member: {
+        used: days.at(-1)?.members[interaction.user.id] ?? 0,
+        // Members with Manage Server are exempt from the share: theirs is shown as information.
+        share: manager ? undefined : share,
+        freesAt: nextUtcDay(now),
+      },
+      ...(manager ? { history: { days, top: topMembers(days) }, shareForMembers: share } : {}),
+    };
+    const lines = usageLines(translator, figures);
+    const embed = new EmbedBuilder()
+      .setTitle(t('usage.title'))
+      .setDescription(lines.summary.join('\n'));
+    if (lines.days === undefined || lines.top === undefined) {
+      await interaction.editReply({ embeds: [embed], allowedMentions: { parse: [] } });
+      return;
+    }
+    embed
+      .addFields(
+        { name: t('usage.days'), value: lines.days.join('\n'), inline: true },
+        { name: t('usage.top'), value: lines.top.join('\n'), inline: true },
+      )
+      .setImage('attachment://usage.png');
+    const chart = rasterize(chartSvg(chartInput(figures)));
+    await interaction.editReply({
+      embeds: [embed],
+      files: [
+        {
+          attachment: chart.png,
+          name: 'usage.png',
+          contentType: 'image/png',
+          description: chartAltText(translator, figures),
+        },
+      ],
+      allowedMentions: { parse: [] },
+    });
+  },
+} satisfies Command;

@@ -1,0 +1,17 @@
+import { english, localizations, type MessageKey } from '../i18n/index.ts';
+
+/** Anything with a description Discord shows: a command, subcommand or option builder. */
+interface Describable {
+  setDescription(description: string): unknown;
+  setDescriptionLocalizations(localizations: Record<string, string>): unknown;
+}
+
+/**
+ * Gives a command, subcommand or option its description from the translation files, in
+ * English and every other language, so each member's client shows their own. Names stay English.
+ */
+export function described<T extends Describable>(builder: T, key: MessageKey): T {
+  builder.setDescription(english.t(key as never));
+  builder.setDescriptionLocalizations(localizations(key));
+  return builder;
+}

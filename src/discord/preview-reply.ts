@@ -1,0 +1,120 @@
+import { Readable } from 'node:stream';
+import {
+  type ChatInputCommandInteraction,
+  MessageFlags,
+  type StringSelectMenuInteraction,
+} from 'discord.js';
+import { PREVIEW_TEXT, type PreviewAudio } from '../preview/index.ts';
+import { codeSpan, findVoice, quoteSafely, voiceLabel } from '../speech/index.ts';
+import type { Model, TtsClient, Voice } from '../tts/index.ts';
+import type { CommandContext } from './command.ts';
+import { guildClient, guildIdOf } from './guild.ts';
+import { memberVoiceChannel } from './names.ts';
+import { UserError } from './user-error.ts';
+
+/** A voice to preview, as `/preview` or the `/voices` menu names it. */
+export interface PreviewChoice {
+  readonly voiceId: string;
+  readonly model: Model;
+}
+
+/**
+ * Answers a preview (from `/preview` or the `/voices` menu): the voice's sample played in voice
+ * when the bot is in the member's channel, else privately as an attachment. The sample is
+ * generated once per key and voice, then read from the store.
+ */
+export async function sendPreview(
+  interaction: ChatInputCommandInteraction | StringSelectMenuInteraction,
+  context: CommandContext,
+  choice: PreviewChoice,
+): Promise<void> {
+  const { services, translator } = context;
+  const { t } = translator;
+  const client = await guildClient(interaction, services);
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const voice = findVoice(await client.voices(choice.model), choice.voiceId);
+  if (voice === undefined) {
+    throw new UserError('voice_not_found', {
+      voice: codeSpan(choice.voiceId, 50),
+      model: choice.model,
+    });
+  }
+  const { audio, cached } = await services.previews.get(
+    { keyId: client.keyId, model: choice.model, voiceId: voice.voiceId },
+    () => generateSample(interaction, context, client, voice, choice.model),
+  );
+  const label = quoteSafely(voiceLabel(voice, translator), 100);
+  const origin = t(cached ? 'preview.stored' : 'preview.generated');
+  const botChannel = services.voice.channelOf(guildIdOf(interaction));
+  if (botChannel !== undefined && botChannel === memberVoiceChannel(interaction)) {
+    playInVoice(interaction, context, audio);
+    await interaction.editReply({
+      content: [t('preview.playing', { voice: label, channel: `<#${botChannel}>` }), origin].join(
+        '\n',
+      ),
+      allowedMentions: { parse: [] },
+    });
+    return;
+  }
+  await interaction.editReply({
+    content: [t('preview.caption', { voice: label, text: PREVIEW_TEXT }), origin].join('\n'),
+    files: [
+      {
+        attachment: audio.bytes,
+        name: `preview-${voice.voiceId.replace(/[^\w-]/g, '_').slice(0, 60)}.${audio.extension}`,
+        contentType: audio.mime,
+      },
+    ],
+    allowedMentions: { parse: [] },
+  });
+}
+
+/** Generates and downloads the sample; the generation counts for the member who asked. */
+async function generateSample(
+  interaction: ChatInputCommandInteraction | StringSelectMenuInteraction,
+  { services, logger }: CommandContext,
+  client: TtsClient,
+  voice: Voice,
+  model: Model,
+): Promise<PreviewAudio> {
+  const { generationId, audioUrl } = await client.generate({
+    text: PREVIEW_TEXT,
+    voiceId: voice.voiceId,
+    model,
+  });
+  await services.usage
+    .record(guildIdOf(interaction), interaction.user.id, services.clock.now())
+    .catch((error: unknown) => logger.warn({ err: error }, 'could not record usage'));
+  const downloaded = await client.download(audioUrl);
+  return { generationId, ...downloaded };
+}
+
+/**
+ * Queues the stored sample in the voice channel like any speech (fair turn, `/skip` works). Its
+ * source reads the stored bytes: nothing is generated, so it does not go through the speaking service.
+ */
+function playInVoice(
+  interaction: ChatInputCommandInteraction | StringSelectMenuInteraction,
+  { services, logger }: CommandContext,
+  audio: PreviewAudio,
+): void {
+  const outcome = services.voice.speak({
+    guildId: guildIdOf(interaction),
+    requesterId: interaction.user.id,
+    requesterName: interaction.user.displayName,
+    text: PREVIEW_TEXT,
+    source: {
+      generate: async () => `stored-preview:${audio.generationId}`,
+      // The stored sample was sniffed when it was downloaded: its extension names its format.
+      open: async () => ({ stream: Readable.from([audio.bytes]), extension: audio.extension }),
+    },
+    onUpdate: (update) => {
+      if (update.state === 'failed') logger.warn({ err: update.error }, 'preview playback failed');
+    },
+  });
+  if (!outcome.ok) {
+    throw outcome.reason === 'full'
+      ? new UserError('queue_full', { max: outcome.maxLength })
+      : new UserError('left_voice', {});
+  }
+}

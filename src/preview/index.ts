@@ -1,0 +1,1 @@
+export { PREVIEW_TEXT, type PreviewAudio, PreviewCache, type PreviewId } from './cache.ts';

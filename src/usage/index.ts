@@ -1,0 +1,23 @@
+export {
+  type BarBox,
+  type ChartDay,
+  type ChartInput,
+  type ChartLayout,
+  chartLayout,
+  chartSvg,
+} from './chart.ts';
+export { type Raster, rasterize } from './png.ts';
+export {
+  chartAltText,
+  chartInput,
+  dailyUsage,
+  lowQuotaLine,
+  type MemberUsage,
+  quotaLow,
+  type ServerUsage,
+  shortDay,
+  type TopMember,
+  topMembers,
+  type UsageFigures,
+  usageLines,
+} from './report.ts';

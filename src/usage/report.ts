@@ -1,0 +1,142 @@
+/** The figures `/usage` shows and how they read, in the member's language. Pure. */
+import type { Translator } from '../i18n/index.ts';
+import type { DayUsage } from '../store/index.ts';
+import type { LimitUsage } from '../tts/index.ts';
+import type { ChartInput } from './chart.ts';
+
+/** `2026-05-14` → `05-14`, the chart's short label. */
+export function shortDay(day: string): string {
+  return day.slice(5);
+}
+
+/** The server's use of its key in the API's daily window, from the key's budget. */
+export interface ServerUsage {
+  readonly used: number;
+  /** Generations allowed per window; undefined when the key has no daily limit. */
+  readonly limit: number | undefined;
+  /** When the oldest counted generation leaves the window (epoch ms), or null when none. */
+  readonly freesAt: number | null;
+}
+
+/** A member's own use today (UTC day) and their daily share when one is set. */
+export interface MemberUsage {
+  readonly used: number;
+  readonly share: number | undefined;
+  /** When their daily count starts again. */
+  readonly freesAt: number;
+}
+
+/** Everything one `/usage` reply shows; `history` only for members with Manage Server. */
+export interface UsageFigures {
+  readonly server: ServerUsage;
+  readonly member: MemberUsage;
+  readonly history?: { readonly days: readonly DayUsage[]; readonly top: readonly TopMember[] };
+  /** For managers (who are exempt): the share members have, when one is in force. */
+  readonly shareForMembers?: number | undefined;
+}
+
+/** A member and their generations over the history shown. */
+export interface TopMember {
+  readonly userId: string;
+  readonly count: number;
+}
+
+/** The key's daily limit among its generate limits (the longest window of at least a day). */
+export function dailyUsage(usages: readonly LimitUsage[]): ServerUsage {
+  const daily = usages
+    .filter((usage) => usage.limit.windowMs >= 86_400_000)
+    .sort((a, b) => b.limit.windowMs - a.limit.windowMs)[0];
+  return daily === undefined
+    ? { used: 0, limit: undefined, freesAt: null }
+    : { used: daily.used, limit: daily.limit.count, freesAt: daily.resetAt };
+}
+
+/** The members who generated most over `days`, most first (ties by id), at most `count`. */
+export function topMembers(days: readonly DayUsage[], count = 5): TopMember[] {
+  const totals = new Map<string, number>();
+  for (const day of days)
+    for (const [userId, n] of Object.entries(day.members))
+      totals.set(userId, (totals.get(userId) ?? 0) + n);
+  return [...totals]
+    .map(([userId, n]) => ({ userId, count: n }))
+    .sort((a, b) => b.count - a.count || a.userId.localeCompare(b.userId))
+    .slice(0, count);
+}
+
+/** True when less than 10% of the daily quota is left (and a limit is known). */
+export function quotaLow(server: Pick<ServerUsage, 'used' | 'limit'>): boolean {
+  return server.limit !== undefined && server.limit - server.used < server.limit * 0.1;
+}
+
+/** The short line `/say` adds when less than 10% of the daily quota is left; undefined otherwise. */
+export function lowQuotaLine({ t }: Translator, server: ServerUsage): string | undefined {
+  if (server.limit === undefined || !quotaLow(server)) return undefined;
+  return t('usage.low', { left: Math.max(0, server.limit - server.used), limit: server.limit });
+}
+
+const when = (epochMs: number): string => `<t:${Math.ceil(epochMs / 1000)}:R>`;
+
+/** The embed's text: what everyone sees, then the history for managers. */
+export function usageLines(
+  { t }: Translator,
+  figures: UsageFigures,
+): { summary: string[]; days?: string[]; top?: string[] } {
+  const { server, member } = figures;
+  const summary = [
+    server.limit === undefined
+      ? t('usage.server_unlimited', { used: server.used })
+      : t('usage.server', {
+          used: server.used,
+          limit: server.limit,
+          left: Math.max(0, server.limit - server.used),
+        }),
+  ];
+  if (server.freesAt !== null) {
+    summary.push(
+      server.limit !== undefined && server.used >= server.limit
+        ? t('usage.used_up', { when: when(server.freesAt) })
+        : t('usage.frees', { when: when(server.freesAt) }),
+    );
+  }
+  summary.push(
+    member.share === undefined
+      ? t('usage.you', { count: member.used })
+      : t('usage.you_share', { count: member.used, share: member.share }),
+  );
+  if (member.share !== undefined && member.used >= member.share)
+    summary.push(t('usage.share_used_up', { when: when(member.freesAt) }));
+  if (figures.shareForMembers !== undefined)
+    summary.push(t('usage.share_info', { share: figures.shareForMembers }));
+  if (figures.history === undefined) return { summary };
+  const { days, top } = figures.history;
+  return {
+    summary,
+    days: days.map((day) => `\`${shortDay(day.day)}\` ${day.total}`),
+    top:
+      top.length === 0
+        ? [t('usage.nobody')]
+        : top.map((entry, i) => `${i + 1}. <@${entry.userId}> — ${entry.count}`),
+  };
+}
+
+/** The chart's input: the history's days and the daily limit line. */
+export function chartInput(figures: UsageFigures): ChartInput {
+  return {
+    days: (figures.history?.days ?? []).map((day) => ({
+      label: shortDay(day.day),
+      count: day.total,
+    })),
+    limit: figures.server.limit,
+  };
+}
+
+/** The chart's alt text: what it shows, with every figure, for screen readers (Discord allows 1024). */
+export function chartAltText({ t }: Translator, figures: UsageFigures): string {
+  const days = figures.history?.days ?? [];
+  const values = days.map((day) => `${shortDay(day.day)}: ${day.total}`).join(', ');
+  const head =
+    figures.server.limit === undefined
+      ? t('usage.alt', { count: days.length })
+      : t('usage.alt_limit', { count: days.length, limit: figures.server.limit });
+  return `${head} ${values}`.slice(0, 1024);
+}

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PREVIEW_TEXT } from '../../src/preview/index.ts';
+import { USER_ONE } from '../../tools/emulator/index.ts';
+import type { Json } from '../fake-discord/types.ts';
+import { startTestBot, type TestBot } from '../support/bot-harness.ts';
+import { eventually, wavDurationMs } from '../voice/support.ts';
+
+let t: TestBot;
+beforeAll(async () => {
+  t = await startTestBot();
+  await t.configureKey(USER_ONE.apiKey);
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+const EPHEMERAL = 64;
+const submits = () => t.emulator.counts()['POST /v2/tts']?.total ?? 0;
+
+/** The generation the emulator made last, by the id in its last status poll. */
+function lastGenerationId(): string {
+  const path =
+    t.emulator.requests.filter((r) => r.endpoint === 'GET /v2/status').at(-1)?.path ?? '';
+  return new URL(path, 'http://x').searchParams.get('generation_id') ?? '';
+}
+
+async function preview(voice: string, user = 'member', locale?: string) {
+  const handle = t.discord.slash({
+    user,
+    name: 'preview',
+    options: { voice },
+    ...(locale === undefined ? {} : { locale }),
+  });
+  const reply = await handle.waitForReply(20_000);
+  return { handle, reply };
+}
+
+describe('/preview', () => {
+  test('the first preview of a voice generates the fixed sample once and attaches it, privately', async () => {
+    const before = submits();
+    const { handle, reply } = await preview('af_3kbq21leo');
+    expect(submits()).toBe(before + 1);
+    const id = lastGenerationId();
+    expect(t.emulator.generation(id)?.text).toBe(PREVIEW_TEXT);
+    const [file] = handle.files();
+    expect(file?.filename).toBe('preview-af_3kbq21leo.wav');
+    expect(file?.data.equals(t.emulator.audioOf(id) ?? Buffer.alloc(0))).toBe(true);
+    expect((reply.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
+    expect(reply.content).toContain('🔊 Preview of **Lily · Female · American**');
+    expect(reply.content).toContain('Made once for this server’s key');
+  });
+
+  test('later previews of that voice, by anyone, cost no generation and play the same bytes', async () => {
+    const first = await preview('af_3kbq21leo');
+    const before = submits();
+    const again = await preview('af_3kbq21leo', 'admin', 'fr');
+    expect(submits()).toBe(before);
+    expect(again.reply.content).toContain('aucune génération utilisée');
+    expect(
+      again.handle.files()[0]?.data.equals(first.handle.files()[0]?.data ?? Buffer.alloc(0)),
+    ).toBe(true);
+  });
+
+  test('an unknown voice is refused before any generation', async () => {
+    const before = submits();
+    const { reply } = await preview('no_such_voice');
+    expect(reply.content).toContain('There is no voice `no_such_voice`');
+    expect(submits()).toBe(before);
+  });
+
+  test('/voices offers the page’s voices in a menu; picking one answers with its preview', async () => {
+    const list = await t.discord.slash({ user: 'member', name: 'voices' }).waitForReply();
+    const rows = (list.components ?? []) as Json[];
+    const menu = rows.flatMap((row) => (row.components ?? []) as Json[]).find((c) => c.type === 3);
+    expect(menu?.custom_id).toBe('voices:preview:base');
+    const options = (menu?.options ?? []) as Json[];
+    expect(options.length).toBeGreaterThan(1);
+    expect(options.length).toBeLessThanOrEqual(10);
+    const other = options.find((o) => o.value !== 'af_3kbq21leo');
+    const before = submits();
+    const click = t.discord.clickButton({
+      user: 'member',
+      message: list,
+      customId: 'voices:preview:base',
+      values: [String(other?.value)],
+    });
+    const reply = await click.waitForReply(20_000);
+    expect(submits()).toBe(before + 1);
+    expect((reply.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
+    expect(reply.content).toContain(`Preview of **${String(other?.label)}`);
+    expect(click.files()).toHaveLength(1);
+    const second = await t.discord
+      .clickButton({
+        user: 'admin',
+        message: list,
+        customId: 'voices:preview:base',
+        values: [String(other?.value)],
+      })
+      .waitForReply(20_000);
+    expect(second.content).toContain('From the store');
+    expect(submits()).toBe(before + 1);
+  });
+
+  test('when the bot is in the member’s voice channel, the stored sample is played there, without a generation', async () => {
+    const first = await preview('af_3kbq21leo');
+    const sample = first.handle.files()[0]?.data ?? Buffer.alloc(0);
+    const channel = t.discord.guild.voiceChannelId;
+    t.discord.moveMember({ userId: 'member', channelId: channel });
+    await eventually('the bot sees the member', () => t.discord.voiceStates().length === 1);
+    const join = await t.discord.slash({ user: 'member', name: 'join' }).waitForReply(15_000);
+    expect(join.content).toContain('Joined');
+    t.voiceServer.reset(t.discord.guild.id);
+    const before = submits();
+    const { handle, reply } = await preview('af_3kbq21leo');
+    expect(reply.content).toContain(
+      `🔊 Playing the preview of **Lily · Female · American** in <#${channel}>`,
+    );
+    expect(handle.files()).toEqual([]);
+    const heard = await t.voiceServer.waitForAudio(t.discord.guild.id, { timeoutMs: 15_000 });
+    const expectedMs = wavDurationMs(sample);
+    expect(Math.abs(heard.durationMs - expectedMs) / expectedMs).toBeLessThan(0.1);
+    expect(submits()).toBe(before);
+  });
+});

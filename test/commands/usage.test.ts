@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { USER_ONE } from '../../tools/emulator/index.ts';
+import type { Json } from '../fake-discord/types.ts';
+import { startTestBot, type TestBot } from '../support/bot-harness.ts';
+
+let t: TestBot;
+beforeAll(async () => {
+  // A daily limit of 3, so the third /say leaves less than 10% of it.
+  t = await startTestBot({ env: { TTS_LIMITS: 'generate=20/1m+3/1d' } });
+  await t.configureKey(USER_ONE.apiKey);
+  // Each member may make two a day (the default would be a fifth of 3: one).
+  await t.discord
+    .slash({ user: 'admin', name: 'config', subcommand: 'limits', options: { 'member-daily': 2 } })
+    .waitForReply();
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+const EPHEMERAL = 64;
+const TEXT = 'Hello everyone, this is the text to speech bot speaking.';
+
+async function say(user: string, locale?: string) {
+  const handle = t.discord.slash({
+    user,
+    name: 'say',
+    options: { text: TEXT, voice: 'af_3kbq21leo', output: 'file' },
+    ...(locale === undefined ? {} : { locale }),
+  });
+  await handle.waitFor((e) => e.kind === 'edit' && handle.files().length > 0, 20_000);
+  return handle.lastMessage();
+}
+
+function embedOf(message: { embeds?: unknown } | undefined): Json {
+  const [embed] = (message?.embeds ?? []) as Json[];
+  if (embed === undefined) throw new Error('no embed');
+  return embed;
+}
+
+describe('/usage and the quota line of /say', () => {
+  test('/say adds no quota line while plenty is left, then one when less than 10% is', async () => {
+    expect((await say('member'))?.content).not.toContain('⚠️');
+    expect((await say('member'))?.content).not.toContain('⚠️');
+    const third = await say('admin', 'de');
+    expect(third?.content).toContain(
+      '⚠️ Nur noch 0 von 3 Generierungen sind für diesen Server im 24-Stunden-Fenster übrig.',
+    );
+  });
+
+  test('a member sees the server’s use, their own and when it frees up, privately and without history', async () => {
+    const handle = t.discord.slash({ user: 'member', name: 'usage' });
+    const reply = await handle.waitForReply();
+    expect((reply.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
+    const embed = embedOf(reply);
+    expect(embed.description).toContain(
+      '**This server, last 24 hours:** 3 of 3 generations (0 left)',
+    );
+    expect(embed.description).toMatch(/The daily quota is used up; it frees up <t:\d+:R>\./);
+    expect(embed.description).toContain('**You today:** 2 of your daily share of 2');
+    expect(embed.description).toMatch(/Your daily share is used up; it starts again <t:\d+:R>\./);
+    expect(embed.fields ?? []).toEqual([]);
+    expect(handle.files()).toEqual([]);
+  });
+
+  test('a manager also gets 14 days, the top members and the chart as a PNG with alt text', async () => {
+    const handle = t.discord.slash({ user: 'admin', name: 'usage' });
+    const reply = await handle.waitForReply();
+    const embed = embedOf(reply);
+    expect(embed.description).toContain('**You today:** 1 generation');
+    expect(embed.description).toContain(
+      '**Per-member share:** 2 generations per member per day (members with Manage Server are exempt).',
+    );
+    const fields = (embed.fields ?? []) as Json[];
+    expect(fields.map((f) => f.name)).toEqual(['Last 14 days (UTC)', 'Top members']);
+    const days = String(fields[0]?.value).split('\n');
+    expect(days).toHaveLength(14);
+    expect(days.at(-1)).toMatch(/^`\d\d-\d\d` 3$/);
+    const ids = t.discord.users;
+    expect(fields[1]?.value).toBe(`1. <@${ids.member?.id}> — 2\n2. <@${ids.admin?.id}> — 1`);
+    expect((embed.image as Json | undefined)?.url).toBe('attachment://usage.png');
+    const [file] = handle.files();
+    expect(file?.filename).toBe('usage.png');
+    expect(file?.data.subarray(1, 4).toString('ascii')).toBe('PNG');
+    expect(file?.data.readUInt32BE(16)).toBe(720);
+    const [attachment] = (reply.attachments ?? []) as Json[];
+    expect(attachment?.description).toMatch(
+      /^Bar chart of this server’s TTS generations over the last 14 days, today last; the dashed line is the daily limit of 3\. .*: 3$/,
+    );
+  });
+
+  test('in Japanese', async () => {
+    const reply = await t.discord
+      .slash({ user: 'member', name: 'usage', locale: 'ja' })
+      .waitForReply();
+    expect(embedOf(reply).title).toBe('TTS の使用量');
+    expect(embedOf(reply).description).toContain('**あなた（今日）:** 1 日の持ち分 2 回中 2 回');
+  });
+});
