@@ -86,13 +86,15 @@ export async function pollingBench(plan: PollingPlan): Promise<Row[]> {
     // 20 at once on one key each, after the bot has learned (same estimator, fresh key).
     const burstLengths = Array.from({ length: plan.atOnce }, (_, i) => lengthAt(i * 2));
     const [oursBurst, naiveBurst] = await Promise.all([
-      Promise.all(burstLengths.map((length, i) => generateOne(client(2), benchText(length, i)))),
+      Promise.all(
+        burstLengths.map((length, i) => generateOne(client(2), benchText(length, 1000 + i))),
+      ),
       Promise.all(
         burstLengths.map((length, i) =>
           naiveGenerate({
             baseUrl: emulator.baseUrl,
             apiKey: naive[2]?.apiKey ?? '',
-            text: benchText(length, i),
+            text: benchText(length, 1000 + i),
             voiceId: VOICE,
           }).then((r) => r.generationId),
         ),

@@ -56,13 +56,14 @@ export async function saturationBench(plan: SaturationPlan): Promise<Row[]> {
     // for fairness (a first-come queue serves the first member's ten before anyone else).
     const waits = new Map<string, number[]>();
     const started = Date.now();
-    const runs = members.flatMap((member) =>
+    // Every text differs: identical speech would come from the bot's speech cache.
+    const runs = members.flatMap((member, m) =>
       Array.from({ length: plan.perMember }, (_, i) => {
         const sent = Date.now();
         const handle = discord.slash({
           user: member,
           name: 'say',
-          options: { text: benchText(40, i), output: 'file' },
+          options: { text: benchText(40, m * plan.perMember + i), output: 'file' },
         });
         return handle
           .waitFor((event) => event.kind === 'edit' && event.files.length > 0, 20 * minuteMs)

@@ -83,7 +83,7 @@ export async function runTour(options: TourOptions): Promise<TourResult> {
     `  fake voice server › received ${received.opusFrames.length} Opus packets (${(received.durationMs / 1000).toFixed(1)} s), decoded to ${voiceWav}`,
   );
 
-  print('\nchat messages read aloud: pending streamer mode (not in this version yet)');
+  print('\n(chat messages read aloud by streamer mode: not part of this tour yet)');
 
   say('member', '/leave');
   bot((await discord.slash({ user: 'member', name: 'leave' }).waitForReply(TIMEOUT_MS)).content);
