@@ -34,6 +34,7 @@ import {
 import {
   type BudgetStore,
   type Clock,
+  FallbackBudgetStore,
   MemoryBudgetStore,
   productionClientOptions,
   SpeechCache,
@@ -143,7 +144,17 @@ export async function startBot(
         logger.warn({ err: error }, 'Redis connection error'),
       );
       opened.push(async () => void (await redis.close()));
-      budgets = new RedisBudgetStore(redis, config.ttsLimits);
+      let warnedAt = Number.NEGATIVE_INFINITY;
+      budgets = new FallbackBudgetStore(
+        new RedisBudgetStore(redis, config.ttsLimits),
+        new MemoryBudgetStore(config.ttsLimits),
+        (error) => {
+          // One line per 30 s of outage, not one per request.
+          if (Date.now() - warnedAt < 30_000) return;
+          warnedAt = Date.now();
+          logger.warn({ err: error }, 'shared rate budgets unreachable; using this process’s own');
+        },
+      );
     } else {
       budgets = new MemoryBudgetStore(config.ttsLimits, new KeyvBudgetJournal(keyv));
     }

@@ -7,6 +7,7 @@ export {
   type Take,
   windowWithMargin,
 } from './budget.ts';
+export { FallbackBudgetStore } from './budget-fallback.ts';
 export {
   type FinishedGeneration,
   type GenerationProgress,
