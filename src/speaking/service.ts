@@ -17,7 +17,7 @@ import {
   type TtsClient,
   type TtsClients,
 } from '../tts/index.ts';
-import type { SpeakUpdate, SpeechSource, VoiceService } from '../voice/index.ts';
+import type { SpeakOutcome, SpeakUpdate, SpeechSource, VoiceService } from '../voice/index.ts';
 import { chooseOutput, pickVoice } from './choose.ts';
 import { TicketJournal } from './journal.ts';
 import { checkShare, memberDailyShare } from './quota.ts';
@@ -235,17 +235,7 @@ export class SpeakingService {
       return { itemId: outcome.itemId, position: outcome.position };
     }
     this.#reservations.release(ticket.id);
-    switch (outcome.reason) {
-      case 'requester_full':
-        throw userRefusal('member_queue_full', {
-          max: outcome.maxPerRequester,
-          freesAt: outcome.freesAt,
-        });
-      case 'full':
-        throw new UserError('queue_full', { max: outcome.maxLength });
-      case 'not_connected':
-        throw new UserError('left_voice', {});
-    }
+    throw refusalOf(outcome, 'left_voice');
   }
 
   /**
@@ -273,17 +263,7 @@ export class SpeakingService {
       onUpdate,
     });
     if (outcome.ok) return { itemId: outcome.itemId, position: outcome.position };
-    switch (outcome.reason) {
-      case 'requester_full':
-        throw userRefusal('member_queue_full', {
-          max: outcome.maxPerRequester,
-          freesAt: outcome.freesAt,
-        });
-      case 'full':
-        throw new UserError('queue_full', { max: outcome.maxLength });
-      case 'not_connected':
-        throw new UserError('not_in_voice', {});
-    }
+    throw refusalOf(outcome, 'not_in_voice');
   }
 
   /**
@@ -435,5 +415,26 @@ export class SpeakingService {
       throw new UserError(requester.canManage ? 'no_api_key_admin' : 'no_api_key_member', {});
     }
     return this.#options.tts.forKey(apiKey);
+  }
+}
+
+/**
+ * The member's words for a refused voice item; `notConnected` says whether the bot left
+ * voice under a prepared request (`left_voice`) or was never there (`not_in_voice`).
+ */
+function refusalOf(
+  outcome: Extract<SpeakOutcome, { ok: false }>,
+  notConnected: 'left_voice' | 'not_in_voice',
+): UserError {
+  switch (outcome.reason) {
+    case 'requester_full':
+      return userRefusal('member_queue_full', {
+        max: outcome.maxPerRequester,
+        freesAt: outcome.freesAt,
+      });
+    case 'full':
+      return new UserError('queue_full', { max: outcome.maxLength });
+    case 'not_connected':
+      return new UserError(notConnected, {});
   }
 }
