@@ -3,7 +3,7 @@
  * `npm run start:sharded` (discord.js sets SHARDING_MANAGER in its children).
  */
 import { startBot } from './bot.ts';
-import { type Config, ConfigError, parseConfig } from './config/index.ts';
+import { parseConfigOrExit } from './config/index.ts';
 import { createLogger } from './log/index.ts';
 import { expose, type OpsServer, PrometheusMetrics, startOpsServer } from './ops/index.ts';
 import { answerManager } from './sharding/ipc.ts';
@@ -19,14 +19,7 @@ if (ignoredShardCount) {
   delete process.env.SHARD_COUNT;
 }
 
-let config: Config;
-try {
-  config = parseConfig(process.env);
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`${error.message}\nSee .env.example for every variable.\n`);
-  process.exit(1);
-}
+const config = parseConfigOrExit(process.env);
 
 const logger = createLogger({ level: config.logLevel, pretty: config.prettyLogs }).child(
   underManager ? { shard: process.env.SHARDS } : {},

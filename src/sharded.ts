@@ -3,18 +3,11 @@
  * runs SHARD_COUNT bot processes (each `src/main.ts`) sharing Redis, and the
  * one operations endpoint (HTTP_PORT) for all of them.
  */
-import { type Config, ConfigError, parseConfig } from './config/index.ts';
+import { parseConfigOrExit } from './config/index.ts';
 import { createLogger } from './log/index.ts';
 import { ShardingRefused, startShardManager } from './sharding/manager.ts';
 
-let config: Config;
-try {
-  config = parseConfig(process.env);
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`${error.message}\nSee .env.example for every variable.\n`);
-  process.exit(1);
-}
+const config = parseConfigOrExit(process.env);
 
 const logger = createLogger({ level: config.logLevel, pretty: config.prettyLogs }).child({
   role: 'shard-manager',

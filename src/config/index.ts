@@ -1,1 +1,2 @@
+export { parseConfigOrExit } from './or-exit.ts';
 export { type Config, ConfigError, parseConfig, parseTtsConfig, type TtsConfig } from './parse.ts';
