@@ -6,12 +6,12 @@
 import { join } from 'node:path';
 import { USER_ONE } from '../emulator/index.ts';
 import { REPO_ROOT, startLocalStack } from '../local-stack/index.ts';
-import { runTour } from './tour.ts';
+import { DEMO_DISCORD, runTour } from './tour.ts';
 
 const started = Date.now();
 const print = (line: string) => console.log(line);
 print('Starting the TTS emulator, a fake Discord (REST, gateway, voice) and the bot…');
-const stack = await startLocalStack({ emulator: { synth: 'auto' } });
+const stack = await startLocalStack({ emulator: { synth: 'auto' }, discord: DEMO_DISCORD });
 let failed = false;
 // Ctrl-C still stops every process the demo started.
 process.once('SIGINT', () => {

@@ -4,9 +4,13 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import OpusScript from 'opusscript';
 import type { InteractionHandle, Json } from '../../test/fake-discord/index.ts';
 import type { LocalStack } from '../local-stack/index.ts';
+import { type ChatStepResult, runChatStep } from './chat.ts';
+import { transcript } from './transcript.ts';
+import { decodeToWav } from './wav.ts';
+
+export { DEMO_DISCORD } from './chat.ts';
 
 /** Where the tour saves what the bot produced, and how it prints. */
 export interface TourOptions {
@@ -23,17 +27,19 @@ export interface TourResult {
   readonly voiceWav: string;
   /** Milliseconds of audio the fake voice server received and decoded. */
   readonly voiceMs: number;
+  /** Chat messages read aloud by streamer mode. */
+  readonly chat: ChatStepResult;
 }
 
 const TIMEOUT_MS = 30_000;
 
-/** Plays the tour; throws when a step does not get the answer it waits for. */
+/** Plays the tour (the stack started with `DEMO_DISCORD`); throws when a step does not get the answer it waits for. */
 export async function runTour(options: TourOptions): Promise<TourResult> {
-  const { stack, print, outDir } = options;
+  const { stack, outDir } = options;
   const { discord, voiceServer } = stack;
   await mkdir(outDir, { recursive: true });
-  const say = (who: string, command: string) => print(`\n${who} › ${command}`);
-  const bot = (text: string) => print(`  bot › ${text.replaceAll('\n', '\n        ')}`);
+  const out = transcript(options.print);
+  const { say, bot, print } = out;
 
   say('admin', '/config api-key   (the bot opens a modal; the key is typed there, never in chat)');
   const config = discord.slash({ user: 'admin', name: 'config', subcommand: 'api-key' });
@@ -83,11 +89,11 @@ export async function runTour(options: TourOptions): Promise<TourResult> {
     `  fake voice server › received ${received.opusFrames.length} Opus packets (${(received.durationMs / 1000).toFixed(1)} s), decoded to ${voiceWav}`,
   );
 
-  print('\n(chat messages read aloud by streamer mode: not part of this tour yet)');
+  const chat = await runChatStep(stack, outDir, out, TIMEOUT_MS);
 
   say('member', '/leave');
   bot((await discord.slash({ user: 'member', name: 'leave' }).waitForReply(TIMEOUT_MS)).content);
-  return { attachment, voiceWav, voiceMs: received.durationMs };
+  return { attachment, voiceWav, voiceMs: received.durationMs, chat };
 }
 
 async function lastContent(
@@ -100,33 +106,4 @@ async function lastContent(
 
 function kb(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KB`;
-}
-
-/** Opus frames of one stream (48 kHz stereo) decoded into a 16-bit PCM WAV file. */
-export function decodeToWav(frames: readonly Buffer[]): Buffer {
-  const decoder = new OpusScript(48_000, 2);
-  try {
-    return pcmWav(Buffer.concat(frames.map((frame) => decoder.decode(frame))), 48_000, 2);
-  } finally {
-    decoder.delete();
-  }
-}
-
-/** A WAV file around 16-bit little-endian PCM. */
-export function pcmWav(pcm: Buffer, rate: number, channels: number): Buffer {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + pcm.length, 4);
-  header.write('WAVE', 8, 'ascii');
-  header.write('fmt ', 12, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(channels, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * channels * 2, 28);
-  header.writeUInt16LE(channels * 2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(pcm.length, 40);
-  return Buffer.concat([header, pcm]);
 }
