@@ -40,7 +40,13 @@ const sections: Record<string, () => Promise<Row[]>> = {
     deliveryBench(quick ? { warmUp: 2, files: 4, voice: 4 } : { warmUp: 3, files: 10, voice: 10 }),
   saturation: () =>
     saturationBench({ members: 10, perMember: quick ? 4 : 10, timeScale: quick ? 0.1 : 0.25 }),
-  chat: () => chatBench({ quick }),
+  chat: () =>
+    chatBench({
+      messages: quick ? 120 : 300,
+      members: 20,
+      chatMs: quick ? 120_000 : 300_000,
+      timeScale: quick ? 0.1 : 0.2,
+    }),
   scale: () =>
     scaleBench(
       quick
