@@ -32,6 +32,8 @@ export interface SpeechForecast {
   readonly aheadMs: number;
   /** Expected ms of speech per character a message adds to a batch (see {@link batchCost}). */
   readonly msPerChar: number;
+  /** A message is read only if its speech is forecast to end within this long of its posting. */
+  readonly heardWithinMs: number;
 }
 
 /** What `take` hands out: the batch to read now, and the messages too old to read. */
@@ -99,12 +101,12 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
   }
 
   /**
-   * Removes and returns the next batch, and every message that cannot be heard within
-   * `maxAgeMs` of being posted (stale). With a forecast, the waiting messages are timed as if
-   * read in arrival order after the speech ahead; one whose speech would end after its
-   * max-age is dropped now, so the time goes to messages that can still be heard in time (a
-   * chat faster than speech is read with at most max-age of lag, and never waits for longer).
-   * Without one, only messages already older than max-age are stale. No batch starts before
+   * Removes and returns the next batch, and every message too old to read (stale): older
+   * than `maxAgeMs`, or, with a forecast, one that could not be heard in time. The waiting
+   * messages are then timed as if read in arrival order after the speech ahead; one whose
+   * speech would end later than `heardWithinMs` after its posting is dropped now, so the
+   * time goes to messages that can still be heard in time (a chat faster than speech is read
+   * with bounded lag, and drains within that bound once it quiets). No batch starts before
    * the oldest message has waited its hold; the batch takes only messages in that message's
    * voice; members take turns (each their oldest first) until the batch is full, then it is
    * put in arrival order. A member whose next message does not fit is done for this batch, so
@@ -116,7 +118,8 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     let speechEndsAt = now + (forecast?.aheadMs ?? 0);
     for (const entry of this.#entries) {
       const endsAt = speechEndsAt + batchCost(entry.message) * (forecast?.msPerChar ?? 0);
-      if (endsAt - entry.message.at > maxAgeMs) {
+      const late = forecast !== undefined && endsAt - entry.message.at > forecast.heardWithinMs;
+      if (now - entry.message.at > maxAgeMs || late) {
         stale.push(entry);
       } else {
         kept.push(entry);

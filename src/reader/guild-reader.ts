@@ -17,6 +17,13 @@ import type { ChatSpeaking, ChatVoice } from './types.ts';
 /** The requester id chat turns have in the speech queue: the chat takes turns with `/say` members. */
 export const CHAT_REQUESTER = 'chat';
 
+/**
+ * Share of max-age the speech forecast aims at: a message is read only if it is forecast to
+ * be heard within three quarters of max-age, leaving the rest for what the forecast cannot
+ * see (a `/say` item in between, the generation itself, a voice slower than learned).
+ */
+export const FORECAST_SHARE = 0.75;
+
 /** Thrown by a turn whose messages were all deleted or went stale before it could speak. */
 export class NothingToRead extends Error {
   override readonly name = 'NothingToRead';
@@ -283,8 +290,12 @@ export class GuildReader {
     for (const message of turn.batch) this.#held.delete(message.id);
     this.#backlog.requeue(turn.batch);
     const now = this.#options.clock.now();
-    const forecast = { aheadMs: this.#aheadMs(turn, now), msPerChar: this.#rate.msPerChar };
     const maxAgeMs = this.settings?.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+    const forecast = {
+      aheadMs: this.#aheadMs(turn, now),
+      msPerChar: this.#rate.msPerChar,
+      heardWithinMs: maxAgeMs * FORECAST_SHARE,
+    };
     const taken = this.#backlog.take(now, maxAgeMs, forecast);
     if (taken.stale.length > 0) {
       this.#droppedStale += taken.stale.length;

@@ -137,7 +137,7 @@ describe('ChatBacklog', () => {
   describe('with a speech forecast', () => {
     // Texts whose batch cost is 30 characters: 3 s of speech at 100 ms per character.
     const text = (name: string) => name.padEnd(30 - 1 - 8, '.');
-    const forecast = (aheadMs: number) => ({ aheadMs, msPerChar: 100 });
+    const forecast = (aheadMs: number) => ({ aheadMs, msPerChar: 100, heardWithinMs: 10_000 });
 
     test.each([
       { name: 'all fit', aheadMs: 0, at: [0, 0, 0], read: ['a', 'b', 'c'] },
@@ -157,7 +157,7 @@ describe('ChatBacklog', () => {
       at.forEach((time, i) => {
         backlog.add(message(names[i] ?? 'x', time, text(names[i] ?? 'x')));
       });
-      const taken = backlog.take(now, 10_000, forecast(aheadMs));
+      const taken = backlog.take(now, 60_000, forecast(aheadMs));
       expect(taken.batch.map((m) => m.authorId)).toEqual(read);
       expect(taken.stale.length).toBe(at.length - read.length);
       expect(backlog.size).toBe(0);
@@ -193,7 +193,11 @@ describe('ChatBacklog', () => {
                 const post = posts[next++];
                 if (post) backlog.add(post);
               }
-              const taken = backlog.take(now, maxAgeMs, { aheadMs: 0, msPerChar });
+              const taken = backlog.take(now, 3_600_000, {
+                aheadMs: 0,
+                msPerChar,
+                heardWithinMs: maxAgeMs,
+              });
               handled += taken.batch.length + taken.stale.length;
               let end = now;
               for (const m of taken.batch) {

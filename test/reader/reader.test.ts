@@ -240,12 +240,12 @@ describe('ChatReader', () => {
 
   test('messages that could not be heard within max-age are dropped and counted', async () => {
     stage.inVoice = 'voice';
-    guild.reader.maxAgeMs = 5000;
+    guild.reader.maxAgeMs = 6000; // the forecast aims at 4.5 s
     stage.autoRelease = false;
     post('Bobby', 'first message of many in the chat');
-    await wait(1100); // the first turn generates (held by the test)
-    // Taken by a second turn 1 s later, behind about 3 s of Bobby's speech, its own 3.5 s
-    // would end after its 5 s: dropped at once instead of being read late.
+    await wait(1100); // the first turn generates (held by the test); 3 s of speech
+    // Taken by a second turn 1 s later, behind Bobby's 3 s, its own 3.5 s would end 7.7 s
+    // after it was posted: dropped at once instead of being read late.
     post('Carol', 'this will be too old when its turn comes');
     await wait(1100);
     post('Dave', 'and this one too, sadly for Dave');
@@ -260,6 +260,7 @@ describe('ChatReader', () => {
   });
 
   test('a backlog drains many messages per generation, in order per member', async () => {
+    guild.reader.maxAgeMs = 120_000; // about a minute of speech: every message can be heard
     stage.autoRelease = false;
     for (let i = 0; i < 30; i++) {
       post(['Ann', 'Ben', 'Cat'][i % 3] ?? 'Ann', `message number ${i}`);
