@@ -1,22 +1,216 @@
 /**
  * Busy chat: 300 messages in 5 minutes from 20 members in a read channel, read aloud by the
- * chat reader (streamer mode). Not built yet: the chat reader reached main after this
- * benchmark was written; until then the row says so instead of a figure.
+ * chat reader (streamer mode) into the fake voice server, with time scaled down for the
+ * emulator, the bot's limits, the audio's length and the reader's max-age alike. Compared, in
+ * the same run on its own key, with a client that submits one generation per message and
+ * speaks them all in order.
  */
-import type { Row } from './stats.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { audioDurationMs } from '../src/speech/duration.ts';
+import { readerSettingsSchema } from '../src/store/index.ts';
+import { startLocalStack } from '../tools/local-stack/index.ts';
+import {
+  type ChatLineSpec,
+  chatScript,
+  messagesRead,
+  playedInOrderUntil,
+  type ReadyAudio,
+} from './chat-plan.ts';
+import { benchUser, count429, downloadedTexts } from './emulator-log.ts';
+import { naiveGenerate } from './naive.ts';
+import { formatNumber, formatRatio, meets, type Row } from './stats.ts';
 
-/** The busy-chat rows: a placeholder until this benchmark drives the chat reader. */
-export async function chatBench(_options: { readonly quick: boolean }): Promise<Row[]> {
-  return [
-    {
-      section: 'Busy chat',
-      measure:
-        '300 messages / 5 min / 20 members: drain time, stale share, generations, 429s (vs one generation per message)',
-      ours: 'not measured yet (the chat reader landed after this benchmark was written)',
-      naive: '',
-      ratio: '',
-      target: 'drained ≤ 6 min, 0 × 429',
-      met: undefined,
+/** Sizes of the busy-chat run. */
+export interface ChatPlan {
+  readonly messages: number;
+  readonly members: number;
+  /** How long the chat lasts, in unscaled ms (5 minutes). */
+  readonly chatMs: number;
+  /** Emulated minute as a share of a real one (0.2: a minute lasts 12 s). */
+  readonly timeScale: number;
+}
+
+/** The issue's target: the backlog drained this long after the chat started (unscaled). */
+const DRAIN_TARGET_MS = 6 * 60_000;
+/** Seconds of tone per character in the emulator's audio at full time, like speech. */
+const TONE_SECONDS_PER_CHAR = 0.06;
+
+/** Runs the busy-chat benchmark and returns its rows. */
+export async function chatBench(plan: ChatPlan): Promise<Row[]> {
+  const scale = plan.timeScale;
+  const minuteMs = 60_000 * scale;
+  const botUser = benchUser('chat_bot');
+  const naiveUser = benchUser('chat_naive');
+  const members = Array.from({ length: plan.members }, (_, i) => `viewer${i}`);
+  const maxAgeMs = Math.max(5000, Math.round(readerSettingsSchema.parse({}).maxAgeMs * scale));
+  const stack = await startLocalStack({
+    emulator: {
+      users: [botUser, naiveUser],
+      timeScale: scale,
+      generationMs: (_model, length) => (800 + 15 * length) * scale,
+      toneSecondsPerChar: TONE_SECONDS_PER_CHAR * scale,
+      maxLogEntries: 200_000,
     },
-  ];
+    discord: {
+      extraUsers: members,
+      guilds: [{ textChannels: ['general', 'chat'] }],
+    },
+    env: {
+      TTS_LIMITS: `generate=20/${minuteMs}ms+500/${Math.round(86_400_000 * scale)}ms,status=60/${minuteMs}ms,voices=10/${minuteMs}ms,health=100/${minuteMs}ms`,
+    },
+  });
+  const { discord, emulator, voiceServer } = stack;
+  const guildId = discord.guild.id;
+  const chatChannel = discord.guild.channels.chat ?? '';
+  const admin = (name: string, subcommand?: string, options: Record<string, string> = {}) =>
+    discord
+      .slash({ user: 'admin', name, ...(subcommand ? { subcommand } : {}), options })
+      .waitForReply(20_000);
+  try {
+    const keyReply = await discord
+      .slash({ user: 'admin', name: 'config', subcommand: 'api-key' })
+      .submitModal({ 'api-key': botUser.apiKey });
+    await keyReply.waitFor((event) => event.kind === 'edit', 20_000);
+    await admin('config', 'read-channel add', { channel: 'chat' });
+    await admin('config', 'reader', { 'max-age': `${Math.round(maxAgeMs / 1000)}s` });
+    discord.moveMember({ userId: 'admin', channelId: discord.guild.voiceChannelId });
+    const joined = await admin('join');
+    if (!/Joined/.test(joined.content)) throw new Error(`/join answered "${joined.content}"`);
+    emulator.reset();
+    voiceServer.reset(guildId);
+
+    const script = chatScript({
+      messages: plan.messages,
+      members: plan.members,
+      durationMs: plan.chatMs * scale,
+    });
+    const started = Date.now();
+    // Started now so each sends at its message's time; a failure is reported once all ended.
+    const naive = script.map((line) =>
+      speakNaively(line, started, members, {
+        baseUrl: emulator.baseUrl,
+        apiKey: naiveUser.apiKey,
+        pollMs: 1000 * scale,
+      }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))),
+    );
+    for (const line of script) {
+      const wait = started + line.atMs - Date.now();
+      if (wait > 0) await sleep(wait);
+      discord.sendMessage({
+        user: members[line.member] ?? 'member',
+        channelId: chatChannel,
+        content: line.text,
+      });
+    }
+    const ours = await waitUntilDrained(stack, started, 25 * minuteMs);
+    const naiveAudio = await Promise.all(naive);
+    const naiveFailure = naiveAudio.find((a) => a instanceof Error);
+    if (naiveFailure !== undefined) throw naiveFailure;
+    const naiveEnd = playedInOrderUntil(
+      naiveAudio.filter((a): a is ReadyAudio => !(a instanceof Error)),
+    );
+
+    const log = emulator.requests;
+    const read = messagesRead(downloadedTexts(emulator, botUser.userId));
+    const generations = (userId: string) =>
+      log.filter((e) => e.endpoint === 'POST /v2/tts' && e.userId === userId && e.status < 300)
+        .length;
+    const minutes = (ms: number) => `${formatNumber(ms / minuteMs, 1)} min`;
+    const share = (n: number) => `${formatNumber((100 * n) / plan.messages, 0)} %`;
+    const oursDrain = ours.lastPacketAt - started;
+    const naiveDrain = naiveEnd - started;
+    const ours429 = count429(log, [botUser]);
+    const naive429 = count429(log, [naiveUser]);
+    const oursGenerations = generations(botUser.userId);
+    const naiveGenerations = generations(naiveUser.userId);
+    return [
+      {
+        section: 'Busy chat',
+        measure: `${plan.messages} messages / ${formatNumber(plan.chatMs / 60_000)} min / ${plan.members} members (minute = ${minuteMs / 1000} s, max-age ${formatNumber(maxAgeMs / scale / 1000)} s): drained (last audio) after`,
+        ours: minutes(oursDrain),
+        naive: minutes(naiveDrain),
+        ratio: formatRatio(oursDrain, naiveDrain),
+        target: `≤ ${DRAIN_TARGET_MS / 60_000} min`,
+        met: meets(oursDrain / scale, { max: DRAIN_TARGET_MS }),
+      },
+      {
+        section: 'Busy chat',
+        measure: 'messages read aloud; dropped as stale (the bot’s count)',
+        ours: `${read.size} (${share(read.size)}); ${ours.droppedStale} (${share(ours.droppedStale)})`,
+        naive: `${plan.messages} (100 %); 0`,
+        ratio: '',
+        target: '',
+        met: undefined,
+      },
+      {
+        section: 'Busy chat',
+        measure: 'generations used',
+        ours: String(oursGenerations),
+        naive: String(naiveGenerations),
+        ratio: formatRatio(oursGenerations, naiveGenerations),
+        target: '',
+        met: undefined,
+      },
+      {
+        section: 'Busy chat',
+        measure: 'responses 429',
+        ours: String(ours429),
+        naive: String(naive429),
+        ratio: '',
+        target: '0',
+        met: meets(ours429, { max: 0 }),
+      },
+    ];
+  } finally {
+    await stack.stop();
+  }
+}
+
+/** The naive client's reading of one message: its generation when it is posted, then its audio. */
+async function speakNaively(
+  line: ChatLineSpec,
+  started: number,
+  members: readonly string[],
+  client: { baseUrl: string; apiKey: string; pollMs: number },
+): Promise<ReadyAudio> {
+  await sleep(Math.max(0, started + line.atMs - Date.now()));
+  let durationMs = 0;
+  // The API refuses texts under 30 characters: pad them as the bot does.
+  const text = `${members[line.member]} said ${line.text}`.padEnd(30, '.');
+  const result = await naiveGenerate({
+    ...client,
+    text,
+    voiceId: 'am_2riuownnf',
+    deliver: async (audio) => {
+      durationMs = (await audioDurationMs(audio, 'audio/wav')) ?? 0;
+    },
+  });
+  return { readyAt: result.deliveredAt, durationMs };
+}
+
+/**
+ * Waits until the chat is read out: nothing queued or waiting in the reader (asked with
+ * `/queue`) and no voice packet for a second; then the last packet's time and the bot's count
+ * of messages dropped as stale.
+ */
+async function waitUntilDrained(
+  stack: Awaited<ReturnType<typeof startLocalStack>>,
+  started: number,
+  timeoutMs: number,
+): Promise<{ lastPacketAt: number; droppedStale: number }> {
+  const { discord, voiceServer } = stack;
+  const guildId = discord.guild.id;
+  for (;;) {
+    await sleep(1000);
+    const arrivals = voiceServer.received(guildId).arrivals;
+    const lastPacketAt = arrivals.at(-1) ?? started;
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`the chat was not read out within ${timeoutMs / 1000} s`);
+    if (Date.now() - lastPacketAt < 1000) continue;
+    const queue = await discord.slash({ user: 'admin', name: 'queue' }).waitForReply(20_000);
+    const chat = /Chat: (\d+) waiting, (\d+) dropped/.exec(queue.content);
+    if (chat === null) throw new Error(`/queue answered "${queue.content}"`);
+    const idle = queue.content.includes('Nothing is playing or queued.');
+    if (idle && chat[1] === '0') return { lastPacketAt, droppedStale: Number(chat[2]) };
+  }
 }

@@ -70,3 +70,17 @@ export function polledGenerations(
   }
   return [...seen];
 }
+
+/** Texts of the generations of `userId` whose audio was downloaded, in the order of the first download. */
+export function downloadedTexts(emulator: Emulator, userId: string): string[] {
+  const seen = new Set<string>();
+  for (const e of emulator.requests) {
+    if (e.endpoint !== 'GET /audio') continue;
+    const id = /\/audio\/([^/.?]+)/.exec(e.path)?.[1];
+    if (id !== undefined) seen.add(id);
+  }
+  return [...seen]
+    .map((id) => emulator.generation(id))
+    .filter((g) => g !== undefined && g.userId === userId)
+    .map((g) => g?.text ?? '');
+}

@@ -40,7 +40,13 @@ const sections: Record<string, () => Promise<Row[]>> = {
     deliveryBench(quick ? { warmUp: 2, files: 4, voice: 4 } : { warmUp: 3, files: 10, voice: 10 }),
   saturation: () =>
     saturationBench({ members: 10, perMember: quick ? 4 : 10, timeScale: quick ? 0.1 : 0.25 }),
-  chat: () => chatBench({ quick }),
+  chat: () =>
+    chatBench({
+      messages: quick ? 120 : 300,
+      members: 20,
+      chatMs: quick ? 120_000 : 300_000,
+      timeScale: quick ? 0.1 : 0.2,
+    }),
   scale: () =>
     scaleBench(
       quick
@@ -110,6 +116,12 @@ const report = [
   '  audio packet at the fake voice server (one `/say` at a time).',
   '- Saturation: time scaled for the emulator and the bot alike (`TTS_LIMITS`); generations per minute counts',
   '  what followed the first window’s 20 over the time it took. Fairness: each member’s median wait.',
+  '- Busy chat: time scaled like Saturation, and the audio (tone seconds per character) and the reader’s',
+  '  default max-age with it; a seeded chat of 12–80 character messages at uniformly drawn times. Drained: the',
+  '  first message → the last audio packet at the fake voice server, once `/queue` shows nothing waiting.',
+  '  Read: messages whose text is in a generation whose audio the bot downloaded. The naive client generates',
+  '  each message as it is posted (on its own key, in the same run); its drain is when its audio, played in',
+  '  order back to back, would end.',
   '- Scale: VmRSS of the bot process after login (lowest of five samples); CPU of the bot and its ffmpeg',
   '  children from /proc while every server speaks; jitter from the arrival times at the fake voice server,',
   '  which shares the 2 cores with everything else.',

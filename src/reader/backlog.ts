@@ -23,6 +23,19 @@ export interface BacklogOptions {
   readonly batchChars: number;
 }
 
+/**
+ * What `take` knows of the speech ahead: a message is read only if it can be heard, all of it,
+ * within max-age of being posted.
+ */
+export interface SpeechForecast {
+  /** Speech already queued before the batch taken now (ms): the rest of what plays, what is made. */
+  readonly aheadMs: number;
+  /** Expected ms of speech per character a message adds to a batch (see {@link batchCost}). */
+  readonly msPerChar: number;
+  /** A message is read only if its speech is forecast to end within this long of its posting. */
+  readonly heardWithinMs: number;
+}
+
 /** What `take` hands out: the batch to read now, and the messages too old to read. */
 export interface Taken<M extends PendingMessage = PendingMessage> {
   readonly batch: M[];
@@ -88,16 +101,32 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
   }
 
   /**
-   * Removes and returns the next batch, and every message older than `maxAgeMs` (stale). No
-   * batch starts before the oldest message has waited its hold; the batch takes only messages
-   * in that message's voice;
-   * members take turns (each their oldest first) until the batch is full, then it is put in
-   * arrival order. A member whose next message does not fit is done for this batch, so their
-   * messages are never reordered.
+   * Removes and returns the next batch, and every message too old to read (stale): older
+   * than `maxAgeMs`, or, with a forecast, one that could not be heard in time. The waiting
+   * messages are then timed as if read in arrival order after the speech ahead; one whose
+   * speech would end later than `heardWithinMs` after its posting is dropped now, so the
+   * time goes to messages that can still be heard in time (a chat faster than speech is read
+   * with bounded lag, and drains within that bound once it quiets). No batch starts before
+   * the oldest message has waited its hold; the batch takes only messages in that message's
+   * voice; members take turns (each their oldest first) until the batch is full, then it is
+   * put in arrival order. A member whose next message does not fit is done for this batch, so
+   * their messages are never reordered.
    */
-  take(now: number, maxAgeMs: number): Taken<M> {
-    const stale = this.#entries.filter((e) => now - e.message.at > maxAgeMs);
-    this.#entries = this.#entries.filter((e) => now - e.message.at <= maxAgeMs);
+  take(now: number, maxAgeMs: number, forecast?: SpeechForecast): Taken<M> {
+    const stale: Entry<M>[] = [];
+    const kept: Entry<M>[] = [];
+    let speechEndsAt = now + (forecast?.aheadMs ?? 0);
+    for (const entry of this.#entries) {
+      const endsAt = speechEndsAt + batchCost(entry.message) * (forecast?.msPerChar ?? 0);
+      const late = forecast !== undefined && endsAt - entry.message.at > forecast.heardWithinMs;
+      if (now - entry.message.at > maxAgeMs || late) {
+        stale.push(entry);
+      } else {
+        kept.push(entry);
+        speechEndsAt = endsAt;
+      }
+    }
+    this.#entries = kept;
     const ready = this.#entries;
     const head = ready[0];
     if (head === undefined || now - head.message.at < this.#options.holdMs)

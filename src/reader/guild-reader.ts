@@ -4,17 +4,25 @@
  * edit of one of its messages makes it again from what is left, up to the moment it plays.
  */
 import type { Logger } from '../log/index.ts';
-import type { ReaderSettings } from '../store/index.ts';
+import { DEFAULT_MAX_AGE_MS, type ReaderSettings } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import type { SpeakUpdate } from '../voice/index.ts';
-import { ChatBacklog, type PendingMessage } from './backlog.ts';
+import { batchCost, ChatBacklog, type PendingMessage } from './backlog.ts';
 import { composeBatch, type LastRead } from './compose.ts';
 import { nextTurnAt } from './pacing.ts';
+import { SpeechRate } from './speech-rate.ts';
 import type { SpokenMessage } from './text.ts';
 import type { ChatSpeaking, ChatVoice } from './types.ts';
 
 /** The requester id chat turns have in the speech queue: the chat takes turns with `/say` members. */
 export const CHAT_REQUESTER = 'chat';
+
+/**
+ * Share of max-age the speech forecast aims at: a message is read only if it is forecast to
+ * be heard within three quarters of max-age, leaving the rest for what the forecast cannot
+ * see (a `/say` item in between, the generation itself, a voice slower than learned).
+ */
+export const FORECAST_SHARE = 0.75;
 
 /** Thrown by a turn whose messages were all deleted or went stale before it could speak. */
 export class NothingToRead extends Error {
@@ -48,6 +56,10 @@ interface Turn {
   /** A message of the batch changed after its audio was made: make it again before playing. */
   dirty: boolean;
   voice: ChatVoice | undefined;
+  /** Characters of the batch as the backlog counts them, for the speech forecast. */
+  cost: number;
+  /** When it started playing. */
+  playingSince: number | undefined;
 }
 
 /** The chat of one server on its way to speech. */
@@ -71,6 +83,8 @@ export class GuildReader {
   /** When the last turn was queued, and whether the budget is being checked for the next. */
   #lastTurnAt = 0;
   #pacing = false;
+  /** How long the chat's speech takes per character, learned from what played. */
+  readonly #rate = new SpeechRate();
 
   constructor(options: GuildReaderOptions) {
     this.#options = options;
@@ -85,7 +99,7 @@ export class GuildReader {
     return this.#backlog.size;
   }
 
-  /** Messages dropped because they were older than `max-age` when their turn came. */
+  /** Messages dropped because they could not be heard within `max-age` of being posted. */
   get droppedStale(): number {
     return this.#droppedStale;
   }
@@ -188,6 +202,8 @@ export class GuildReader {
       attempt: undefined,
       dirty: false,
       voice: undefined,
+      cost: 0,
+      playingSince: undefined,
     };
     this.#waiting = turn;
     const queued = this.#options.speaking.queue({
@@ -274,23 +290,46 @@ export class GuildReader {
     for (const message of turn.batch) this.#held.delete(message.id);
     this.#backlog.requeue(turn.batch);
     const now = this.#options.clock.now();
-    const taken = this.#backlog.take(now, this.settings?.maxAgeMs ?? 120_000);
+    const maxAgeMs = this.settings?.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+    const forecast = {
+      aheadMs: this.#aheadMs(turn, now),
+      msPerChar: this.#rate.msPerChar,
+      heardWithinMs: maxAgeMs * FORECAST_SHARE,
+    };
+    const taken = this.#backlog.take(now, maxAgeMs, forecast);
     if (taken.stale.length > 0) {
       this.#droppedStale += taken.stale.length;
       this.#backlog.forget(taken.stale);
       this.#options.logger.info(
         { guildId: this.#options.guildId, dropped: taken.stale.length, total: this.#droppedStale },
-        'dropped chat messages older than max-age',
+        'dropped chat messages that could not be heard within max-age',
       );
     }
     turn.batch = taken.batch;
+    turn.cost = taken.batch.reduce((sum, message) => sum + batchCost(message), 0);
     for (const message of turn.batch) this.#held.set(message.id, turn);
+  }
+
+  // Speech of the chat's other turns still to play: the rest of the playing one, and the ones
+  // made or being made. Items of `/say` members in between are not counted.
+  #aheadMs(except: Turn, now: number): number {
+    let ahead = 0;
+    for (const turn of this.#turns) {
+      if (turn === except || turn.state === 'waiting' || turn.state === 'done') continue;
+      const speech = turn.cost * this.#rate.msPerChar;
+      ahead += Math.max(
+        0,
+        speech - (turn.playingSince === undefined ? 0 : now - turn.playingSince),
+      );
+    }
+    return ahead;
   }
 
   #onUpdate(turn: Turn, update: SpeakUpdate): void {
     switch (update.state) {
       case 'playing':
         turn.state = 'playing';
+        turn.playingSince = this.#options.clock.now();
         // A playing item no longer counts against the chat's places in the queue.
         this.#schedule();
         return;
@@ -302,6 +341,9 @@ export class GuildReader {
         this.#done(turn);
         return;
       case 'played':
+        this.#rate.observe(turn.cost, update.durationMs);
+        this.#done(turn);
+        return;
       case 'skipped':
         this.#done(turn);
         return;

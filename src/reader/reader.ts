@@ -32,7 +32,7 @@ export interface ChatReaderOptions {
 export interface ReaderStats {
   /** Messages waiting to be read. */
   readonly waiting: number;
-  /** Messages dropped because they were older than `max-age` when their turn came. */
+  /** Messages dropped because they could not be heard within `max-age` of being posted. */
   readonly droppedStale: number;
 }
 

@@ -3,6 +3,7 @@ export { KeyvBudgetJournal } from './budget-journal.ts';
 export { guardStore, StoreUnavailableError } from './guard.ts';
 export { openKeyv } from './keyv.ts';
 export {
+  DEFAULT_MAX_AGE_MS,
   type DictionaryEntry,
   defaultReaderSettings,
   dictionaryEntrySchema,

@@ -20,6 +20,12 @@ export const READER_BOUNDS = {
   replacement: 200,
 } as const;
 
+/**
+ * Default max-age: chat older than a minute is old news on a stream, and it bounds how far
+ * behind a chat faster than speech is read (a message is read only if heard within it).
+ */
+export const DEFAULT_MAX_AGE_MS = 60_000;
+
 const id = z.string().regex(/^\d{1,25}$/);
 
 /** The reader's options for one server; every field has its default. */
@@ -47,7 +53,7 @@ export const readerSettingsSchema = z.object({
     .int()
     .min(READER_BOUNDS.maxAgeMs.min)
     .max(READER_BOUNDS.maxAgeMs.max)
-    .default(120_000),
+    .default(DEFAULT_MAX_AGE_MS),
   emoji: z.enum(EMOJI_MODES).default('names'),
   spoilers: z.enum(SPOILER_MODES).default('skip'),
 });

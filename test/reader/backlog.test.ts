@@ -133,4 +133,84 @@ describe('ChatBacklog', () => {
       }),
     );
   });
+
+  describe('with a speech forecast', () => {
+    // Texts whose batch cost is 30 characters: 3 s of speech at 100 ms per character.
+    const text = (name: string) => name.padEnd(30 - 1 - 8, '.');
+    const forecast = (aheadMs: number) => ({ aheadMs, msPerChar: 100, heardWithinMs: 10_000 });
+
+    test.each([
+      { name: 'all fit', aheadMs: 0, at: [0, 0, 0], read: ['a', 'b', 'c'] },
+      { name: 'the fourth would end at 13 s', aheadMs: 0, at: [0, 0, 0, 0], read: ['a', 'b', 'c'] },
+      { name: 'behind 5 s of speech only one fits', aheadMs: 5000, at: [0, 0, 0], read: ['a'] },
+      {
+        name: 'a later message fits after an older one is dropped',
+        aheadMs: 0,
+        now: 9000,
+        at: [0, 8000],
+        read: ['b'],
+      },
+      { name: 'nothing fits behind 10 s', aheadMs: 10_000, at: [0, 500], read: [] },
+    ])('$name', ({ aheadMs, at, read, now = 1000 }) => {
+      const backlog = new ChatBacklog({ holdMs: 0, batchChars: 10_000 });
+      const names = ['a', 'b', 'c', 'd'];
+      at.forEach((time, i) => {
+        backlog.add(message(names[i] ?? 'x', time, text(names[i] ?? 'x')));
+      });
+      const taken = backlog.take(now, 60_000, forecast(aheadMs));
+      expect(taken.batch.map((m) => m.authorId)).toEqual(read);
+      expect(taken.stale.length).toBe(at.length - read.length);
+      expect(backlog.size).toBe(0);
+    });
+
+    test('property: a chat faster than speech, played as forecast, is heard within max-age and never falls further behind', () => {
+      fc.assert(
+        fc.property(
+          fc.array(
+            fc.record({
+              gap: fc.integer({ min: 0, max: 3000 }),
+              len: fc.integer({ min: 1, max: 80 }),
+            }),
+            {
+              minLength: 1,
+              maxLength: 120,
+            },
+          ),
+          fc.integer({ min: 5000, max: 120_000 }),
+          fc.integer({ min: 20, max: 120 }),
+          (chat, maxAgeMs, msPerChar) => {
+            const backlog = new ChatBacklog({ holdMs: 0, batchChars: 600 });
+            let at = 0;
+            const posts = chat.map(({ gap, len }, i) => {
+              at += gap;
+              return message(`m${i % 5}`, at, 'x'.repeat(len));
+            });
+            let now = 0;
+            let next = 0;
+            let handled = 0;
+            while (handled < posts.length) {
+              while (next < posts.length && (posts[next]?.at ?? 0) <= now) {
+                const post = posts[next++];
+                if (post) backlog.add(post);
+              }
+              const taken = backlog.take(now, 3_600_000, {
+                aheadMs: 0,
+                msPerChar,
+                heardWithinMs: maxAgeMs,
+              });
+              handled += taken.batch.length + taken.stale.length;
+              let end = now;
+              for (const m of taken.batch) {
+                end += batchCost(m) * msPerChar;
+                expect(end - m.at).toBeLessThanOrEqual(maxAgeMs + 1e-6);
+              }
+              now = taken.batch.length > 0 ? end : now + 100;
+            }
+            // Drained within max-age of the last post, however fast the chat was.
+            expect(now).toBeLessThanOrEqual(Math.max(at + maxAgeMs, at + 100) + 1e-6);
+          },
+        ),
+      );
+    });
+  });
 });

@@ -138,7 +138,7 @@ describe('read channels and the dictionary', () => {
       'voice-members-only',
       'auto-join',
       'max-length',
-      'max-age:** 2m',
+      'max-age:** 1m',
       'emoji',
       'spoilers',
     ])

@@ -56,7 +56,7 @@ describe('streamer mode: settings', () => {
     expect((added.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
     const shown = await config('reader').waitForReply();
     expect(shown.content).toContain('**said-prefix:** on');
-    expect(shown.content).toContain('**max-age:** 2m');
+    expect(shown.content).toContain('**max-age:** 1m');
     expect(shown.content).toContain('**read-bots:** none');
     const saved = await config('reader', { 'max-age': '90s', 'max-length': 200 }).waitForReply();
     expect(saved.content).toContain('**max-age:** 90s');

@@ -194,7 +194,7 @@ describe('SQLite store', () => {
     );
     const guild = await settings.guild('1');
     expect(guild.reader.channels).toEqual(['1', '2', '3', '4', '5']);
-    expect(guild.reader.maxAgeMs).toBe(120_000);
+    expect(guild.reader.maxAgeMs).toBe(60_000);
     expect(guild.dictionary).toEqual([]);
     await expect(
       settings.updateGuild('1', (g) => ({ ...g, reader: { ...g.reader, maxLength: 5 } })),

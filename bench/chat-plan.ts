@@ -1,0 +1,106 @@
+/**
+ * The pure parts of the busy-chat benchmark: the chat it plays (who says what, when), which
+ * messages a set of generated texts read aloud, and when a client that speaks every message
+ * in order would have finished playing them.
+ */
+
+/** One chat message of the benchmark. */
+export interface ChatLineSpec {
+  readonly index: number;
+  /** Offset from the start of the chat, in ms (already time-scaled). */
+  readonly atMs: number;
+  /** Index of the member who sends it. */
+  readonly member: number;
+  readonly text: string;
+}
+
+/** What the chat looks like. */
+export interface ChatShape {
+  readonly messages: number;
+  readonly members: number;
+  /** How long the chat lasts, in ms (already time-scaled). */
+  readonly durationMs: number;
+  /** Seed of the pseudo-random draw, so every run plays the same chat. */
+  readonly seed?: number;
+}
+
+const FILLER = [
+  'that',
+  'was',
+  'a',
+  'great',
+  'play',
+  'did',
+  'you',
+  'see',
+  'the',
+  'last',
+  'round',
+  'wow',
+  'lol',
+  'nice',
+  'shot',
+  'we',
+  'need',
+  'more',
+  'of',
+  'this',
+  'stream',
+  'today',
+];
+
+/** Mulberry32: a small seeded generator of numbers in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/**
+ * A chat of `messages` lines over `durationMs` from `members` members: send times drawn
+ * uniformly and sorted (a steady but uneven stream), authors drawn uniformly, texts of 12 to
+ * 80 characters that start with `Message <index>` so a generated text shows which it read.
+ */
+export function chatScript(shape: ChatShape): ChatLineSpec[] {
+  const random = seededRandom(shape.seed ?? 20_261_123);
+  const times = Array.from({ length: shape.messages }, () =>
+    Math.round(random() * shape.durationMs),
+  ).sort((a, b) => a - b);
+  return times.map((atMs, index) => {
+    const member = Math.floor(random() * shape.members);
+    const length = 12 + Math.floor(random() * 69);
+    let text = `Message ${index}`;
+    while (text.length < length) text += ` ${FILLER[Math.floor(random() * FILLER.length)]}`;
+    return { index, atMs, member, text };
+  });
+}
+
+/** Indices of the benchmark's messages that appear in the given generated texts. */
+export function messagesRead(texts: readonly string[]): Set<number> {
+  const read = new Set<number>();
+  for (const text of texts) {
+    for (const match of text.matchAll(/\bMessage (\d+)\b/g)) read.add(Number(match[1]));
+  }
+  return read;
+}
+
+/** When one message's audio was in hand, and how long it plays. */
+export interface ReadyAudio {
+  readonly readyAt: number;
+  readonly durationMs: number;
+}
+
+/**
+ * When the last of `audios` ends if each plays in the given order, back to back, none
+ * before its audio is in hand: how a client that speaks every message in order drains.
+ */
+export function playedInOrderUntil(audios: readonly ReadyAudio[]): number {
+  let end = Number.NEGATIVE_INFINITY;
+  for (const audio of audios) end = Math.max(end, audio.readyAt) + audio.durationMs;
+  return end;
+}
