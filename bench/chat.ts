@@ -30,8 +30,8 @@ export interface ChatPlan {
   readonly timeScale: number;
 }
 
-/** The issue's target: the backlog drained this long after the chat started (unscaled). */
-const DRAIN_TARGET_MS = 6 * 60_000;
+/** The issue's target: the backlog drained a minute after the chat ends (6 min for 5), unscaled. */
+const DRAIN_AFTER_CHAT_MS = 60_000;
 /** Seconds of tone per character in the emulator's audio at full time, like speech. */
 const TONE_SECONDS_PER_CHAR = 0.06;
 
@@ -130,8 +130,8 @@ export async function chatBench(plan: ChatPlan): Promise<Row[]> {
         ours: minutes(oursDrain),
         naive: minutes(naiveDrain),
         ratio: formatRatio(oursDrain, naiveDrain),
-        target: `≤ ${DRAIN_TARGET_MS / 60_000} min`,
-        met: meets(oursDrain / scale, { max: DRAIN_TARGET_MS }),
+        target: `≤ ${formatNumber((plan.chatMs + DRAIN_AFTER_CHAT_MS) / 60_000)} min`,
+        met: meets(oursDrain / scale, { max: plan.chatMs + DRAIN_AFTER_CHAT_MS }),
       },
       {
         section: 'Busy chat',
