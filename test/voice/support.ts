@@ -110,19 +110,8 @@ export function expectOneTerminal(spoken: Spoken): void {
   expect(spoken.updates.at(-1)).toBe(terminal[0]);
 }
 
-/** Duration of a PCM WAV file from its RIFF header. */
-export function wavDurationMs(wav: Buffer): number {
-  let offset = 12;
-  let byteRate = 0;
-  while (offset + 8 <= wav.length) {
-    const id = wav.toString('ascii', offset, offset + 4);
-    const size = wav.readUInt32LE(offset + 4);
-    if (id === 'fmt ') byteRate = wav.readUInt32LE(offset + 16);
-    if (id === 'data') return (Math.min(size, wav.length - offset - 8) / byteRate) * 1000;
-    offset += 8 + size + (size % 2);
-  }
-  throw new Error('no data chunk in the WAV');
-}
+/** Duration of a PCM WAV file from its RIFF header (the emulator's reader). */
+export { wavDurationMs } from '../../tools/emulator/index.ts';
 
 /** Generation ids whose audio was fetched from the emulator's media server, in order. */
 export function fetchedGenerations(emulator: Emulator): string[] {

@@ -6,9 +6,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Emulator } from '../emulator/index.ts';
+import { wavDurationMs } from '../emulator/index.ts';
 import type { LocalStack, LocalStackOptions } from '../local-stack/index.ts';
 import type { Transcript } from './transcript.ts';
-import { decodeToWav, wavDurationMs } from './wav.ts';
+import { decodeToWav } from './wav.ts';
 
 /** Nicknames on the demo server; the bot reads members by the name the server shows. */
 const NICKNAMES: Readonly<Record<string, string>> = { bobby: 'Bobby the Great' };

@@ -29,21 +29,3 @@ export function pcmWav(pcm: Buffer, rate: number, channels: number): Buffer {
   header.writeUInt32LE(pcm.length, 40);
   return Buffer.concat([header, pcm]);
 }
-
-/**
- * Milliseconds of audio in a PCM WAV, from its `fmt ` and `data` chunks: how long the demo
- * waits for the voice server to receive a generation's audio.
- */
-export function wavDurationMs(wav: Buffer): number {
-  let offset = 12;
-  let byteRate = 0;
-  while (offset + 8 <= wav.length) {
-    const id = wav.toString('ascii', offset, offset + 4);
-    const size = wav.readUInt32LE(offset + 4);
-    if (id === 'fmt ' && offset + 20 <= wav.length) byteRate = wav.readUInt32LE(offset + 16);
-    if (id === 'data' && byteRate > 0)
-      return (Math.min(size, wav.length - offset - 8) / byteRate) * 1000;
-    offset += 8 + size + (size % 2);
-  }
-  throw new Error('demo: not a PCM WAV (no fmt and data chunks)');
-}

@@ -27,4 +27,4 @@ export { previewText } from './store.ts';
 export { EMOTIONS, MAX_TEXT, MIN_TEXT } from './validate.ts';
 export type { Model, VoiceRecord } from './voices.ts';
 export { PRESET_VOICES } from './voices.ts';
-export { toneWav } from './wav.ts';
+export { toneWav, wavDurationMs } from './wav.ts';
