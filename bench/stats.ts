@@ -49,15 +49,21 @@ export function medianSpread(groups: ReadonlyMap<string, readonly number[]>): {
 }
 
 /**
- * Events per window once a limit of `limit` per `windowMs` is saturated: the first window's
- * worth may go at once, so the rate is what followed over the time it took (20 at once, then
- * 20 a minute for four minutes is 20 a minute). NaN when there is nothing beyond the first.
+ * Events per window once a limit of `limit` per `windowMs` is saturated: the whole windows'
+ * worth of events that followed the first window's worth, over the time from its last event
+ * to the last of them (a partial window at the end is left out). So the first window's shape
+ * does not count, whether its events went at once or while a pipeline filled (20 at once then
+ * 20 a minute, or one every 3 s: both 20 a minute). A stream the server accepted never scores
+ * above the limit (each event comes at least a window after the one `limit` before it), and
+ * scores it exactly when every unit is used the moment it frees. NaN without a whole window
+ * beyond the first.
  */
 export function sustainedRate(times: readonly number[], limit: number, windowMs: number): number {
-  if (times.length <= limit) return Number.NaN;
+  const windows = Math.floor((times.length - limit) / limit);
+  if (windows < 1) return Number.NaN;
   const sorted = [...times].sort((a, b) => a - b);
-  const span = (sorted.at(-1) ?? 0) - (sorted[0] ?? 0);
-  return span === 0 ? Number.POSITIVE_INFINITY : ((sorted.length - limit) * windowMs) / span;
+  const span = (sorted[limit - 1 + windows * limit] ?? 0) - (sorted[limit - 1] ?? 0);
+  return span === 0 ? Number.POSITIVE_INFINITY : (windows * limit * windowMs) / span;
 }
 
 /** A target: the measured value must stay at or under (`max`) or at or over (`min`) a bound. */

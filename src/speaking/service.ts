@@ -38,7 +38,7 @@ import {
 /** Generation ids remembered as counted: far more than can share one at a time. */
 const COUNTED_KEPT = 1000;
 
-/** File-mode requests generated at once per server when not told otherwise. */
+/** File-mode requests per server waiting for the key (and downloading) at once, when not told otherwise. */
 export const DEFAULT_FILES_AT_ONCE = 5;
 
 /** What the speaking service is built from (the composition root passes the bot's own). */
@@ -56,7 +56,10 @@ export interface SpeakingServiceOptions {
   readonly logger: Logger;
   /** Shortest text the API accepts. */
   readonly minTextLength: number;
-  /** File-mode requests generated at once per server; more wait in line. Default 5. */
+  /**
+   * File-mode requests per server waiting for the key's budget at once (more wait in line), and
+   * downloading at once. Default 5.
+   */
   readonly filesAtOnce?: number;
   /** Records pending generations so they survive a restart; none by default. */
   readonly journal?: SpeechJournal | undefined;
@@ -122,14 +125,24 @@ export class SpeakingService {
   readonly #options: SpeakingServiceOptions;
   readonly #logger: Logger;
   readonly #reservations = new Reservations();
-  readonly #files: Slots;
+  /**
+   * File requests of a server waiting for the key's budget or being submitted; a place is given
+   * up once the API accepted the request. Held while generating, it would keep the next request
+   * from budget that frees meanwhile, and each such delay is kept for good (a window's submits
+   * come back one window later). A flood of files still puts at most a few requests ahead of the
+   * server's voice items in the key's line.
+   */
+  readonly #inLine: Slots;
+  /** File requests of a server downloading and measuring their audio: bounds the memory they hold. */
+  readonly #downloading: Slots;
   /** Generations already counted in the ledger (identical requests at once share one), newest last. */
   readonly #counted = new Set<string>();
 
   constructor(options: SpeakingServiceOptions) {
     this.#options = options;
     this.#logger = options.logger.child({ component: 'speaking' });
-    this.#files = new Slots(options.filesAtOnce ?? DEFAULT_FILES_AT_ONCE);
+    this.#inLine = new Slots(options.filesAtOnce ?? DEFAULT_FILES_AT_ONCE);
+    this.#downloading = new Slots(options.filesAtOnce ?? DEFAULT_FILES_AT_ONCE);
   }
 
   /**
@@ -267,19 +280,26 @@ export class SpeakingService {
   }
 
   /**
-   * Generates and downloads the audio, reporting progress, and hands it to `deliver`. At most
-   * a few run at once per server; the others wait in line, told their place.
+   * Generates and downloads the audio, reporting progress, and hands it to `deliver`. A few
+   * requests per server at once wait for the key's budget (the others wait in line, told
+   * their place), and a few download at once.
    */
   async attach(speech: ReadySpeech, options: AttachOptions): Promise<void> {
     const { client, request, ticket } = speech;
     const journal = this.#journalOf(speech);
-    let releaseSlot: (() => void) | undefined;
+    let leaveLine: (() => void) | undefined;
+    let releaseDownload: (() => void) | undefined;
     try {
-      releaseSlot = await this.#files.acquire(ticket.guildId, (place) =>
+      leaveLine = await this.#inLine.acquire(ticket.guildId, (place) =>
         options.onProgress({ stage: 'queued', place }),
       );
+      const submitted = this.#onSubmitted(speech, journal);
       const { generationId, audioUrl, cached } = await client.generate(request, {
-        onSubmitted: this.#onSubmitted(speech, journal),
+        // Accepted: the next in line may wait for the budget while this one generates.
+        onSubmitted: (id) => {
+          leaveLine?.();
+          return submitted(id);
+        },
         onProgress: (progress) =>
           options.onProgress(
             progress.stage === 'generating'
@@ -287,6 +307,8 @@ export class SpeakingService {
               : { stage: 'waiting', ahead: progress.ahead },
           ),
       });
+      leaveLine(); // audio from the cache: nothing was submitted
+      releaseDownload = await this.#downloading.acquire(ticket.guildId, () => undefined);
       options.onProgress({ stage: 'downloading' });
       const audio = await client.download(audioUrl);
       if (audio.bytes.length > options.maxBytes) {
@@ -300,7 +322,7 @@ export class SpeakingService {
         this.#logger.debug({ err: error }, 'could not read the audio duration');
         return undefined;
       });
-      releaseSlot();
+      releaseDownload();
       await options.deliver({ generationId, ...audio, durationMs });
       journal.settled({ state: 'delivered' });
       this.#ended({ state: 'delivered' }, cached === true);
@@ -309,7 +331,8 @@ export class SpeakingService {
       this.#ended({ state: 'failed', error });
       throw error;
     } finally {
-      releaseSlot?.();
+      leaveLine?.();
+      releaseDownload?.();
       this.#reservations.release(ticket.id);
     }
   }

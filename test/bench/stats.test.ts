@@ -84,11 +84,77 @@ describe('sustainedRate', () => {
       [...Array(20).fill(0), ...Array(20).fill(1.02 * minute)],
       20 / 1.02,
     ],
+    [
+      'one every 3 s: 20 a minute from the start',
+      Array.from({ length: 100 }, (_, i) => i * 3000),
+      20,
+    ],
+    [
+      'the first window spread over 6 s, each unit then used as it frees',
+      Array.from({ length: 100 }, (_, i) => minute * Math.floor(i / 20) + (i % 20) * 300),
+      20,
+    ],
+    [
+      'the first window spread over 6 s, then each a second late',
+      Array.from({ length: 40 }, (_, i) => (i < 20 ? i * 300 : minute + 1000 + (i - 20) * 300)),
+      20 / (61 / 60),
+    ],
+    [
+      'a partial window at the end is left out',
+      [...Array(20).fill(0), ...Array(20).fill(minute), 2 * minute - 1],
+      20,
+    ],
     ['nothing beyond the first window', Array(20).fill(0), Number.NaN],
+    ['less than a window beyond it', [...Array(20).fill(0), ...Array(19).fill(minute)], Number.NaN],
   ])('%s', (_name, times, expected) => {
     const rate = sustainedRate(times, 20, minute);
     if (Number.isNaN(expected)) expect(rate).toBeNaN();
     else expect(rate).toBeCloseTo(expected, 6);
+  });
+
+  /**
+   * A stream the server accepts: the first window's worth anyhow, then each event at least a
+   * window after the one `limit` before it (and not before the previous), `delays` late.
+   */
+  const accepted = (limit: number, first: readonly number[], delays: readonly number[]) => {
+    const times = [...first].sort((a, b) => a - b);
+    for (const delay of delays) {
+      const k = times.length;
+      times.push(Math.max(times[k - 1] ?? 0, (times[k - limit] ?? 0) + minute) + delay);
+    }
+    return times;
+  };
+
+  test('never above the limit for a stream the server accepts; exactly it when no unit waits', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 30 }).chain((limit) =>
+          fc.tuple(
+            fc.constant(limit),
+            fc.array(fc.integer({ min: 0, max: minute - 1 }), {
+              minLength: limit,
+              maxLength: limit,
+            }),
+            fc.array(fc.integer({ min: 0, max: 5000 }), { maxLength: 120 }),
+          ),
+        ),
+        ([limit, first, delays]) => {
+          const rate = sustainedRate(accepted(limit, first, delays), limit, minute);
+          const onTime = accepted(
+            limit,
+            first,
+            delays.map(() => 0),
+          );
+          const prompt = sustainedRate(onTime, limit, minute);
+          if (delays.length < limit) {
+            expect([rate, prompt]).toEqual([Number.NaN, Number.NaN]);
+            return;
+          }
+          expect(rate).toBeLessThanOrEqual(limit * (1 + 1e-9));
+          expect(prompt).toBeCloseTo(limit, 6);
+        },
+      ),
+    );
   });
 });
 

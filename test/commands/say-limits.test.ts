@@ -9,9 +9,8 @@ import { sentence } from '../tts/emulated.ts';
 import { eventually } from '../voice/support.ts';
 
 let t: TestBot;
-let generationMs = 150;
 beforeAll(async () => {
-  t = await startTestBot({ emulator: { generationMs: () => generationMs } });
+  t = await startTestBot({ emulator: { generationMs: () => 150 } });
   await t.configureKey(USER_ONE.apiKey);
 });
 afterAll(async () => {
@@ -76,15 +75,15 @@ describe('per-member limits', () => {
     expect(await attached(say('member'))).toHaveLength(1);
   });
 
-  test('file mode: five at once per server; the sixth waits with its place shown, then gets its file', async () => {
-    generationMs = 2500;
+  test('file mode: five at once per server go to the key; the sixth waits with its place shown, then gets its file', async () => {
+    // The first five are slow to be accepted, so they hold their places until then.
+    t.emulator.fault({ kind: 'delay', endpoint: 'POST /v2/tts', ms: 2500, times: 5 });
     const handles = Array.from({ length: 6 }, () => say('member'));
     const sixth = handles[5];
     await sixth?.waitFor(
       (e) => e.kind === 'edit' && /place 1 in line/.test(JSON.stringify(e)),
       15_000,
     );
-    generationMs = 150;
     for (const handle of handles) expect(await attached(handle)).toHaveLength(1);
     for (const handle of handles.slice(0, 5))
       expect(JSON.stringify(handle.events)).not.toContain('in line');

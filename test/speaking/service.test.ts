@@ -50,6 +50,8 @@ async function setup(
     maxPerRequester?: number;
     filesAtOnce?: number;
     cache?: boolean;
+    /** How long a generation may run before it fails (default 15 s). */
+    pollDeadlineMs?: number;
   } = {},
 ) {
   const guildId = newGuildId();
@@ -73,9 +75,9 @@ async function setup(
     settings,
     apiKeyOf: async (id) =>
       options.withKey === false || id !== guildId ? undefined : USER_ONE.apiKey,
-    tts: clientsFor(
-      emulator,
-      options.cache
+    tts: clientsFor(emulator, {
+      ...(options.pollDeadlineMs === undefined ? {} : { pollDeadlineMs: options.pollDeadlineMs }),
+      ...(options.cache
         ? {
             cache: new SpeechCache({
               store: new KeyvSpeechCacheStore(new Keyv()),
@@ -84,8 +86,8 @@ async function setup(
               onError: () => undefined,
             }),
           }
-        : {},
-    ).clients,
+        : {}),
+    }).clients,
     voice: manager,
     usage,
     dailyLimit: 500,
@@ -379,6 +381,54 @@ describe('per-member limits', () => {
     expect(progress[0]?.[0]).toBe('waiting');
     expect(progress[1]?.[0]).toBe('waiting');
     expect(progress[2]?.slice(0, 2)).toEqual(['queued 1', 'waiting']);
+  });
+
+  test('file mode: a request leaves the line once submitted, so the next generates meanwhile', async () => {
+    // One place in line: were it held until the audio is there, the second request could not
+    // be submitted before the first ends, and budget freed meanwhile would go unused.
+    const { speaking, input } = await setup({ filesAtOnce: 1, pollDeadlineMs: 3000 });
+    const [first, second] = await Promise.all(
+      ['m0', 'm1'].map(async (id) =>
+        speaking.chooseVoice(await speaking.prepare(input({ requester: member(id) }))),
+      ),
+    );
+    if (first === undefined || second === undefined) throw new Error('two speeches expected');
+    emulator.fault({ kind: 'never-complete' }); // the first one's generation
+    let firstEnded = false;
+    const firstAttached = speaking.attach(first, file).finally(() => {
+      firstEnded = true;
+    });
+    const stages: string[] = [];
+    await speaking.attach(second, {
+      ...file,
+      onProgress: (p) => stages.push(p.stage === 'queued' ? `queued ${p.place}` : p.stage),
+      deliver: async () => {
+        stages.push(firstEnded ? 'delivered after the first ended' : 'delivered');
+      },
+    });
+    expect(stages).toEqual(['queued 1', 'waiting', 'generating', 'downloading', 'delivered']);
+    await expect(firstAttached).rejects.toMatchObject({ kind: 'generation_timeout' });
+  });
+
+  test('file mode: a few download at once per server', async () => {
+    const { speaking, input } = await setup({ filesAtOnce: 1 });
+    const speeches = await Promise.all(
+      ['m0', 'm1', 'm2'].map(async (id) =>
+        speaking.chooseVoice(await speaking.prepare(input({ requester: member(id) }))),
+      ),
+    );
+    const from = emulator.requests.length;
+    emulator.fault({ kind: 'delay', endpoint: 'GET /audio', ms: 300 }); // the first download
+    await Promise.all(speeches.map((speech) => speaking.attach(speech, file)));
+    const downloads = emulator.requests
+      .slice(from)
+      .filter((e) => e.endpoint === 'GET /audio')
+      .sort((a, b) => a.at - b.at);
+    expect(downloads).toHaveLength(3);
+    downloads.forEach((download, i) => {
+      const previous = downloads[i - 1];
+      if (previous !== undefined) expect(download.at).toBeGreaterThanOrEqual(previous.doneAt);
+    });
   });
 });
 
