@@ -290,7 +290,7 @@ export class SpeakingService {
     let leaveLine: (() => void) | undefined;
     let releaseDownload: (() => void) | undefined;
     try {
-      leaveLine = await this.#inLine.acquire(ticket.guildId, (place) =>
+      leaveLine = await this.#inLine.acquire(ticket.guildId, ticket.requesterId, (place) =>
         options.onProgress({ stage: 'queued', place }),
       );
       const submitted = this.#onSubmitted(speech, journal);
@@ -308,7 +308,11 @@ export class SpeakingService {
           ),
       });
       leaveLine(); // audio from the cache: nothing was submitted
-      releaseDownload = await this.#downloading.acquire(ticket.guildId, () => undefined);
+      releaseDownload = await this.#downloading.acquire(
+        ticket.guildId,
+        ticket.requesterId,
+        () => undefined,
+      );
       options.onProgress({ stage: 'downloading' });
       const audio = await client.download(audioUrl);
       if (audio.bytes.length > options.maxBytes) {

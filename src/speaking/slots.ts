@@ -1,19 +1,29 @@
-/** A few requests at once per server, the others waiting in line in arrival order. */
+/**
+ * A few requests at once per server, the others waiting in line in fair order: members take
+ * turns (the voice queue's `FairOrder`), so one member's ten files do not make everyone else
+ * wait behind all ten.
+ */
+import { FairOrder } from '../queue/index.ts';
 
 interface Waiter {
+  readonly id: string;
+  readonly requesterId: string;
   readonly admit: () => void;
   readonly onPlace: (place: number) => void;
 }
 
 interface Group {
   active: number;
-  readonly waiting: Waiter[];
+  readonly waiting: FairOrder<Waiter>;
 }
 
-/** Counting slots per group (a server), first come, first served. */
+/** Counting slots per group (a server); waiters take turns by requester. */
 export class Slots {
   readonly #max: number;
   readonly #groups = new Map<string, Group>();
+  #lastId = 0;
+  /** The place each waiter was last told. */
+  readonly #places = new WeakMap<Waiter, number>();
 
   constructor(max: number) {
     if (!Number.isInteger(max) || max < 1)
@@ -22,28 +32,32 @@ export class Slots {
   }
 
   /**
-   * Waits for a slot in `group`; `onPlace` hears the 1-based place in line whenever it changes
-   * (not called when a slot is free at once). Resolves with the slot's release (idempotent).
-   * An abort while waiting leaves the line and rejects with the signal's reason.
+   * Waits for a slot in `group` for `requesterId`; `onPlace` hears the 1-based place in line
+   * whenever it changes (not called when a slot is free at once). Resolves with the slot's
+   * release (idempotent). An abort while waiting leaves the line and rejects with the
+   * signal's reason.
    */
   async acquire(
     group: string,
+    requesterId: string,
     onPlace: (place: number) => void,
     signal?: AbortSignal,
   ): Promise<() => void> {
     signal?.throwIfAborted();
     let entry = this.#groups.get(group);
     if (entry === undefined) {
-      entry = { active: 0, waiting: [] };
+      entry = { active: 0, waiting: new FairOrder<Waiter>() };
       this.#groups.set(group, entry);
     }
     const state = entry;
-    if (state.active < this.#max && state.waiting.length === 0) {
+    if (state.active < this.#max && state.waiting.size === 0) {
       state.active += 1;
       return this.#releaser(group, state);
     }
     await new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
+        id: String(++this.#lastId),
+        requesterId,
         admit: () => {
           signal?.removeEventListener('abort', onAbort);
           resolve();
@@ -51,15 +65,14 @@ export class Slots {
         onPlace,
       };
       const onAbort = (): void => {
-        const index = state.waiting.indexOf(waiter);
-        if (index >= 0) state.waiting.splice(index, 1);
-        this.#announce(state, index);
+        state.waiting.remove(waiter);
+        this.#announce(state);
         this.#forgetIfIdle(group, state);
         reject(signal?.reason);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      state.waiting.push(waiter);
-      onPlace(state.waiting.length);
+      state.waiting.add(waiter);
+      this.#announce(state);
     });
     return this.#releaser(group, state);
   }
@@ -71,7 +84,7 @@ export class Slots {
 
   /** Requests waiting for a slot in `group` now. */
   waiting(group: string): number {
-    return this.#groups.get(group)?.waiting.length ?? 0;
+    return this.#groups.get(group)?.waiting.size ?? 0;
   }
 
   #releaser(group: string, state: Group): () => void {
@@ -79,25 +92,29 @@ export class Slots {
     return () => {
       if (released) return;
       released = true;
-      const next = state.waiting.shift();
+      const next = state.waiting.takeTurn();
       if (next === undefined) {
         state.active -= 1;
         this.#forgetIfIdle(group, state);
         return;
       }
       next.admit(); // the slot passes on: active stays the same
-      this.#announce(state, 0);
+      this.#announce(state);
     };
   }
 
-  // Tells everyone behind `from` their new place.
-  #announce(state: Group, from: number): void {
-    state.waiting.forEach((waiter, index) => {
-      if (index >= from) waiter.onPlace(index + 1);
+  // Tells every waiter its place, when it changed (a newcomer may go ahead of others).
+  #announce(state: Group): void {
+    state.waiting.order().forEach((waiter, index) => {
+      const place = index + 1;
+      if (this.#places.get(waiter) !== place) {
+        this.#places.set(waiter, place);
+        waiter.onPlace(place);
+      }
     });
   }
 
   #forgetIfIdle(group: string, state: Group): void {
-    if (state.active === 0 && state.waiting.length === 0) this.#groups.delete(group);
+    if (state.active === 0 && state.waiting.size === 0) this.#groups.delete(group);
   }
 }

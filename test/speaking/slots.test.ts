@@ -5,14 +5,14 @@ import { Slots } from '../../src/speaking/index.ts';
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('Slots', () => {
-  test('the first ones go at once; the rest wait in arrival order, told their place', async () => {
+  test('the first ones go at once; the rest wait in arrival order (one each), told their place', async () => {
     const slots = new Slots(2);
     const places = new Map<string, number[]>();
     const started: string[] = [];
     const releases = new Map<string, () => void>();
     for (const name of ['a', 'b', 'c', 'd', 'e']) {
       void slots
-        .acquire('g', (place) => places.set(name, [...(places.get(name) ?? []), place]))
+        .acquire('g', name, (place) => places.set(name, [...(places.get(name) ?? []), place]))
         .then((release) => {
           started.push(name);
           releases.set(name, release);
@@ -28,23 +28,52 @@ describe('Slots', () => {
     expect(Object.fromEntries(places)).toEqual({ c: [1], d: [2, 1], e: [3, 2] });
     expect([slots.active('g'), slots.waiting('g')]).toEqual([2, 2]);
     // Another server has its own slots.
-    await slots.acquire('other', () => undefined);
+    await slots.acquire('other', 'a', () => undefined);
     expect(slots.active('other')).toBe(1);
   });
 
   test('leaving the line by abort moves those behind up and takes no slot', async () => {
     const slots = new Slots(1);
-    const release = await slots.acquire('g', () => undefined);
+    const release = await slots.acquire('g', 'a', () => undefined);
     const gone = new AbortController();
     const places: number[] = [];
-    const first = slots.acquire('g', () => undefined, gone.signal);
-    const second = slots.acquire('g', (place) => places.push(place));
+    const first = slots.acquire('g', 'b', () => undefined, gone.signal);
+    const second = slots.acquire('g', 'c', (place) => places.push(place));
     gone.abort(new Error('reply deleted'));
     await expect(first).rejects.toThrow('reply deleted');
     expect(places).toEqual([2, 1]);
     release();
     const next = await second;
     next();
+    expect([slots.active('g'), slots.waiting('g')]).toEqual([0, 0]);
+  });
+
+  test('members take turns: a flood of one member does not make the others wait behind all of it', async () => {
+    const slots = new Slots(1);
+    const release = await slots.acquire('g', 'bob', () => undefined);
+    const order: string[] = [];
+    const places = new Map<string, number[]>();
+    const releases: (() => void)[] = [];
+    for (const name of ['bob1', 'bob2', 'bob3', 'carol1', 'dave1', 'carol2']) {
+      const member = name.replace(/\d$/, '');
+      void slots
+        .acquire('g', member, (place) => places.set(name, [...(places.get(name) ?? []), place]))
+        .then((next) => {
+          order.push(name);
+          releases.push(next);
+        });
+    }
+    await tick();
+    // Told where they stand in the fair order as each newcomer arrives.
+    expect(places.get('carol1')).toEqual([2]);
+    expect(places.get('bob2')).toEqual([2, 3, 4]);
+    release();
+    for (let i = 0; i < 6; i++) {
+      await tick();
+      releases.shift()?.();
+    }
+    await tick();
+    expect(order).toEqual(['bob1', 'carol1', 'dave1', 'bob2', 'carol2', 'bob3']);
     expect([slots.active('g'), slots.waiting('g')]).toEqual([0, 0]);
   });
 
@@ -63,7 +92,7 @@ describe('Slots', () => {
           for (const ask of steps) {
             if (ask) {
               void slots
-                .acquire('g', () => undefined)
+                .acquire('g', `m${held.length % 3}`, () => undefined)
                 .then((release) => {
                   active += 1;
                   peak = Math.max(peak, active);
