@@ -65,15 +65,16 @@ describe('Slots', () => {
     }
     await tick();
     // Told where they stand in the fair order as each newcomer arrives.
-    expect(places.get('carol1')).toEqual([2]);
-    expect(places.get('bob2')).toEqual([2, 3, 4]);
+    // bob holds the slot: his next files wait behind carol's and dave's first.
+    expect(places.get('carol1')).toEqual([1]);
+    expect(places.get('bob1')).toEqual([1, 2, 3]);
     release();
     for (let i = 0; i < 6; i++) {
       await tick();
       releases.shift()?.();
     }
     await tick();
-    expect(order).toEqual(['bob1', 'carol1', 'dave1', 'bob2', 'carol2', 'bob3']);
+    expect(order).toEqual(['carol1', 'dave1', 'bob1', 'carol2', 'bob2', 'bob3']);
     expect([slots.active('g'), slots.waiting('g')]).toEqual([0, 0]);
   });
 
