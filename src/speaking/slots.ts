@@ -53,7 +53,7 @@ export class Slots {
     if (state.active < this.#max && state.waiting.size === 0) {
       state.active += 1;
       // Counted as the requester's turn, so their next waits behind others who had none.
-      const self = { id: String(++this.#lastId), requesterId, admit: () => {}, onPlace };
+      const self = { id: String(++this.#lastId), requesterId, admit: () => undefined, onPlace };
       state.waiting.add(self);
       state.waiting.takeTurn();
       return this.#releaser(group, state);
