@@ -21,6 +21,7 @@ import {
   mean,
   meets,
   type Row,
+  responses429Row,
   summarize,
 } from './stats.ts';
 
@@ -137,15 +138,13 @@ export async function pollingBench(plan: PollingPlan): Promise<Row[]> {
     add(`${plan.atOnce} at once`, notices(oursBurst), notices(naiveBurst), 1500);
     const ours429 = count429(log, ours);
     const naive429 = count429(log, naive);
-    rows.push({
-      section: 'Polling',
-      measure: 'responses 429 (all runs above)',
-      ours: String(ours429),
-      naive: String(naive429),
-      ratio: '',
-      target: '0',
-      met: meets(ours429, { max: 0 }),
-    });
+    rows.push(
+      responses429Row(
+        'Polling',
+        { ours: ours429, naive: naive429 },
+        'responses 429 (all runs above)',
+      ),
+    );
     return rows;
   } finally {
     await emulator.close();

@@ -131,3 +131,20 @@ export function markdownTable(rows: readonly Row[]): string {
   }
   return lines.join('\n');
 }
+
+/** The row every section has: 429 answers to us and to the naive client; the target is none. */
+export function responses429Row(
+  section: string,
+  counts: { readonly ours: number; readonly naive: number },
+  measure = 'responses 429',
+): Row {
+  return {
+    section,
+    measure,
+    ours: String(counts.ours),
+    naive: String(counts.naive),
+    ratio: '',
+    target: '0',
+    met: meets(counts.ours, { max: 0 }),
+  };
+}
