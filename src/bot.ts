@@ -273,6 +273,7 @@ export async function startBot(
         clock,
         logger,
         minTextLength: config.minTextLength,
+        translatorOf: guildTranslator,
       }),
     };
     opened.push(async () => services.reader.close());

@@ -321,6 +321,46 @@ export interface MessageParams {
   'reader.show_roles': {
     value: Param;
   };
+  'reader.speech.and_more': Record<string, never>;
+  'reader.speech.audio': {
+    count: number;
+  };
+  'reader.speech.channel': Record<string, never>;
+  'reader.speech.code_block': Record<string, never>;
+  'reader.speech.date': Record<string, never>;
+  'reader.speech.file': {
+    count: number;
+  };
+  'reader.speech.full_stop': Record<string, never>;
+  'reader.speech.image': {
+    count: number;
+  };
+  'reader.speech.link': Record<string, never>;
+  'reader.speech.link_to': {
+    host: Param;
+  };
+  'reader.speech.preface': Record<string, never>;
+  'reader.speech.role': Record<string, never>;
+  'reader.speech.said': {
+    name: Param;
+    text: Param;
+  };
+  'reader.speech.sent': {
+    name: Param;
+    what: Param;
+  };
+  'reader.speech.someone': Record<string, never>;
+  'reader.speech.sticker': {
+    count: number;
+  };
+  'reader.speech.unknown_author': Record<string, never>;
+  'reader.speech.video': {
+    count: number;
+  };
+  'reader.speech.with': {
+    extras: Param;
+    text: Param;
+  };
   'reader.word_absent': {
     word: Param;
   };

@@ -1,9 +1,10 @@
 /**
  * Turns a batch of chat messages into the one text spoken for them: "Bobby said …" prefixes
  * where the listener needs them, and padding that sounds natural when the text is shorter
- * than the API accepts. Pure.
+ * than the API accepts, in the server's language (`ReaderPhrases`). Pure.
  */
-import { finalPass, truncate } from './text.ts';
+import type { ReaderPhrases } from './phrases.ts';
+import { endSentence, finalPass, truncate } from './text.ts';
 
 /** One message as the composer needs it. */
 export interface ChatLine {
@@ -24,8 +25,6 @@ export interface LastRead {
 
 /** A prefix is left out when the same author's previous read message came less than this before. */
 export const PREFIX_GAP_MS = 60_000;
-/** Opens a text that is still too short with its prefix: long enough for any name and message. */
-export const SHORT_PREFACE = 'Here is what the chat says.';
 
 /** Settings of {@link composeBatch}. */
 export interface ComposeOptions {
@@ -33,11 +32,16 @@ export interface ComposeOptions {
   /** The API's shortest text. */
   readonly minLength: number;
   readonly last: LastRead | undefined;
+  /**
+   * The words around the messages, in the server's language. Its `preface` is long enough
+   * that preface, prefix and the shortest message reach the API's minimum (tested per language).
+   */
+  readonly phrases: ReaderPhrases;
 }
 
-/** The name as spoken: clean, at most 40 characters, "Someone" when nothing is left. */
-export function spokenName(name: string): string {
-  return truncate(finalPass(name), 40) || 'Someone';
+/** The name as spoken: clean, at most 40 characters, "Someone" (`unknownAuthor`) when nothing is left. */
+export function spokenName(name: string, phrases: ReaderPhrases): string {
+  return truncate(finalPass(name, phrases), 40, phrases) || phrases.unknownAuthor;
 }
 
 /**
@@ -51,6 +55,7 @@ export function composeBatch(
   lines: readonly ChatLine[],
   options: ComposeOptions,
 ): { text: string; last: LastRead | undefined } {
+  const { phrases } = options;
   let last = options.last;
   const prefixed: boolean[] = [];
   for (const line of lines) {
@@ -62,15 +67,17 @@ export function composeBatch(
   const render = (withPrefix: readonly boolean[]): string =>
     lines
       .map((line, i) => {
-        const body = /[.!?…]$/.test(line.text) ? line.text : `${line.text}.`;
-        const verb = line.kind === 'sent' ? 'sent' : 'said';
-        return withPrefix[i] ? `${spokenName(line.authorName)} ${verb} ${body}` : body;
+        if (!withPrefix[i]) return endSentence(line.text, phrases);
+        const name = spokenName(line.authorName, phrases);
+        return line.kind === 'sent'
+          ? endSentence(phrases.sent(name, line.text), phrases)
+          : phrases.said(name, endSentence(line.text, phrases));
       })
       .join(' ');
   let text = render(prefixed);
   if (text.length < options.minLength && lines.length > 0) {
     text = render([true, ...prefixed.slice(1)]);
-    if (text.length < options.minLength) text = `${SHORT_PREFACE} ${text}`;
+    if (text.length < options.minLength) text = `${phrases.preface} ${text}`;
   }
   return { text, last };
 }

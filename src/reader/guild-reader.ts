@@ -10,6 +10,7 @@ import type { SpeakUpdate } from '../voice/index.ts';
 import { batchCost, ChatBacklog, type PendingMessage } from './backlog.ts';
 import { composeBatch, type LastRead } from './compose.ts';
 import { nextTurnAt } from './pacing.ts';
+import { ENGLISH_PHRASES, type ReaderPhrases } from './phrases.ts';
 import { SpeechRate } from './speech-rate.ts';
 import type { SpokenMessage } from './text.ts';
 import type { ChatSpeaking, ChatVoice } from './types.ts';
@@ -66,6 +67,8 @@ interface Turn {
 export class GuildReader {
   /** The server's reader settings as last seen with a message. */
   settings: ReaderSettings | undefined;
+  /** The server's spoken phrases (its language) as last seen with a message. */
+  phrases: ReaderPhrases = ENGLISH_PHRASES;
   /** Message events of the server, handled one at a time in arrival order. */
   chain: Promise<void> = Promise.resolve();
   /** A missing key was logged once already. */
@@ -262,6 +265,7 @@ export class GuildReader {
         saidPrefix: this.settings?.saidPrefix ?? true,
         minLength: this.#options.minTextLength,
         last: this.#last,
+        phrases: this.phrases,
       });
       this.#last = last;
       const attempt = new AbortController();

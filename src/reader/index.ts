@@ -4,12 +4,17 @@ export {
   type ChatLine,
   composeBatch,
   type LastRead,
-  SHORT_PREFACE,
   spokenName,
 } from './compose.ts';
 export { applyDictionary, withEntry, withoutWord } from './dictionary.ts';
 export { type MessageFacts, type ReadDecision, readDecision } from './filter.ts';
 export { CHAT_REQUESTER, NothingToRead } from './guild-reader.ts';
+export {
+  type AttachmentKind,
+  ENGLISH_PHRASES,
+  type ReaderPhrases,
+  readerPhrases,
+} from './phrases.ts';
 export { type ChatSpeakingDeps, chatSpeaking } from './port.ts';
 export { ChatReader, type ChatReaderOptions, type ReaderStats } from './reader.ts';
 export { type ChatContent, type CleanupOptions, cleanMessage, type SpokenMessage } from './text.ts';

@@ -4,11 +4,13 @@
  * queue, and when its turn to generate comes it takes every fresh message it can hold, so a
  * busy chat drains at many messages per generation (see `GuildReader`).
  */
+import { english, type Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { SettingsStore } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import { readDecision } from './filter.ts';
 import { GuildReader } from './guild-reader.ts';
+import { type ReaderPhrases, readerPhrases } from './phrases.ts';
 import { cleanMessage } from './text.ts';
 import type { ChatSpeaking, ChatVoice, IncomingMessage } from './types.ts';
 
@@ -26,6 +28,8 @@ export interface ChatReaderOptions {
   readonly batchChars?: number;
   /** Wait before asking a full queue again. Default 2000. */
   readonly retryMs?: number;
+  /** The language of a server (its community locale): the words read around its chat. Default English. */
+  readonly translatorOf?: (guildId: string) => Translator;
 }
 
 /** What `/queue` shows about the chat. */
@@ -57,9 +61,10 @@ export class ChatReader {
   edited(message: IncomingMessage): Promise<void> {
     return this.#serial(message.guildId, async (reader) => {
       const guild = await this.#options.settings.guild(message.guildId);
+      const phrases = this.#phrases(message.guildId);
       reader.edit(
         message.id,
-        cleanMessage(message.message, message.names, guild.reader, guild.dictionary),
+        cleanMessage(message.message, message.names, guild.reader, phrases, guild.dictionary),
       );
     });
   }
@@ -84,6 +89,10 @@ export class ChatReader {
   close(): void {
     for (const reader of this.#guilds.values()) reader.clear();
     this.#guilds.clear();
+  }
+
+  #phrases(guildId: string): ReaderPhrases {
+    return readerPhrases(this.#options.translatorOf?.(guildId) ?? english);
   }
 
   #serial(guildId: string, task: (reader: GuildReader) => Promise<void>): Promise<void> {
@@ -139,7 +148,14 @@ export class ChatReader {
       if (decision.why === 'not-in-voice') reader.clear();
       return;
     }
-    const spoken = cleanMessage(message.message, message.names, guild.reader, guild.dictionary);
+    const phrases = this.#phrases(guildId);
+    const spoken = cleanMessage(
+      message.message,
+      message.names,
+      guild.reader,
+      phrases,
+      guild.dictionary,
+    );
     if (spoken.text === '') return;
     if (decision.join !== undefined) {
       try {
@@ -159,6 +175,7 @@ export class ChatReader {
       return;
     }
     reader.settings = guild.reader;
+    reader.phrases = phrases;
     reader.add({
       id: message.id,
       authorId: message.authorId,

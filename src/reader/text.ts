@@ -1,13 +1,15 @@
 /**
  * Chat message text as it should sound: mentions become names, links "a link to <domain>",
- * code blocks "a code block", emoji their names, markdown markers and raw syntax gone.
- * Pure; the invariants (no mention syntax, raw URL or markdown marker, never over the
- * maximum length) are enforced by a final pass whatever came before.
+ * code blocks "a code block", emoji their names, markdown markers and raw syntax gone; the
+ * added words in the server's language (`ReaderPhrases`). Pure; the invariants (no mention
+ * syntax, raw URL or markdown marker, never over the maximum length) are enforced by a final
+ * pass whatever came before.
  */
 import type { MentionNames } from '../speech/index.ts';
 import type { DictionaryEntry } from '../store/index.ts';
 import { applyDictionary } from './dictionary.ts';
 import { EMOJI_PATTERN, emojiName } from './emoji.ts';
+import type { AttachmentKind, ReaderPhrases } from './phrases.ts';
 
 /** An attachment of a chat message: only its name and type matter to the listener. */
 export interface AttachmentInfo {
@@ -26,7 +28,7 @@ export interface ChatContent {
 export interface CleanupOptions {
   readonly emoji: 'names' | 'drop';
   readonly spoilers: 'skip' | 'read';
-  /** Characters per message; longer text is cut at a word and ends with "and more". */
+  /** Characters per message; longer text is cut at a word and ends with "and more" (`andMore`). */
   readonly maxLength: number;
 }
 
@@ -36,58 +38,83 @@ export interface SpokenMessage {
   readonly kind: 'said' | 'sent';
 }
 
-const AND_MORE = ' and more';
 const URL = /[a-z][a-z0-9+.-]*:\/\/[^\s<>]*/gi;
 const WWW = /\bwww\.[^\s<>]*/gi;
 const HAS_LINK = /[a-z][a-z0-9+.-]*:\/\/|\bwww\./i;
 
+/** Sentence ends in the languages we speak, Latin and CJK. */
+const SENTENCE_END = /[.!?…。！？]$/;
+
 /** Spoken form of a link: "a link to <domain>" when the domain can be read, else "a link". */
-export function linkPhrase(raw: string): string {
+export function linkPhrase(raw: string, phrases: ReaderPhrases): string {
+  return ` ${phrases.link(linkHost(raw))} `;
+}
+
+/** The host of a link as it can be spoken (`youtube.com`), if it can. */
+function linkHost(raw: string): string | undefined {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`;
   try {
     const host = new globalThis.URL(withScheme).hostname.replace(/^www\./, '');
-    return /^[a-z0-9.-]+$/i.test(host) && host.includes('.') ? ` a link to ${host} ` : ' a link ';
+    return /^[a-z0-9.-]+$/i.test(host) && host.includes('.') ? host : undefined;
   } catch {
-    return ' a link ';
+    // Not a URL after all: "a link" without a host.
+    return undefined;
   }
 }
 
-/** Speakable text of a chat message, or empty when nothing is left to say. */
+/** Ends a text with a full stop in the phrases' language unless it ends a sentence already. */
+export function endSentence(text: string, phrases: ReaderPhrases): string {
+  return SENTENCE_END.test(text) ? text : `${text}${phrases.fullStop}`;
+}
+
+/** Speakable text of a chat message in the phrases' language, or empty when nothing is left to say. */
 export function cleanMessage(
   message: ChatContent,
   names: MentionNames,
   options: CleanupOptions,
+  phrases: ReaderPhrases,
   dictionary: readonly DictionaryEntry[] = [],
 ): SpokenMessage {
   const body = finalPass(
-    applyDictionary(speakableBody(message.content, names, options), dictionary),
+    applyDictionary(speakableBody(message.content, names, options, phrases), dictionary),
+    phrases,
   );
-  const extras = extrasPhrase(message);
-  if (body === '') return { text: truncate(extras, options.maxLength), kind: 'sent' };
-  const text = extras === '' ? body : `${body.replace(/[.!?]$/, '')}, with ${extras}`;
-  return { text: truncate(text, options.maxLength), kind: 'said' };
+  const extras = extrasPhrase(message, phrases);
+  if (body === '') return { text: truncate(extras, options.maxLength, phrases), kind: 'sent' };
+  const text = extras === '' ? body : phrases.withExtras(body.replace(/[.!?。！？]$/, ''), extras);
+  return { text: truncate(text, options.maxLength, phrases), kind: 'said' };
 }
 
 /** The content's words, before the final pass. */
-function speakableBody(content: string, names: MentionNames, options: CleanupOptions): string {
+function speakableBody(
+  content: string,
+  names: MentionNames,
+  options: CleanupOptions,
+  phrases: ReaderPhrases,
+): string {
+  const codeBlock = ` ${endSentence(phrases.codeBlock, phrases)} `;
+  const link = (url: string) => linkPhrase(url, phrases);
   let text = content
-    .replace(/```[\s\S]*?```/g, ' a code block. ')
-    .replace(/```[\s\S]*$/, ' a code block. ')
+    .replace(/```[\s\S]*?```/g, codeBlock)
+    .replace(/```[\s\S]*$/, codeBlock)
     .replace(/\|\|([\s\S]*?)\|\|/g, (_, hidden: string) =>
       options.spoilers === 'read' ? ` ${hidden} ` : ' ',
     )
     .replace(/`([^`\n]*)`/g, ' $1 ')
     .replace(
       /\[([^\]\n]{1,200})\]\(\s*<?([^)\s>]+)>?\s*\)/g,
-      (_, label: string, url: string) => `${label},${linkPhrase(url)}`,
+      (_, label: string, url: string) => `${label},${link(url)}`,
     )
-    .replace(/<?([a-z][a-z0-9+.-]*:\/\/[^\s<>]+)>?/gi, (_, url: string) => linkPhrase(url))
-    .replace(WWW, (url) => linkPhrase(url))
-    .replace(/<@!?(\d+)>/g, (_, id: string) => ` ${names.user(id) ?? 'someone'} `)
-    .replace(/<@&(\d+)>/g, (_, id: string) => ` ${names.role(id) ?? 'a role'} `)
-    .replace(/<#(\d+)>/g, (_, id: string) => ` ${names.channel(id) ?? 'a channel'} `)
+    .replace(/<?([a-z][a-z0-9+.-]*:\/\/[^\s<>]+)>?/gi, (_, url: string) => link(url))
+    .replace(WWW, link)
+    .replace(/<@!?(\d+)>/g, (_, id: string) => ` ${names.user(id) ?? phrases.someone} `)
+    .replace(/<@&(\d+)>/g, (_, id: string) => ` ${names.role(id) ?? phrases.role} `)
+    .replace(/<#(\d+)>/g, (_, id: string) => ` ${names.channel(id) ?? phrases.channel} `)
     .replace(/<\/([\w -]{1,100}):\d+>/g, ' $1 ')
-    .replace(/<t:(-?\d{1,13})(?::[tTdDfFR])?>/g, (_, seconds: string) => ` ${dateWords(seconds)} `)
+    .replace(
+      /<t:(-?\d{1,13})(?::[tTdDfFR])?>/g,
+      (_, seconds: string) => ` ${dateWords(seconds, phrases)} `,
+    )
     .replace(/<a?:(\w{1,64}):\d+>/g, (_, name: string) =>
       options.emoji === 'names' ? ` ${name.replace(/_/g, ' ')} ` : ' ',
     )
@@ -109,44 +136,36 @@ function speakableBody(content: string, names: MentionNames, options: CleanupOpt
     .map((line) => line.replace(/\s+/g, ' ').trim())
     .filter((line) => line !== '');
   return lines
-    .map((line, i) => (i < lines.length - 1 && !/[.!?,;:]$/.test(line) ? `${line}.` : line))
+    .map((line, i) =>
+      i < lines.length - 1 && !/[.!?,;:。！？、]$/.test(line) ? endSentence(line, phrases) : line,
+    )
     .join(' ');
 }
 
 /** "an image", "2 files and a sticker": what a message carries besides words. */
-function extrasPhrase(message: ChatContent): string {
-  const counts = new Map<string, number>();
+function extrasPhrase(message: ChatContent, phrases: ReaderPhrases): string {
+  const counts = new Map<AttachmentKind, number>();
   for (const attachment of message.attachments) {
     const kind = attachmentKind(attachment);
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
   if (message.stickers.length > 0) counts.set('sticker', message.stickers.length);
-  const parts = [...counts].map(([kind, count]) =>
-    count === 1 ? `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}` : `${count} ${kind}s`,
-  );
-  if (parts.length <= 1) return parts[0] ?? '';
-  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+  return phrases.list([...counts].map(([kind, count]) => phrases.count(kind, count)));
 }
 
-function attachmentKind({ name, contentType }: AttachmentInfo): string {
+function attachmentKind({ name, contentType }: AttachmentInfo): AttachmentKind {
   const type = contentType ?? '';
   const extension = /\.([a-z0-9]{1,5})$/i.exec(name)?.[1]?.toLowerCase() ?? '';
   if (type.startsWith('image/') || ['png', 'jpg', 'jpeg', 'gif', 'webp'].includes(extension))
     return 'image';
   if (type.startsWith('video/') || ['mp4', 'webm', 'mov'].includes(extension)) return 'video';
-  if (type.startsWith('audio/') || ['mp3', 'ogg', 'wav', 'm4a'].includes(extension))
-    return 'audio clip';
+  if (type.startsWith('audio/') || ['mp3', 'ogg', 'wav', 'm4a'].includes(extension)) return 'audio';
   return 'file';
 }
 
-function dateWords(seconds: string): string {
+function dateWords(seconds: string, phrases: ReaderPhrases): string {
   const date = new Date(Number(seconds) * 1000);
-  if (Number.isNaN(date.getTime())) return 'a date';
-  return date.toLocaleString('en-US', {
-    timeZone: 'UTC',
-    dateStyle: 'long',
-    timeStyle: 'short',
-  });
+  return Number.isNaN(date.getTime()) ? phrases.someDate : phrases.date(date);
 }
 
 /**
@@ -154,7 +173,7 @@ function dateWords(seconds: string): string {
  * brackets (so no mention or emoji syntax), no markdown markers, no raw URL, runs of repeated
  * characters, chunks and words collapsed, one line.
  */
-export function finalPass(text: string): string {
+export function finalPass(text: string, phrases: ReaderPhrases): string {
   let out = text
     .replace(/[<>]/g, ' ')
     .replace(/_/g, ' ')
@@ -164,7 +183,8 @@ export function finalPass(text: string): string {
     .replace(/([^\s\d]{2,6}?)\1{3,}/gu, '$1$1$1')
     .replace(/(^|\s)(\S+)(?:\s+\2(?=\s|$)){3,}/gu, '$1$2 $2 $2');
   for (let i = 0; i < 5 && HAS_LINK.test(out); i++) {
-    out = out.replace(URL, (url) => linkPhrase(url)).replace(WWW, (url) => linkPhrase(url));
+    const link = (url: string) => linkPhrase(url, phrases);
+    out = out.replace(URL, link).replace(WWW, link);
   }
   return out
     .replace(/\s+/g, ' ')
@@ -173,13 +193,14 @@ export function finalPass(text: string): string {
     .trim();
 }
 
-/** Cuts text to `max` characters at a word, ending with "and more". */
-export function truncate(text: string, max: number): string {
+/** Cuts text to `max` characters at a word, ending with "and more" in the phrases' language. */
+export function truncate(text: string, max: number, phrases: ReaderPhrases): string {
   if (text.length <= max) return text;
-  let cut = Math.max(0, max - AND_MORE.length);
+  const andMore = ` ${phrases.andMore}`;
+  let cut = Math.max(0, max - andMore.length);
   const space = text.lastIndexOf(' ', cut);
   if (space > cut / 2) cut = space;
   if (/[\uD800-\uDBFF]/.test(text.charAt(cut - 1))) cut -= 1;
   const head = text.slice(0, cut).replace(/[\s,;:.!?]+$/, '');
-  return head === '' ? AND_MORE.trim().slice(0, max) : `${head}${AND_MORE}`;
+  return head === '' ? phrases.andMore.slice(0, max) : `${head}${andMore}`;
 }

@@ -464,6 +464,22 @@ describe('fake Discord with the real discord.js client', () => {
     expect(fake.voiceStates()).toEqual([]);
   });
 
+  test('a guild’s locale is its preferred_locale; setGuildLocale changes it by GUILD_UPDATE', async () => {
+    const { fake, client } = await connect(undefined, { guilds: [{ locale: 'fr' }, {}] });
+    const [first, second] = fake.guilds;
+    expect(client.guilds.cache.get(first?.id ?? '')?.preferredLocale).toBe('fr');
+    expect(client.guilds.cache.get(second?.id ?? '')?.preferredLocale).toBe('en-US');
+    const updated = once(client, Events.GuildUpdate);
+    fake.setGuildLocale('de');
+    const [, after] = (await updated) as [unknown, { id: string; preferredLocale: string }];
+    expect(after).toMatchObject({ id: first?.id, preferredLocale: 'de' });
+    const guild = client.guilds.cache.get(first?.id ?? '');
+    expect(guild?.preferredLocale).toBe('de');
+    expect(guild?.channels.cache.size).toBe(2);
+    expect(guild?.members.cache.has(fake.users.admin.id)).toBe(true);
+    expect(client.guilds.cache.get(second?.id ?? '')?.preferredLocale).toBe('en-US');
+  });
+
   test('raw gateway: HELLO, READY then GUILD_CREATE with increasing s, heartbeat ack', async () => {
     fake = await startFakeDiscord({ guilds: [{}, { name: 'Second' }] });
     const socket = new WebSocket(`${fake.gatewayUrl}/?v=10&encoding=json`);

@@ -270,6 +270,16 @@ export class FakeDiscord {
     this.#voice.deleteChannel(channelId);
   }
 
+  /**
+   * An admin changes the server's community language (Server Settings → Community): GUILD_UPDATE
+   * with the new `preferred_locale`, which discord.js keeps as `guild.preferredLocale`.
+   */
+  setGuildLocale(locale: string, guildId = this.guild.id): void {
+    const guild = this.#world.guild(guildId);
+    guild.locale = locale;
+    this.#gateway.dispatch('GUILD_UPDATE', this.#world.guildUpdate(guild));
+  }
+
   /** Sends any dispatch to the connected bot (escape hatch). */
   dispatch(type: string, data: unknown): void {
     this.#gateway.dispatch(type, data);

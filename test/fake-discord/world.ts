@@ -223,6 +223,27 @@ export class World {
     };
   }
 
+  /** GUILD_UPDATE payload: the guild object without GUILD_CREATE's extra fields (members, channels…). */
+  guildUpdate(guild: WorldGuild): Json {
+    const {
+      channels: _channels,
+      threads: _threads,
+      members: _members,
+      voice_states: _voiceStates,
+      presences: _presences,
+      stage_instances: _stageInstances,
+      guild_scheduled_events: _events,
+      soundboard_sounds: _sounds,
+      member_count: _memberCount,
+      large: _large,
+      unavailable: _unavailable,
+      joined_at: _joinedAt,
+      ...update
+    } = this.guildCreate(guild, false);
+    // `guild_id` too, so the fake gateway sends it only to the shard that holds the guild.
+    return { ...update, guild_id: guild.id };
+  }
+
   #addUser(key: string, username: string, bot: boolean): UserJson {
     const user: UserJson = {
       id: this.nextId(),

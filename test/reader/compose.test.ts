@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { type ChatLine, composeBatch, SHORT_PREFACE } from '../../src/reader/compose.ts';
+import { LANGUAGES } from '../../src/i18n/index.ts';
+import { type ChatLine, composeBatch } from '../../src/reader/compose.ts';
+import { ENGLISH_PHRASES } from '../../src/reader/phrases.ts';
+import { cleanMessage } from '../../src/reader/text.ts';
+import { expectSpeakable, messageText, PHRASES } from './support.ts';
+
+const SHORT_PREFACE = ENGLISH_PHRASES.preface;
 
 const line = (
   authorId: string,
@@ -14,8 +20,12 @@ const line = (
   kind,
   at,
 });
-const compose = (lines: ChatLine[], last?: { authorId: string; at: number }, saidPrefix = true) =>
-  composeBatch(lines, { saidPrefix, minLength: 30, last }).text;
+const compose = (
+  lines: ChatLine[],
+  last?: { authorId: string; at: number },
+  saidPrefix = true,
+  phrases = ENGLISH_PHRASES,
+) => composeBatch(lines, { saidPrefix, minLength: 30, last, phrases }).text;
 
 describe('composeBatch', () => {
   test.each([
@@ -94,11 +104,84 @@ describe('composeBatch', () => {
       saidPrefix: true,
       minLength: 30,
       last: undefined,
+      phrases: ENGLISH_PHRASES,
     });
     expect(last).toEqual({ authorId: 'c', at: 2 });
   });
 
-  test('any non-empty batch reaches the minimum length and keeps every text in order', () => {
+  test.each([
+    [
+      'de',
+      [line('b', 'hallo an alle hier im Stream', 0)],
+      undefined,
+      'Bobby schreibt: hallo an alle hier im Stream.',
+    ],
+    [
+      'de',
+      [line('b', 'schaut mal her', 0), line('b', 'was geht', 1), line('c', 'ein Bild', 2, 'sent')],
+      undefined,
+      'Bobby schreibt: schaut mal her. was geht. Carol schickt ein Bild.',
+    ],
+    ['de', [line('b', 'gg', 0)], undefined, 'Hier kommt, was im Chat steht. Bobby schreibt: gg.'],
+    [
+      'de',
+      [line('b', 'noch was', 10)],
+      { authorId: 'b', at: 0 },
+      'Hier kommt, was im Chat steht. Bobby schreibt: noch was.',
+    ],
+    [
+      'fr',
+      [line('b', 'salut tout le monde ici', 0)],
+      undefined,
+      'Bobby a dit : salut tout le monde ici.',
+    ],
+    [
+      'fr',
+      [line('b', 'une image', 0, 'sent')],
+      undefined,
+      'Voici ce qui se dit dans le tchat. Bobby a envoyé une image.',
+    ],
+    [
+      'es-ES',
+      [line('b', 'hola a todos los del stream', 0), line('c', '¡vamos!', 1)],
+      undefined,
+      'Bobby dijo: hola a todos los del stream. Carol dijo: ¡vamos!',
+    ],
+    ['es-ES', [line('b', 'gg', 0)], undefined, 'Esto es lo que dice el chat. Bobby dijo: gg.'],
+    [
+      'ja',
+      [line('b', 'みなさんこんばんは、今日の配信もすごく楽しみにしていました', 0)],
+      undefined,
+      'Bobbyさん：みなさんこんばんは、今日の配信もすごく楽しみにしていました。',
+    ],
+    [
+      'ja',
+      [line('b', 'こんばんは', 0), line('b', 'よろしく！', 1), line('c', '画像1枚', 2, 'sent')],
+      undefined,
+      'Bobbyさん：こんばんは。 よろしく！ Carolさんが画像1枚を送りました。',
+    ],
+    [
+      'ja',
+      [line('b', '草', 0)],
+      undefined,
+      'ここからは、チャットに届いたメッセージを読み上げます。 Bobbyさん：草。',
+    ],
+  ] as const)('%s: %j after %j → %j', (language, lines, last, spoken) => {
+    expect(compose([...lines], last, true, PHRASES[language])).toBe(spoken);
+  });
+
+  test.each(LANGUAGES)('%s: a speaker without a speakable name is still named', (language) => {
+    const phrases = PHRASES[language];
+    const text = compose(
+      [{ ...line('b', 'hello there, how are you all', 0), authorName: '***' }],
+      undefined,
+      true,
+      phrases,
+    );
+    expect(text).toContain(phrases.said(phrases.unknownAuthor, ''));
+  });
+
+  test('any non-empty batch in any language reaches the minimum length and keeps every text in order', () => {
     const arbLine = fc.record({
       authorId: fc.constantFrom('b', 'c', 'd'),
       authorName: fc.string({ maxLength: 50 }),
@@ -110,8 +193,15 @@ describe('composeBatch', () => {
       fc.property(
         fc.array(arbLine, { minLength: 1, maxLength: 8 }),
         fc.boolean(),
-        (lines, saidPrefix) => {
-          const { text } = composeBatch(lines, { saidPrefix, minLength: 30, last: undefined });
+        fc.constantFrom(...LANGUAGES),
+        (lines, saidPrefix, language) => {
+          const phrases = PHRASES[language];
+          const { text } = composeBatch(lines, {
+            saidPrefix,
+            minLength: 30,
+            last: undefined,
+            phrases,
+          });
           expect(text.length).toBeGreaterThanOrEqual(30);
           let from = 0;
           for (const l of lines) {
@@ -121,6 +211,50 @@ describe('composeBatch', () => {
           }
         },
       ),
+    );
+  });
+
+  test('cleaned chat of any language composes into speakable text of at least the minimum length', () => {
+    const names = { user: () => '<@1> **Bob**', role: () => undefined, channel: () => undefined };
+    const arbMessage = fc.record({
+      authorId: fc.constantFrom('b', 'c'),
+      authorName: messageText,
+      content: messageText,
+      files: fc.array(fc.constantFrom('x.png', 'y.mp4', 'z.bin'), { maxLength: 2 }),
+      at: fc.integer({ min: 0, max: 200_000 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...LANGUAGES),
+        fc.array(arbMessage, { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        (language, messages, saidPrefix) => {
+          const phrases = PHRASES[language];
+          const lines = messages.flatMap((m): ChatLine[] => {
+            const spoken = cleanMessage(
+              {
+                content: m.content,
+                attachments: m.files.map((name) => ({ name, contentType: null })),
+                stickers: [],
+              },
+              names,
+              { emoji: 'names', spoilers: 'skip', maxLength: 200 },
+              phrases,
+            );
+            return spoken.text === '' ? [] : [{ ...m, ...spoken }];
+          });
+          fc.pre(lines.length > 0);
+          const { text } = composeBatch(lines, {
+            saidPrefix,
+            minLength: 30,
+            last: undefined,
+            phrases,
+          });
+          expect(text.length).toBeGreaterThanOrEqual(30);
+          expectSpeakable(text);
+        },
+      ),
+      { numRuns: 1000 },
     );
   });
 });

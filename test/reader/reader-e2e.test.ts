@@ -284,6 +284,33 @@ describe('streamer mode: reading the chat', () => {
     await config('limits', { 'member-daily': 0 }).waitForReply();
   });
 
+  test('a server whose language is German hears German words around its chat', async () => {
+    t.discord.setGuildLocale('de');
+    try {
+      await eventually(
+        'the bot sees the new locale',
+        () => t.bot.client.guilds.cache.get(t.discord.guild.id)?.preferredLocale === 'de',
+        5000,
+      );
+      t.discord.sendMessage({
+        user: 'carol',
+        channelId: chat(),
+        content: 'schaut euch das an https://clips.twitch.tv/xyz',
+        attachments: [{ filename: 'szene.png', contentType: 'image/png' }],
+      });
+      expect(await heardMatching(/schaut euch das an/)).toBe(
+        'carol schreibt: schaut euch das an ein Link zu clips.twitch.tv, dazu ein Bild.',
+      );
+      // Carol again within a minute: too short without her prefix, then without the preface.
+      t.discord.sendMessage({ user: 'carol', channelId: chat(), content: 'gg' });
+      expect(await heardMatching(/schreibt: good game/)).toBe(
+        'Hier kommt, was im Chat steht. carol schreibt: good game.',
+      );
+    } finally {
+      t.discord.setGuildLocale('en-US');
+    }
+  });
+
   test('/queue shows the chat’s dropped-as-stale count; nothing was answered 429', async () => {
     const queue = await t.discord.slash({ user: 'member', name: 'queue' }).waitForReply();
     expect(queue.content).toMatch(/Chat: \d+ waiting, 0 dropped as stale/);

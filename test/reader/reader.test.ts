@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import pino from 'pino';
 import { beforeEach, describe, expect, test } from 'vitest';
+import { translatorFor } from '../../src/i18n/index.ts';
 import { SpeechQueue } from '../../src/queue/index.ts';
 import { ChatReader, type ChatTurn, type IncomingMessage } from '../../src/reader/index.ts';
 import { defaultReaderSettings, type GuildSettings } from '../../src/store/index.ts';
@@ -129,16 +130,9 @@ let reader: ChatReader;
 let guild: GuildSettings;
 let nextId = 0;
 
-beforeEach(() => {
-  clock = new FakeClock();
-  stage = new Stage(clock);
-  guild = {
-    defaults: {},
-    limits: {},
-    reader: { ...defaultReaderSettings(), channels: ['text'] },
-    dictionary: [{ word: 'gg', replacement: 'good game' }],
-  };
-  reader = new ChatReader({
+/** A reader over the stage; `locale` is the server's community locale, when it has one. */
+function newReader(locale?: () => string): ChatReader {
+  return new ChatReader({
     settings: { guild: async () => guild },
     speaking: {
       channelOf: () => stage.inVoice,
@@ -150,7 +144,20 @@ beforeEach(() => {
     clock,
     logger: pino({ level: 'silent' }),
     minTextLength: 30,
+    ...(locale === undefined ? {} : { translatorOf: () => translatorFor(locale()) }),
   });
+}
+
+beforeEach(() => {
+  clock = new FakeClock();
+  stage = new Stage(clock);
+  guild = {
+    defaults: {},
+    limits: {},
+    reader: { ...defaultReaderSettings(), channels: ['text'] },
+    dictionary: [{ word: 'gg', replacement: 'good game' }],
+  };
+  reader = newReader();
 });
 
 function post(
@@ -302,6 +309,26 @@ describe('ChatReader', () => {
     post('Bobby', 'this one makes the bot join the channel');
     await wait(2000);
     expect(stage.played).toEqual(['Bobby said this one makes the bot join the channel.']);
+  });
+
+  test('the words around the chat follow the server’s locale, as it is when a message comes', async () => {
+    let locale = 'de';
+    reader = newReader(() => locale);
+    post('Bobby', 'hallo zusammen, schön euch zu sehen');
+    post('Carol', '', {
+      message: { content: '', attachments: [{ name: 'a.png', contentType: null }], stickers: [] },
+    });
+    await wait(1100);
+    post('Bobby', 'gg');
+    await wait(1500);
+    locale = 'ja';
+    post('Carol', 'こんばんは https://example.com/x');
+    await wait(1500);
+    expect(stage.played).toEqual([
+      'Bobby schreibt: hallo zusammen, schön euch zu sehen. Carol schickt ein Bild.',
+      'Hier kommt, was im Chat steht. Bobby schreibt: good game.',
+      'Carolさん：こんばんは example.comへのリンク。',
+    ]);
   });
 });
 

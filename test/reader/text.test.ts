@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { LANGUAGES } from '../../src/i18n/index.ts';
+import { ENGLISH_PHRASES as EN } from '../../src/reader/phrases.ts';
 import { type CleanupOptions, cleanMessage, finalPass, truncate } from '../../src/reader/text.ts';
+import { expectSpeakable, messageText, PHRASES } from './support.ts';
 
 const names = {
   user: (id: string) => ({ '1': 'Bobby', '4': 'https://evil.example/**x**' })[id],
@@ -8,8 +11,9 @@ const names = {
   channel: (id: string) => ({ '3': 'general' })[id],
 };
 const options: CleanupOptions = { emoji: 'names', spoilers: 'skip', maxLength: 300 };
-const say = (content: string, extra: Partial<CleanupOptions> = {}) =>
-  cleanMessage({ content, attachments: [], stickers: [] }, names, { ...options, ...extra }).text;
+const say = (content: string, extra: Partial<CleanupOptions> = {}, phrases = EN) =>
+  cleanMessage({ content, attachments: [], stickers: [] }, names, { ...options, ...extra }, phrases)
+    .text;
 
 describe('cleanMessage', () => {
   test.each([
@@ -65,12 +69,13 @@ describe('cleanMessage', () => {
     [[{ name: 'notes.pdf', contentType: 'application/pdf' }], ['wave'], 'a file and a sticker'],
     [[{ name: 'clip.mp4', contentType: 'video/mp4' }], [], 'a video'],
   ])('attachments %j and stickers %j are %j', (attachments, stickers, spoken) => {
-    const alone = cleanMessage({ content: '', attachments, stickers }, names, options);
+    const alone = cleanMessage({ content: '', attachments, stickers }, names, options, EN);
     expect(alone).toEqual({ text: spoken, kind: 'sent' });
     const withText = cleanMessage(
       { content: 'look at this.', attachments, stickers },
       names,
       options,
+      EN,
     );
     expect(withText).toEqual({ text: `look at this, with ${spoken}`, kind: 'said' });
   });
@@ -84,6 +89,7 @@ describe('cleanMessage', () => {
       { content: 'lol ok', attachments: [], stickers: [] },
       names,
       options,
+      EN,
       [{ word: 'LOL', replacement: '**laughing** <@1> http://x.example' }],
     ).text;
     expect(spoken).toBe('laughing 1 a link to x.example ok');
@@ -95,59 +101,98 @@ describe('cleanMessage', () => {
   });
 });
 
+describe('cleanMessage in the server’s language', () => {
+  const image = { name: 'cat.png', contentType: 'image/png' };
+  const png = { name: 'b.png', contentType: null };
+  const pdf = { name: 'notes.pdf', contentType: 'application/pdf' };
+  test.each([
+    ['de', 'watch https://www.youtube.com/watch?v=x now', 'watch ein Link zu youtube.com now'],
+    ['fr', 'watch https://www.youtube.com/watch?v=x now', 'watch un lien vers youtube.com now'],
+    ['es-ES', 'watch https://www.youtube.com/watch?v=x now', 'watch un enlace a youtube.com now'],
+    ['ja', 'watch https://www.youtube.com/watch?v=x now', 'watch youtube.comへのリンク now'],
+    ['de', 'see http://localhost/x', 'see ein Link'],
+    ['fr', '[clip](https://clips.twitch.tv/a) lol', 'clip, un lien vers clips.twitch.tv lol'],
+    ['ja', 'see http://localhost/x', 'see リンク'],
+    ['de', 'unknown <@9> <@&9> <#9>', 'unknown jemand eine Rolle ein Kanal'],
+    ['fr', 'unknown <@9> <@&9> <#9>', 'unknown quelqu’un un rôle un salon'],
+    ['es-ES', 'unknown <@9> <@&9> <#9>', 'unknown alguien un rol un canal'],
+    ['ja', 'unknown <@9> <@&9> <#9>', 'unknown 誰か ロール チャンネル'],
+    ['de', 'look ```js\nx\n``` done', 'look ein Codeblock. done'],
+    ['ja', 'look ```js\nx\n``` done', 'look コードブロック。 done'],
+    ['de', 'at <t:1700000000:F>', 'at 14. November 2023 um 22:13'],
+    ['ja', 'at <t:1700000000:F>', 'at 2023年11月14日 22:13'],
+    ['ja', 'line one\nline two', 'line one。 line two'],
+  ] as const)('%s: %j → %j', (language, input, spoken) => {
+    expect(say(input, {}, PHRASES[language])).toBe(spoken);
+  });
+
+  test.each([
+    ['en', [image], [], 'an image', 'look, with an image'],
+    ['de', [image], [], 'ein Bild', 'look, dazu ein Bild'],
+    ['de', [image, png], [], '2 Bilder', 'look, dazu 2 Bilder'],
+    [
+      'de',
+      [pdf],
+      ['wave'],
+      'eine Datei und einen Sticker',
+      'look, dazu eine Datei und einen Sticker',
+    ],
+    ['fr', [image], [], 'une image', 'look, avec une image'],
+    [
+      'fr',
+      [pdf],
+      ['wave'],
+      'un fichier et un autocollant',
+      'look, avec un fichier et un autocollant',
+    ],
+    ['es-ES', [image, png], [], '2 imágenes', 'look, con 2 imágenes'],
+    ['es-ES', [pdf], ['wave'], 'un archivo y un sticker', 'look, con un archivo y un sticker'],
+    ['ja', [image], [], '画像1枚', 'look、画像1枚付き'],
+    ['ja', [pdf], ['wave'], 'ファイル1件、スタンプ1個', 'look、ファイル1件、スタンプ1個付き'],
+  ] as const)(
+    '%s: attachments %j and stickers %j are %j',
+    (language, files, stickers, alone, withText) => {
+      const phrases = PHRASES[language];
+      const message = { attachments: [...files], stickers: [...stickers] };
+      expect(cleanMessage({ ...message, content: '' }, names, options, phrases)).toEqual({
+        text: alone,
+        kind: 'sent',
+      });
+      expect(cleanMessage({ ...message, content: 'look.' }, names, options, phrases)).toEqual({
+        text: withText,
+        kind: 'said',
+      });
+    },
+  );
+
+  test.each([
+    ['de', 'one two three und mehr'],
+    ['fr', 'one two et plus encore'],
+    ['es-ES', 'one two three four y más'],
+    ['ja', 'one two three four 以下省略'],
+  ] as const)('%s: a long text is cut with “and more” in the language: %j', (language, cut) => {
+    const text = 'one two three four five six seven';
+    expect(truncate(text, 25, PHRASES[language])).toBe(cut);
+    expect(cut.length).toBeLessThanOrEqual(25);
+  });
+});
+
 describe('truncate', () => {
   test.each([
     ['short', 20, 'short'],
     ['one two three four five six seven', 25, 'one two three and more'],
     ['abcdefghijklmnopqrstuvwxyz', 20, 'abcdefghijk and more'],
   ])('%j at %i → %j', (text, max, cut) => {
-    expect(truncate(text, max)).toBe(cut);
-    expect(truncate(text, max).length).toBeLessThanOrEqual(max);
+    expect(truncate(text, max, EN)).toBe(cut);
+    expect(truncate(text, max, EN).length).toBeLessThanOrEqual(max);
   });
 });
 
-// Fragments that tempt each rule, mixed with arbitrary text.
-const fragment = fc.oneof(
-  fc.string({ maxLength: 20 }),
-  fc.constantFrom(
-    '<@123>',
-    '<@!45>',
-    '<@&6>',
-    '<#7>',
-    '<:x_y:89>',
-    '<a:z:1>',
-    '<t:1700000000:R>',
-    'https://a.example/p?q=1',
-    'http://',
-    'www.x.io',
-    'ht',
-    'tps://',
-    '://',
-    '**',
-    '__',
-    '~~',
-    '||',
-    '`',
-    '```',
-    '> ',
-    '# ',
-    '\n',
-    '<',
-    '>',
-    '@',
-    '🔥',
-    '👍🏽',
-    'w',
-    'ww.',
-    '\\',
-  ),
-);
-const messageText = fc.array(fragment, { maxLength: 30 }).map((parts) => parts.join(''));
-
 describe('invariants', () => {
-  test('spoken text never has mention syntax, raw URLs or markdown markers, nor exceeds max length', () => {
+  test('spoken text in any language never has mention syntax, raw URLs or markdown markers, nor exceeds max length', () => {
     fc.assert(
       fc.property(
+        fc.constantFrom(...LANGUAGES),
         messageText,
         fc.integer({ min: 20, max: 400 }),
         fc.constantFrom('names', 'drop'),
@@ -158,18 +203,21 @@ describe('invariants', () => {
             maxLength: 3,
           },
         ),
-        (content, maxLength, emoji, spoilers, dictionary) => {
+        fc.array(fc.constantFrom('x.png', 'y.mp4', 'z.bin'), { maxLength: 3 }),
+        (language, content, maxLength, emoji, spoilers, dictionary, files) => {
           const { text } = cleanMessage(
-            { content, attachments: [], stickers: [] },
+            {
+              content,
+              attachments: files.map((name) => ({ name, contentType: null })),
+              stickers: [],
+            },
             names,
             { emoji, spoilers, maxLength },
+            PHRASES[language],
             dictionary.filter((e) => e.word.trim() !== ''),
           );
           expect(text.length).toBeLessThanOrEqual(maxLength);
-          expect(text).not.toMatch(/[<>]/);
-          expect(text).not.toMatch(/[a-z][a-z0-9+.-]*:\/\/|\bwww\./i);
-          expect(text).not.toMatch(/[*_~`|\\]/);
-          expect(text).not.toMatch(/^[#>-]|\n/);
+          expectSpeakable(text);
         },
       ),
       { numRuns: 2000 },
@@ -178,9 +226,9 @@ describe('invariants', () => {
 
   test('finalPass is idempotent', () => {
     fc.assert(
-      fc.property(messageText, (text) => {
-        const once = finalPass(text);
-        expect(finalPass(once)).toBe(once);
+      fc.property(fc.constantFrom(...LANGUAGES), messageText, (language, text) => {
+        const once = finalPass(text, PHRASES[language]);
+        expect(finalPass(once, PHRASES[language])).toBe(once);
       }),
       { numRuns: 1000 },
     );
