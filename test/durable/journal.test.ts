@@ -7,6 +7,10 @@ import { expect, test } from 'vitest';
 import { PendingJournal } from '../../src/durable/journal.ts';
 import type { PendingSpeech } from '../../src/durable/pending.ts';
 import { openKeyv } from '../../src/store/index.ts';
+import { systemClock } from '../../src/tts/index.ts';
+
+/** The secret key and clock every journal here seals with. */
+const sealing = { secretKey: Buffer.alloc(32, 9), clock: systemClock };
 
 function pending(id: string, recordedAt = 0): PendingSpeech {
   return {
@@ -24,7 +28,7 @@ function pending(id: string, recordedAt = 0): PendingSpeech {
 }
 
 test('records, replaces and removes entries; lists them oldest first', async () => {
-  const journal = new PendingJournal(new Keyv());
+  const journal = new PendingJournal(new Keyv(), sealing);
   await journal.record(pending('b', 2));
   await journal.record(pending('a', 1));
   await journal.record({ ...pending('b', 2), generationId: 'base_new' });
@@ -42,10 +46,10 @@ test('survives a restart: a journal on the same SQLite file lists what the first
   const url = `sqlite://${join(dir, 'bot.sqlite')}`;
   try {
     const first = await openKeyv(url);
-    await new PendingJournal(first).record(pending('x', 5));
+    await new PendingJournal(first, sealing).record(pending('x', 5));
     await first.disconnect();
     const second = await openKeyv(url);
-    expect(await new PendingJournal(second).list()).toEqual([pending('x', 5)]);
+    expect(await new PendingJournal(second, sealing).list()).toEqual([pending('x', 5)]);
     await second.disconnect();
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -54,7 +58,7 @@ test('survives a restart: a journal on the same SQLite file lists what the first
 
 test('an entry that expired or cannot be read is dropped from the index', async () => {
   const keyv = new Keyv();
-  const journal = new PendingJournal(keyv);
+  const journal = new PendingJournal(keyv, sealing);
   await journal.record(pending('a'));
   await journal.record(pending('b'));
   await keyv.delete('pending:a');
@@ -70,7 +74,7 @@ test('concurrent records and removals never lose one another', async () => {
         maxLength: 30,
       }),
       async (operations) => {
-        const journal = new PendingJournal(new Keyv());
+        const journal = new PendingJournal(new Keyv(), sealing);
         const expected = new Set<string>();
         await Promise.all(
           operations.map(([op, n]) => {
@@ -89,7 +93,7 @@ test('concurrent records and removals never lose one another', async () => {
 
 test('a store failure reaches the caller, and the next call works', async () => {
   const keyv = new Keyv();
-  const journal = new PendingJournal(keyv);
+  const journal = new PendingJournal(keyv, sealing);
   const set = keyv.set.bind(keyv);
   let fail = true;
   keyv.set = (async (...args: Parameters<typeof set>) => {
