@@ -334,3 +334,43 @@ describe('voice output', () => {
     expect(await journal.list()).toEqual([]);
   });
 });
+
+describe('sealed reply tokens', () => {
+  test('written under another SECRET_KEY: no reply edit, the result goes to the channel', async () => {
+    const keyv = new Keyv();
+    const { client, sent } = setup();
+    await new PendingJournal(keyv, { ...sealing, secretKey: Buffer.alloc(32, 1) }).record(
+      await submitted(client),
+    );
+    const { resumer } = setup({
+      journal: new PendingJournal(keyv, sealing),
+      send: async (route, message) => void sent.push({ route, message }),
+    });
+    expect(await resumer.start()).toBe(1);
+    await resumer.idle();
+    expect(sent.map((s) => s.route)).toEqual([{ kind: 'channel', channelId: 'c1' }]);
+    expect(sent[0]?.message.file).toBeDefined();
+    expect(posts()).toBe(1);
+  });
+
+  test('an entry an earlier version wrote with its token in clear still edits the reply', async () => {
+    const map = new Map();
+    const keyv = new Keyv({ store: map });
+    const { client, sent } = setup();
+    const pending = await submitted(client);
+    await keyv.set(`pending:${pending.id}`, pending);
+    await keyv.set('pending:index', [pending.id]);
+    const { resumer } = setup({
+      journal: new PendingJournal(keyv, sealing),
+      send: async (route, message) => void sent.push({ route, message }),
+    });
+    await resumer.start();
+    await resumer.idle();
+    expect(sent.map((s) => s.route)).toEqual([
+      { kind: 'reply', applicationId: 'app', token: 'tok' },
+      { kind: 'reply', applicationId: 'app', token: 'tok' },
+    ]);
+    expect(sent[1]?.message.file).toBeDefined();
+    expect(JSON.stringify([...map])).not.toContain(pending.id);
+  });
+});
