@@ -2,7 +2,7 @@
  * Nothing secret at rest: with a /say generating, everything the bot keeps (the SQLite files,
  * or every Redis key, value and its append-only file) holds neither the interaction token nor
  * the server's API key in clear; after a SIGKILL and a restart, the sealed token still edits
- * the original reply.
+ * the original reply, and neither the logs nor `/metrics` and `/readyz` show a secret.
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { afterAll, expect, test } from 'vitest';
 import { keyId } from '../../src/tts/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import { type ProcessWorld, startProcessWorld } from '../support/process-world.ts';
-import { startRedis, type TestRedis } from '../support/redis.ts';
+import { freePort, startRedis, type TestRedis } from '../support/redis.ts';
 
 const opened: { close(): Promise<void> }[] = [];
 afterAll(async () => {
@@ -123,11 +123,24 @@ test.each([
       expect(raw).toContain(`budget:${keyId(USER_ONE.apiKey)}:`);
     }
 
-    const second = await world.start();
+    const port = await freePort();
+    const second = await world.start({ HTTP_PORT: String(port), HTTP_HOST: '127.0.0.1' });
     await second.waitForLog(/"count":1,"msg":"resuming pending speech"/);
     await handle.waitFor((e) => e.kind === 'edit' && e.original && e.files.length > 0, 30_000);
     expect(handle.files()).toHaveLength(1);
     expect(world.emulator.counts()['POST /v2/tts']?.total).toBe(1);
+    // The operations endpoint shows no secret, nor which key served (its id).
+    const ops = await Promise.all(
+      ['/metrics', '/readyz'].map(async (path) =>
+        (await fetch(`http://127.0.0.1:${port}${path}`)).text(),
+      ),
+    );
+    expect(ops[0]).toContain('tts_api_requests_total');
+    for (const text of ops) {
+      for (const secret of [handle.token, USER_ONE.apiKey, keyId(USER_ONE.apiKey)]) {
+        expect(text).not.toContain(secret);
+      }
+    }
     second.child.kill('SIGTERM');
     expect(await second.exited).toEqual({ code: 0, signal: null });
     for (const output of [first.output(), second.output()]) {
