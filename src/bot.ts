@@ -198,7 +198,7 @@ export async function startBot(
     opened.push(() => voice.destroy());
     const apiKeys = new ApiKeyVault(settings, secretKey);
     // Pending speech lives in the store from submission to delivery (see docs/ARCHITECTURE.md).
-    const pending = new PendingJournal(keyv);
+    const pending = new PendingJournal(keyv, { secretKey, clock, logger });
     const recorder = new JournalRecorder({
       journal: pending,
       clock,

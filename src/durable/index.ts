@@ -1,5 +1,5 @@
 /** Nothing lost: pending speech journalled in the store and resumed after a restart. */
-export { PendingJournal } from './journal.ts';
+export { PendingJournal, type PendingJournalOptions } from './journal.ts';
 export {
   type DeliveryRoute,
   deliveryRoute,
@@ -10,6 +10,7 @@ export {
   REPLY_EDIT_MARGIN_MS,
   type ResumePlan,
   resumePlan,
+  tokenUsable,
 } from './pending.ts';
 export { JournalRecorder } from './recorder.ts';
 export { voiceRequeue } from './requeue.ts';
@@ -20,3 +21,11 @@ export {
   type ResumeOptions,
   type SendResult,
 } from './resume.ts';
+export {
+  type OpenedEntry,
+  openEntry,
+  replyContext,
+  type StoredPending,
+  sealEntry,
+  storedPendingSchema,
+} from './sealed.ts';

@@ -1,28 +1,48 @@
+import { isDeepStrictEqual } from 'node:util';
 import type Keyv from 'keyv';
+import type { Logger } from '../log/index.ts';
+import type { Clock } from '../tts/index.ts';
 import { GENERATION_LIFETIME_MS, type PendingSpeech, pendingSpeechSchema } from './pending.ts';
+import { openEntry, sealEntry, storedPendingSchema } from './sealed.ts';
 
 const INDEX = 'pending:index';
+
+/** How long an entry is kept after it was last recorded: a generation id's 24 hours, and a day. */
+const KEEP_MS = 2 * GENERATION_LIFETIME_MS;
+
+/** What a {@link PendingJournal} needs besides its store. */
+export interface PendingJournalOptions {
+  /** The bot's secret key (`SECRET_KEY`), which seals each reply's interaction token. */
+  readonly secretKey: Buffer;
+  /** Tells when a token can no longer be used, so it is not kept. */
+  readonly clock: Clock;
+  /** Hears about tokens that did not open (another SECRET_KEY); those results go to the channel. */
+  readonly logger?: Logger;
+}
 
 /**
  * Pending speech in the store: each request under `pending:<id>`, and an index
  * of ids (keyv cannot list keys on every backend). Entries outlive a
  * generation id's 24 hours by a day at most, so a forgotten one cannot linger.
- * Writes run one at a time in call order, so concurrent records and removals
- * in this process never lose one another.
+ * Interaction tokens are sealed at rest and bound to their entry (`sealed.ts`);
+ * the only way pending speech reaches the store. Writes run one at a time in
+ * call order, so concurrent records and removals in this process never lose one another.
  */
 export class PendingJournal {
   readonly #keyv: Keyv;
+  readonly #options: PendingJournalOptions;
   #chain: Promise<unknown> = Promise.resolve();
 
-  constructor(keyv: Keyv) {
+  constructor(keyv: Keyv, options: PendingJournalOptions) {
     this.#keyv = keyv;
+    this.#options = options;
   }
 
   /** Records (or replaces) an entry; resolves once the store has it. */
   async record(entry: PendingSpeech): Promise<void> {
-    const parsed = pendingSpeechSchema.parse(entry);
+    const parsed = pendingSpeechSchema.parse(entry) as PendingSpeech;
     await this.#write(async () => {
-      await this.#keyv.set(`pending:${entry.id}`, parsed, 2 * GENERATION_LIFETIME_MS);
+      await this.#keyv.set(`pending:${entry.id}`, this.#seal(parsed), KEEP_MS);
       await this.#editIndex((ids) => (ids.includes(entry.id) ? ids : [...ids, entry.id]));
     });
   }
@@ -35,19 +55,49 @@ export class PendingJournal {
     });
   }
 
-  /** Every pending entry, oldest record first; entries that expired or cannot be read are dropped. */
+  /**
+   * Every pending entry, oldest record first; entries that expired or cannot be read are
+   * dropped. A token an earlier version stored in clear is sealed in the store as it is read.
+   */
   async list(): Promise<PendingSpeech[]> {
     const ids = await this.#ids();
     const found: PendingSpeech[] = [];
     const missing: string[] = [];
+    const now = this.#options.clock.now();
     for (const id of ids) {
-      const parsed = pendingSpeechSchema.safeParse(await this.#keyv.get(`pending:${id}`));
-      if (parsed.success) found.push(parsed.data as PendingSpeech);
-      else missing.push(id);
+      const raw: unknown = await this.#keyv.get(`pending:${id}`);
+      const parsed = storedPendingSchema.safeParse(raw);
+      if (!parsed.success) {
+        missing.push(id);
+        continue;
+      }
+      const { entry, rewrite, unreadable } = openEntry(parsed.data, this.#options.secretKey, now);
+      if (unreadable) {
+        this.#options.logger?.warn(
+          { pendingId: id },
+          'the reply token of pending speech cannot be opened with this SECRET_KEY; the result goes to the channel',
+        );
+      }
+      if (rewrite) await this.#rewrite(id, raw, entry);
+      found.push(entry);
     }
     if (missing.length > 0)
       await this.#editIndex((all) => all.filter((id) => !missing.includes(id)));
     return found.sort((a, b) => a.recordedAt - b.recordedAt);
+  }
+
+  /** Writes `entry` as it is stored now, unless the stored value changed since it was read as `raw`. */
+  async #rewrite(id: string, raw: unknown, entry: PendingSpeech): Promise<void> {
+    await this.#write(async () => {
+      if (!isDeepStrictEqual(await this.#keyv.get(`pending:${id}`), raw)) return;
+      const left = entry.recordedAt + KEEP_MS - this.#options.clock.now();
+      if (left <= 0) await this.#keyv.delete(`pending:${id}`);
+      else await this.#keyv.set(`pending:${id}`, this.#seal(entry), left);
+    });
+  }
+
+  #seal(entry: PendingSpeech): unknown {
+    return sealEntry(entry, this.#options.secretKey, this.#options.clock.now());
   }
 
   async #ids(): Promise<string[]> {

@@ -34,7 +34,10 @@ export const pendingSpeechSchema = z.object({
   /** For voice: the channel the bot was speaking in. */
   voiceChannelId: z.string().optional(),
   request: requestSchema,
-  /** The reply that shows the result, editable until `expiresAt` (epoch ms). */
+  /**
+   * The reply that shows the result, editable until `expiresAt` (epoch ms). In clear only in
+   * memory: the journal seals the token at rest (`sealed.ts`).
+   */
   reply: z
     .object({ applicationId: z.string(), token: z.string(), expiresAt: z.number() })
     .optional(),
@@ -72,10 +75,15 @@ export type DeliveryRoute =
   | { readonly kind: 'channel'; readonly channelId: string }
   | { readonly kind: 'nowhere' };
 
+/** Whether a reply token expiring at `expiresAt` may still be used to edit at `now`. */
+export function tokenUsable(expiresAt: number, now: number): boolean {
+  return now < expiresAt - REPLY_EDIT_MARGIN_MS;
+}
+
 /** The route for a result delivered at `now`. */
 export function deliveryRoute(entry: PendingSpeech, now: number): DeliveryRoute {
   const { reply, channelId } = entry;
-  if (reply !== undefined && now < reply.expiresAt - REPLY_EDIT_MARGIN_MS) {
+  if (reply !== undefined && tokenUsable(reply.expiresAt, now)) {
     return { kind: 'reply', applicationId: reply.applicationId, token: reply.token };
   }
   if (channelId !== undefined) return { kind: 'channel', channelId };

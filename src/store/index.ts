@@ -22,7 +22,9 @@ export {
   encryptSecret,
   loadSecretKey,
   type OpenedSecret,
+  openBound,
   parseSecretKey,
+  sealBound,
 } from './secrets.ts';
 export {
   type GuildDefaults,

@@ -39,22 +39,56 @@ export interface OpenedSecret {
   readonly legacy: boolean;
 }
 
-/** The additional data that binds a sealed secret to its guild. */
-function boundTo(guildId: string): Buffer {
-  return Buffer.from(`guild:${guildId}`, 'utf8');
+/** The additional data that binds a sealed API key to its guild. */
+function boundTo(guildId: string): string {
+  return `guild:${guildId}`;
 }
 
 /**
- * Encrypts a secret (an API key) for storage, bound to `guildId`: AES-256-GCM with a
- * random IV and the guild id as additional data, as `v2:<base64 iv|tag|ciphertext>`.
- * A record copied to another guild does not decrypt there.
+ * Seals a secret for storage with AES-256-GCM under `key`, bound to `context` (the GCM
+ * additional data): base64 of iv|tag|ciphertext, with a random IV. The one cipher for every
+ * secret the bot keeps at rest; a sealed value opens only with the same key and context.
  */
-export function encryptSecret(plaintext: string, key: Buffer, guildId: string): string {
+export function sealBound(plaintext: string, key: Buffer, context: string): string {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
-  cipher.setAAD(boundTo(guildId));
+  cipher.setAAD(Buffer.from(context, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return `v2:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64')}`;
+  return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64');
+}
+
+/**
+ * Opens what {@link sealBound} produced under the same `key` and `context`. Throws when
+ * either differs or the sealed text was altered in any way (it must be canonical base64).
+ */
+export function openBound(sealed: string, key: Buffer, context: string): string {
+  return open(sealed, key, context);
+}
+
+/** Opens a sealed payload; `context` undefined only for `v1` API keys sealed before binding. */
+function open(sealed: string, key: Buffer, context: string | undefined): string {
+  const bytes = Buffer.from(sealed, 'base64');
+  // Buffer.from skips what is not base64: a changed character must not go unnoticed.
+  if (bytes.toString('base64') !== sealed) throw new Error('the sealed secret is not base64');
+  if (bytes.length < IV_BYTES + TAG_BYTES) throw new Error('the sealed secret is truncated');
+  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES), {
+    authTagLength: TAG_BYTES,
+  });
+  if (context !== undefined) decipher.setAAD(Buffer.from(context, 'utf8'));
+  decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+  return Buffer.concat([
+    decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)),
+    decipher.final(),
+  ]).toString('utf8');
+}
+
+/**
+ * Encrypts a secret (an API key) for storage, bound to `guildId`: {@link sealBound} with
+ * the guild id as additional data, as `v2:<base64 iv|tag|ciphertext>`. A record copied to
+ * another guild does not decrypt there.
+ */
+export function encryptSecret(plaintext: string, key: Buffer, guildId: string): string {
+  return `v2:${sealBound(plaintext, key, boundTo(guildId))}`;
 }
 
 /**
@@ -67,17 +101,7 @@ export function decryptSecret(sealed: string, key: Buffer, guildId: string): Ope
   if ((version !== 'v1' && version !== 'v2') || payload === undefined || rest.length > 0) {
     throw new Error('unknown secret format');
   }
-  const bytes = Buffer.from(payload, 'base64');
-  if (bytes.length < IV_BYTES + TAG_BYTES) throw new Error('the sealed secret is truncated');
-  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES), {
-    authTagLength: TAG_BYTES,
-  });
-  if (version === 'v2') decipher.setAAD(boundTo(guildId));
-  decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-  const plaintext = Buffer.concat([
-    decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)),
-    decipher.final(),
-  ]).toString('utf8');
+  const plaintext = open(payload, key, version === 'v2' ? boundTo(guildId) : undefined);
   return { plaintext, legacy: version === 'v1' };
 }
 

@@ -24,6 +24,9 @@ export class NodeSqliteStore extends EventEmitter implements KeyvStoreAdapter {
     // WAL keeps readers unblocked by a writer; the timeout rides out a second
     // process (a CLI, a test) holding the write lock for a moment.
     this.#db.exec('PRAGMA busy_timeout = 5000');
+    // A value overwritten or deleted (a token an earlier version kept in clear) is zeroed in
+    // the file, not left in a free page for anyone who copies it.
+    this.#db.exec('PRAGMA secure_delete = ON');
     if (path !== ':memory:') this.#db.exec('PRAGMA journal_mode = WAL');
     this.#db.exec('CREATE TABLE IF NOT EXISTS keyv (key VARCHAR(255) PRIMARY KEY, value TEXT)');
     this.#get = this.#db.prepare('SELECT value FROM keyv WHERE key = ?');

@@ -4,6 +4,8 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { PendingJournal, type PendingSpeech } from '../../src/durable/index.ts';
+import { loadSecretKey } from '../../src/store/index.ts';
+import { systemClock } from '../../src/tts/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 
@@ -22,7 +24,9 @@ const request = {
 
 /** Journals `entry` as an earlier run would have, and resumes it. */
 async function resume(entry: PendingSpeech): Promise<void> {
-  await new PendingJournal(t.bot.services.keyv).record(entry);
+  // The bot's own secret key (generated in its data folder), as an earlier run would have used.
+  const secretKey = await loadSecretKey(undefined, t.dataDir, t.bot.services.logger);
+  await new PendingJournal(t.bot.services.keyv, { secretKey, clock: systemClock }).record(entry);
   await t.bot.resumer.start();
   await t.bot.resumer.idle();
 }

@@ -16,7 +16,7 @@ const ticket: SpeechTicket = {
 
 function setup() {
   const clock = new FakeClock(1000);
-  const journal = new PendingJournal(new Keyv());
+  const journal = new PendingJournal(new Keyv(), { secretKey: Buffer.alloc(32, 9), clock });
   const recorder = new JournalRecorder({ journal, clock, voiceChannelOf: () => 'v1' });
   return { clock, journal, recorder };
 }
@@ -65,10 +65,11 @@ test('frozen while stopping: ends reported by parts shutting down forget nothing
 
 test('a removal the store refused is retried with the next call', async () => {
   const keyv = new Keyv();
-  const journal = new PendingJournal(keyv);
+  const clock = new FakeClock();
+  const journal = new PendingJournal(keyv, { secretKey: Buffer.alloc(32, 9), clock });
   const recorder = new JournalRecorder({
     journal,
-    clock: new FakeClock(),
+    clock,
     voiceChannelOf: () => 'v1',
   });
   await recorder.submitted(ticket, 'base_4');

@@ -25,6 +25,9 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 beforeEach(() => emu.reset());
 
+/** The secret key and clock the journals here seal with. */
+const sealing = { secretKey: Buffer.alloc(32, 9), clock: systemClock };
+
 const request = { text: sentence(), voiceId: 'am_2riuownnf', model: 'base' } as const;
 const posts = () => emu.counts()['POST /v2/tts']?.total ?? 0;
 
@@ -46,7 +49,7 @@ function entry(overrides: Partial<PendingSpeech> = {}): PendingSpeech {
 
 /** A resumer over a real journal and the emulator; what it sends is collected. */
 function setup(overrides: Partial<ResumeOptions> = {}) {
-  const journal = new PendingJournal(new Keyv());
+  const journal = new PendingJournal(new Keyv(), sealing);
   const client = clientsFor(emu).clients.forKey(USER_ONE.apiKey);
   const sent: { route: DeliveryRoute; message: ResultMessage }[] = [];
   const resumer = new PendingResumer({
@@ -223,7 +226,7 @@ describe('the store away', () => {
     const keyv = new Keyv();
     const { client, sent } = setup();
     const pending = await submitted(client);
-    await new PendingJournal(keyv).record(pending);
+    await new PendingJournal(keyv, sealing).record(pending);
     const get = keyv.get.bind(keyv);
     let failures = 2;
     keyv.get = (async (...args: Parameters<typeof get>) => {
@@ -231,7 +234,7 @@ describe('the store away', () => {
       return get(...args);
     }) as typeof keyv.get;
     const { resumer } = setup({
-      journal: new PendingJournal(keyv),
+      journal: new PendingJournal(keyv, sealing),
       send: async (route, message) => void sent.push({ route, message }),
     });
     expect(await resumer.startWhenReadable(20)).toBe(1);
@@ -329,5 +332,45 @@ describe('voice output', () => {
     expect(sent[0]?.message.content).not.toMatch(/<@/);
     expect(sent[0]?.message.file).toBeDefined();
     expect(await journal.list()).toEqual([]);
+  });
+});
+
+describe('sealed reply tokens', () => {
+  test('written under another SECRET_KEY: no reply edit, the result goes to the channel', async () => {
+    const keyv = new Keyv();
+    const { client, sent } = setup();
+    await new PendingJournal(keyv, { ...sealing, secretKey: Buffer.alloc(32, 1) }).record(
+      await submitted(client),
+    );
+    const { resumer } = setup({
+      journal: new PendingJournal(keyv, sealing),
+      send: async (route, message) => void sent.push({ route, message }),
+    });
+    expect(await resumer.start()).toBe(1);
+    await resumer.idle();
+    expect(sent.map((s) => s.route)).toEqual([{ kind: 'channel', channelId: 'c1' }]);
+    expect(sent[0]?.message.file).toBeDefined();
+    expect(posts()).toBe(1);
+  });
+
+  test('an entry an earlier version wrote with its token in clear still edits the reply', async () => {
+    const map = new Map();
+    const keyv = new Keyv({ store: map });
+    const { client, sent } = setup();
+    const pending = await submitted(client);
+    await keyv.set(`pending:${pending.id}`, pending);
+    await keyv.set('pending:index', [pending.id]);
+    const { resumer } = setup({
+      journal: new PendingJournal(keyv, sealing),
+      send: async (route, message) => void sent.push({ route, message }),
+    });
+    await resumer.start();
+    await resumer.idle();
+    expect(sent.map((s) => s.route)).toEqual([
+      { kind: 'reply', applicationId: 'app', token: 'tok' },
+      { kind: 'reply', applicationId: 'app', token: 'tok' },
+    ]);
+    expect(sent[1]?.message.file).toBeDefined();
+    expect(JSON.stringify([...map])).not.toContain(pending.id);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -55,6 +55,23 @@ describe('NodeSqliteStore', () => {
     const keyv = await openKeyv(`sqlite://${file}`);
     expect(await keyv.get('guild:1')).toEqual({ defaults: { model: 'base' } });
     await keyv.disconnect();
+  });
+
+  test('an overwritten or deleted value leaves no bytes behind in the file', async () => {
+    const file = join(dir, 'scrub.sqlite');
+    const keyv = await openKeyv(`sqlite://${file}`);
+    // Padding puts both values on the same page as others that stay, as real records do.
+    await keyv.set('kept', { pad: 'k'.repeat(500) });
+    await keyv.set('overwritten', { token: 'CLEAR_TOKEN_overwritten_1234', pad: 'x'.repeat(300) });
+    await keyv.set('deleted', { token: 'CLEAR_TOKEN_deleted_5678', pad: 'y'.repeat(300) });
+    await keyv.set('overwritten', { sealed: 'z'.repeat(40), pad: 'x'.repeat(300) });
+    await keyv.delete('deleted');
+    await keyv.disconnect();
+    const files = (await readdir(dir)).filter((name) => name.startsWith('scrub.sqlite'));
+    expect(files).toEqual(['scrub.sqlite']);
+    const bytes = await readFile(file);
+    expect(bytes.includes('k'.repeat(500))).toBe(true);
+    expect(bytes.includes('CLEAR_TOKEN')).toBe(false);
   });
 
   test('two handles on one file see each other’s writes (a CLI beside the bot)', async () => {
