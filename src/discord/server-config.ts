@@ -8,10 +8,13 @@ import type { Services } from '../services.ts';
 import { codeSpan, findVoice } from '../speech/index.ts';
 import { type GuildDefaults, guildDefaultsSchema, UnreadableKeyError } from '../store/index.ts';
 import { type LimitUsage, type Model, maskKey, type TtsClient, TtsError } from '../tts/index.ts';
+import type { VoiceService } from '../voice/index.ts';
 import { UserError } from './user-error.ts';
 
-/** The services `/config` works with. */
-export type ConfigServices = Pick<Services, 'settings' | 'apiKeys' | 'tts' | 'voice'>;
+/** The services `/config` works with; of voice, only the news that the key changed. */
+export type ConfigServices = Pick<Services, 'settings' | 'apiKeys' | 'tts'> & {
+  readonly voice: Pick<VoiceService, 'keyChanged'>;
+};
 
 /** `/config defaults` as typed: each option given changes its default, the others stay. */
 export interface DefaultsInput {
