@@ -1,5 +1,6 @@
 import {
   ActionRowBuilder,
+  type ChatInputCommandInteraction,
   MessageFlags,
   ModalBuilder,
   PermissionFlagsBits,
@@ -10,23 +11,27 @@ import {
 import {
   answerVoiceAutocomplete,
   type Command,
-  type CommandContext,
+  configSummary,
+  type DefaultsInput,
   described,
   guildClient,
   guildIdOf,
   limitsSubcommand,
+  removeApiKey,
   requireManager,
   runLimits,
+  saveApiKey,
+  saveDefaults,
   UserError,
 } from '../src/discord/index.ts';
 import { runReaderConfig, withReaderSubcommands } from '../src/discord/reader-config.ts';
 import { limitText, type Translator } from '../src/i18n/index.ts';
-import { codeSpan, findVoice } from '../src/speech/index.ts';
-import { guildDefaultsSchema, UnreadableKeyError } from '../src/store/index.ts';
-import { isSendableKey, MODELS, type Model, maskKey, TtsError } from '../src/tts/index.ts';
+import { codeSpan } from '../src/speech/index.ts';
+import { isSendableKey, MODELS, type Model, maskKey } from '../src/tts/index.ts';
 
 const KEY_FIELD = 'api-key';
-const ephemeral = { flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } } as const;
+const ephemeral = { flags: MessageFlags.Ephemeral } as const;
+const noMentions = { allowedMentions: { parse: [] } } as const;
 
 export default {
   data: withReaderSubcommands(
@@ -80,14 +85,11 @@ export default {
         return;
       }
       case 'remove-api-key': {
-        const previous = await readableKey(services, guildId);
-        const removed = await services.apiKeys.remove(guildId);
-        if (previous !== undefined) services.tts.forget(previous);
-        // Queued speech must not go on with the removed key.
-        if (removed) services.voice.keyChanged(guildId, 'removed');
-        await interaction.reply({
-          ...ephemeral,
+        await interaction.deferReply(ephemeral);
+        const removed = await removeApiKey(services, guildId);
+        await interaction.editReply({
           content: removed ? t('config.key_removed') : t('config.no_key_to_remove'),
+          ...noMentions,
         });
         return;
       }
@@ -95,59 +97,37 @@ export default {
         await runLimits(interaction, services, translator);
         return;
       case 'defaults': {
-        await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-        const settings = await services.settings.guild(guildId);
-        const voice = interaction.options.getString('voice');
-        const model = (interaction.options.getString('model') ??
-          settings.defaults.model ??
-          'base') as Model;
-        if (voice !== null) {
-          const client = await guildClient(interaction, services);
-          const found = findVoice(await client.voices(model), voice);
-          if (found === undefined)
-            throw new UserError('voice_not_found', { voice: codeSpan(voice, 50), model });
-        }
-        const defaults = guildDefaultsSchema.parse({
-          ...settings.defaults,
-          ...(voice === null ? {} : { voiceId: voice }),
-          ...(interaction.options.getString('model') === null ? {} : { model }),
-          ...(interaction.options.getNumber('speed') === null
-            ? {}
-            : { speed: interaction.options.getNumber('speed') }),
-        });
-        await services.settings.setGuild(guildId, { ...settings, defaults });
+        await interaction.deferReply(ephemeral);
+        const defaults = await saveDefaults(services, guildId, defaultsInput(interaction), () =>
+          guildClient(interaction, services),
+        );
         await interaction.editReply({
           content: t('config.defaults_saved', { defaults: describeDefaults(translator, defaults) }),
-          allowedMentions: { parse: [] },
+          ...noMentions,
         });
         return;
       }
       default: {
-        await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-        const settings = await services.settings.guild(guildId);
-        const apiKey = await services.apiKeys.get(guildId);
+        await interaction.deferReply(ephemeral);
+        const summary = await configSummary(services, guildId);
         const lines = [
-          apiKey === undefined
+          summary.maskedKey === undefined
             ? t('config.show_no_key')
-            : t('config.show_key', { key: `\`${maskKey(apiKey)}\`` }),
-          t('config.show_defaults', { defaults: describeDefaults(translator, settings.defaults) }),
+            : t('config.show_key', { key: `\`${summary.maskedKey}\`` }),
+          t('config.show_defaults', { defaults: describeDefaults(translator, summary.defaults) }),
+          ...summary.generations.map((usage) =>
+            t('config.show_generations', {
+              used: usage.used,
+              limit: limitText(translator, usage.limit),
+            }),
+          ),
         ];
-        if (apiKey !== undefined) {
-          for (const usage of await services.tts.forKey(apiKey).usage('generate')) {
-            lines.push(
-              t('config.show_generations', {
-                used: usage.used,
-                limit: limitText(translator, usage.limit),
-              }),
-            );
-          }
-        }
-        await interaction.editReply({ content: lines.join('\n'), allowedMentions: { parse: [] } });
+        await interaction.editReply({ content: lines.join('\n'), ...noMentions });
       }
     }
   },
 
-  autocomplete: (interaction, { services }) => answerVoiceAutocomplete(interaction, services),
+  autocomplete: (interaction, context) => answerVoiceAutocomplete(interaction, context),
 
   async modal(interaction, { services, logger, translator: { t } }) {
     requireManager(interaction);
@@ -156,46 +136,25 @@ export default {
     if (!isSendableKey(apiKey)) {
       throw new UserError('not_a_key', {});
     }
-    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-    try {
-      // A key that fails the check, for any reason, leaves nothing behind.
-      await services.tts.verify(apiKey, 'base');
-    } catch (error) {
-      if (error instanceof TtsError && error.kind === 'invalid_key') {
-        await interaction.editReply({
-          content: t('config.key_rejected', { key: `\`${maskKey(apiKey)}\`` }),
-          allowedMentions: { parse: [] },
-        });
-        return;
-      }
-      throw error;
-    }
-    const previous = await readableKey(services, guildId);
-    await services.apiKeys.set(guildId, apiKey);
-    if (previous !== apiKey) {
-      if (previous !== undefined) services.tts.forget(previous);
-      // Queued speech goes on with the new key, never the old one.
-      services.voice.keyChanged(guildId, 'replaced');
-    }
-    logger.info({ keyId: services.tts.forKey(apiKey).keyId }, 'API key configured');
+    await interaction.deferReply(ephemeral);
+    const outcome = await saveApiKey(services, guildId, apiKey, logger);
+    const key = `\`${maskKey(apiKey)}\``;
     await interaction.editReply({
-      content: t('config.key_saved', { key: `\`${maskKey(apiKey)}\`` }),
-      allowedMentions: { parse: [] },
+      content:
+        outcome === 'saved' ? t('config.key_saved', { key }) : t('config.key_rejected', { key }),
+      ...noMentions,
     });
   },
 } satisfies Command;
 
-/** The guild's stored key, or undefined when there is none or it can no longer be decrypted. */
-async function readableKey(
-  services: CommandContext['services'],
-  guildId: string,
-): Promise<string | undefined> {
-  try {
-    return await services.apiKeys.get(guildId);
-  } catch (error) {
-    if (error instanceof UnreadableKeyError) return undefined;
-    throw error;
-  }
+/** The `/config defaults` options given. */
+function defaultsInput(interaction: ChatInputCommandInteraction): DefaultsInput {
+  const { options } = interaction;
+  return {
+    voiceId: options.getString('voice') ?? undefined,
+    model: (options.getString('model') ?? undefined) as Model | undefined,
+    speed: options.getNumber('speed') ?? undefined,
+  };
 }
 
 function describeDefaults(

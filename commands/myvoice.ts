@@ -1,6 +1,12 @@
 import { MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { type Command, described, guildClient, UserError } from '../src/discord/index.ts';
-import { findVoice, quoteSafely, voiceChoices, voiceLabel } from '../src/speech/index.ts';
+import {
+  answerVoiceAutocomplete,
+  type Command,
+  described,
+  guildClient,
+  UserError,
+} from '../src/discord/index.ts';
+import { findVoice, quoteSafely, voiceLabel } from '../src/speech/index.ts';
 import { MODELS, type Voice } from '../src/tts/index.ts';
 
 export default {
@@ -13,13 +19,14 @@ export default {
   async execute(interaction, { services, translator }) {
     const { t } = translator;
     const voiceId = interaction.options.getString('voice');
+    // Answer before the store and the API: both can outlast Discord's 3 s.
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     if (voiceId === null) {
       await services.settings.setUser(interaction.user.id, {});
-      await interaction.reply({ content: t('myvoice.cleared'), flags: MessageFlags.Ephemeral });
+      await interaction.editReply({ content: t('myvoice.cleared') });
       return;
     }
     const client = await guildClient(interaction, services);
-    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     let voice: Voice | undefined;
     for (const model of MODELS) voice ??= findVoice(await client.voices(model), voiceId);
     if (voice === undefined) {
@@ -32,10 +39,5 @@ export default {
     });
   },
 
-  async autocomplete(interaction, { services, translator }) {
-    const client = await guildClient(interaction, services);
-    const voices = (await Promise.all(MODELS.map((model) => client.voices(model)))).flat();
-    const unique = [...new Map(voices.map((voice) => [voice.voiceId, voice])).values()];
-    await interaction.respond(voiceChoices(unique, interaction.options.getFocused(), translator));
-  },
+  autocomplete: (interaction, context) => answerVoiceAutocomplete(interaction, context, MODELS),
 } satisfies Command;

@@ -3,7 +3,6 @@ import {
   answerVoiceAutocomplete,
   type Command,
   described,
-  guildIdOf,
   sendPreview,
 } from '../src/discord/index.ts';
 import { MODELS } from '../src/tts/index.ts';
@@ -23,14 +22,12 @@ export default {
     ),
 
   async execute(interaction, context) {
-    const chosen =
-      interaction.options.getString('model') ??
-      (await context.services.settings.guild(guildIdOf(interaction))).defaults.model;
+    const model = interaction.options.getString('model');
     await sendPreview(interaction, context, {
       voiceId: interaction.options.getString('voice', true),
-      model: chosen === 'advance' ? 'advance' : 'base',
+      model: model === null ? undefined : model === 'advance' ? 'advance' : 'base',
     });
   },
 
-  autocomplete: (interaction, { services }) => answerVoiceAutocomplete(interaction, services),
+  autocomplete: (interaction, context) => answerVoiceAutocomplete(interaction, context),
 } satisfies Command;

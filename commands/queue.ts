@@ -49,14 +49,15 @@ export default {
             .map((entry) => line(translator, entry))
             .join('\n')}${more}\n${t('queue.waiting', { count: pending })}`;
     const chat = services.reader.stats(guildId);
+    // Answer before the store: it can outlast Discord's 3 s.
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     const reading = (await services.settings.guild(guildId)).reader.channels.length > 0;
     const chatLine =
       reading || chat.waiting + chat.droppedStale > 0
         ? `\n${t('queue.chat', { waiting: chat.waiting, stale: chat.droppedStale })}`
         : '';
-    await interaction.reply({
+    await interaction.editReply({
       content: `${header}\n${body}${chatLine}`,
-      flags: MessageFlags.Ephemeral,
       allowedMentions: { parse: [] },
     });
   },

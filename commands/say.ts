@@ -51,5 +51,5 @@ export default {
     else await replyWithFile(interaction, context, speech);
   },
 
-  autocomplete: (interaction, { services }) => answerVoiceAutocomplete(interaction, services),
+  autocomplete: (interaction, context) => answerVoiceAutocomplete(interaction, context),
 } satisfies Command;

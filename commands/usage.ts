@@ -30,8 +30,9 @@ export default {
   async execute(interaction, { services, translator }) {
     const { t } = translator;
     const guildId = guildIdOf(interaction);
-    const client = await guildClient(interaction, services);
+    // Answer before the store and the API: both can outlast Discord's 3 s.
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const client = await guildClient(interaction, services);
     const manager = canManage(interaction);
     const now = services.clock.now();
     const [usages, days, share] = await Promise.all([

@@ -3,16 +3,27 @@ import {
   ButtonBuilder,
   ButtonStyle,
   EmbedBuilder,
+  type Interaction,
   type InteractionUpdateOptions,
   SlashCommandBuilder,
   StringSelectMenuBuilder,
 } from 'discord.js';
-import { type Command, described, guildClient, sendPreview } from '../src/discord/index.ts';
+import {
+  type Command,
+  type CommandContext,
+  described,
+  formatPageId,
+  formatPreviewMenuId,
+  guildClient,
+  pageOf,
+  parsePageId,
+  parsePreviewMenuId,
+  sendPreview,
+  type VoicesFilter,
+} from '../src/discord/index.ts';
 import type { Translator } from '../src/i18n/index.ts';
 import { codeSpan, filterVoices, quoteSafely } from '../src/speech/index.ts';
 import { MODELS, type Model, type Voice } from '../src/tts/index.ts';
-
-const PAGE_SIZE = 10;
 
 export default {
   data: described(new SlashCommandBuilder().setName('voices'), 'commands.voices.description')
@@ -30,68 +41,53 @@ export default {
     ),
 
   async execute(interaction, { services, translator }) {
-    const client = await guildClient(interaction, services);
-    await interaction.deferReply();
-    const filter: Filter = {
+    const filter: VoicesFilter = {
       model: (interaction.options.getString('model') ?? 'base') as Model,
       gender: interaction.options.getString('gender') ?? '',
       accent: interaction.options.getString('accent') ?? '',
     };
-    const voices = filterVoices(await client.voices(filter.model), filter);
+    // Answer before the store and the API: both can outlast Discord's 3 s (a refusal still
+    // reaches the member alone, see `reportFailure`).
+    await interaction.deferReply();
+    const voices = await listVoices(interaction, services, filter);
     await interaction.editReply(page(translator, voices, filter, 0));
   },
 
   async button(interaction, { services, translator }) {
-    const filter = parseCustomId(interaction.customId);
-    const client = await guildClient(interaction, services);
-    // A cold cache waits for the voices budget, which can outlast Discord's 3 s to answer.
+    const state = parsePageId(interaction.customId);
     await interaction.deferUpdate();
-    const voices = filterVoices(await client.voices(filter.model), filter);
-    await interaction.editReply(page(translator, voices, filter, filter.page));
+    const voices = await listVoices(interaction, services, state);
+    await interaction.editReply(page(translator, voices, state, state.page));
   },
 
   async select(interaction, context) {
-    const [, , model] = interaction.customId.split(':');
     const [voiceId] = interaction.values;
     if (voiceId === undefined) return;
     await sendPreview(interaction, context, {
       voiceId,
-      model: model === 'advance' ? 'advance' : 'base',
+      model: parsePreviewMenuId(interaction.customId),
     });
   },
 } satisfies Command;
 
-interface Filter {
-  readonly model: Model;
-  readonly gender: string;
-  readonly accent: string;
-}
-
-/** `voices:<model>:<page>:<gender>:<accent>`, the state a page button carries. */
-function customId(filter: Filter, pageIndex: number): string {
-  return ['voices', filter.model, pageIndex, filter.gender, filter.accent].join(':').slice(0, 100);
-}
-
-function parseCustomId(id: string): Filter & { page: number } {
-  const [, model, pageText, gender = '', accent = ''] = id.split(':');
-  return {
-    model: model === 'advance' ? 'advance' : 'base',
-    page: Math.max(0, Number(pageText) || 0),
-    gender,
-    accent,
-  };
+/** The voices of the server's key that pass the filter. */
+async function listVoices(
+  interaction: Interaction,
+  services: CommandContext['services'],
+  filter: VoicesFilter,
+): Promise<Voice[]> {
+  const client = await guildClient(interaction, services);
+  return filterVoices(await client.voices(filter.model), filter);
 }
 
 /** One page of the list, with buttons to the neighbouring pages. */
 function page(
   { t }: Translator,
   voices: readonly Voice[],
-  filter: Filter,
+  filter: VoicesFilter,
   requested: number,
 ): InteractionUpdateOptions & { content: string } {
-  const pages = Math.max(1, Math.ceil(voices.length / PAGE_SIZE));
-  const index = Math.min(requested, pages - 1);
-  const shown = voices.slice(index * PAGE_SIZE, (index + 1) * PAGE_SIZE);
+  const { index, pages, shown } = pageOf(voices, requested);
   const lines = shown.map((voice) => {
     const kind =
       voice.accent === 'Custom'
@@ -114,12 +110,12 @@ function page(
     });
   const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
     new ButtonBuilder()
-      .setCustomId(customId(filter, index - 1))
+      .setCustomId(formatPageId({ ...filter, page: index - 1 }))
       .setLabel(t('voices.previous'))
       .setStyle(ButtonStyle.Secondary)
       .setDisabled(index === 0),
     new ButtonBuilder()
-      .setCustomId(customId(filter, index + 1))
+      .setCustomId(formatPageId({ ...filter, page: index + 1 }))
       .setLabel(t('voices.next'))
       .setStyle(ButtonStyle.Secondary)
       .setDisabled(index >= pages - 1),
@@ -138,11 +134,11 @@ function page(
 /** A menu of the voices on the page: picking one answers with its sample, as `/preview` does. */
 function previewMenu(
   t: Translator['t'],
-  filter: Filter,
+  filter: VoicesFilter,
   shown: readonly Voice[],
 ): ActionRowBuilder<StringSelectMenuBuilder> {
   const menu = new StringSelectMenuBuilder()
-    .setCustomId(`voices:preview:${filter.model}`)
+    .setCustomId(formatPreviewMenuId(filter.model))
     .setPlaceholder(t('voices.select'))
     .addOptions(
       shown.map((voice) => ({

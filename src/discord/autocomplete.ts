@@ -2,34 +2,68 @@ import type { AutocompleteInteraction } from 'discord.js';
 import { translatorFor } from '../i18n/index.ts';
 import type { Services } from '../services.ts';
 import { voiceChoices } from '../speech/index.ts';
-import type { Model } from '../tts/index.ts';
+import type { Model, Voice } from '../tts/index.ts';
+import type { CommandContext } from './command.ts';
 
 /** Discord drops an autocomplete answer after 3 s; answer with nothing rather than late. */
 const ANSWER_WITHIN_MS = 2500;
+const LATE: unique symbol = Symbol('late');
 
 /**
- * Answers a voice autocomplete from the server's cached voice list for
- * `model` (the option the member chose, else the server's default).
+ * Answers a voice autocomplete from the server's cached voice lists: those of `models` when
+ * given (`/myvoice` offers every model), else of the option the member chose or the server's
+ * default. An autocomplete cannot be deferred, so the whole lookup (store reads included)
+ * races one deadline, and a late lookup is answered with no choices.
  */
 export async function answerVoiceAutocomplete(
   interaction: AutocompleteInteraction,
-  services: Services,
+  { services, logger }: Pick<CommandContext, 'services' | 'logger'>,
+  models?: readonly Model[],
 ): Promise<void> {
+  const lookup = serverVoices(interaction, services, models);
+  const deadline = new AbortController();
+  let found: readonly Voice[] | typeof LATE;
+  try {
+    found = await Promise.race([
+      lookup,
+      services.clock.sleep(ANSWER_WITHIN_MS, deadline.signal).then((): typeof LATE => LATE),
+    ]);
+  } finally {
+    deadline.abort();
+  }
+  if (found === LATE) {
+    // Nobody waits for it any more; a failure is still worth a line.
+    lookup.catch((error: unknown) => logger.warn({ err: error }, 'late voice lookup failed'));
+    found = [];
+  }
+  await interaction.respond(
+    voiceChoices(found, interaction.options.getFocused(), translatorFor(interaction.locale)),
+  );
+}
+
+/** The voices a server's key offers for the wanted models, each once; none without a key. */
+async function serverVoices(
+  interaction: AutocompleteInteraction,
+  services: Services,
+  models: readonly Model[] | undefined,
+): Promise<readonly Voice[]> {
   const guildId = interaction.guildId;
   const apiKey = guildId === null ? undefined : await services.apiKeys.get(guildId);
-  if (guildId === null || apiKey === undefined) {
-    await interaction.respond([]);
-    return;
-  }
+  if (guildId === null || apiKey === undefined) return [];
+  const client = services.tts.forKey(apiKey);
+  const wanted = models ?? [await chosenModel(interaction, services, guildId)];
+  const voices = (await Promise.all(wanted.map((model) => client.voices(model)))).flat();
+  return [...new Map(voices.map((voice) => [voice.voiceId, voice])).values()];
+}
+
+/** The `model` option the member chose, else the server's default model. */
+async function chosenModel(
+  interaction: AutocompleteInteraction,
+  services: Services,
+  guildId: string,
+): Promise<Model> {
   const chosen =
     interaction.options.getString('model') ??
     (await services.settings.guild(guildId)).defaults.model;
-  const model: Model = chosen === 'advance' ? 'advance' : 'base';
-  const voices = await Promise.race([
-    services.tts.forKey(apiKey).voices(model),
-    services.clock.sleep(ANSWER_WITHIN_MS).then(() => []),
-  ]);
-  await interaction.respond(
-    voiceChoices(voices, interaction.options.getFocused(), translatorFor(interaction.locale)),
-  );
+  return chosen === 'advance' ? 'advance' : 'base';
 }

@@ -55,9 +55,13 @@ export async function runLimits(
   const guildId = guildIdOf(interaction);
   const memberDaily = interaction.options.getInteger('member-daily');
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const settings = await services.settings.guild(guildId);
-  const limits = memberDaily === null ? settings.limits : { ...settings.limits, memberDaily };
-  if (memberDaily !== null) await services.settings.setGuild(guildId, { ...settings, limits });
+  const { limits } =
+    memberDaily === null
+      ? await services.settings.guild(guildId)
+      : await services.settings.updateGuild(guildId, (settings) => ({
+          ...settings,
+          limits: { ...settings.limits, memberDaily },
+        }));
   const description = describeLimits(translator, {
     setting: limits.memberDaily,
     dailyLimit,

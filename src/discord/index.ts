@@ -10,6 +10,16 @@ export { type PreviewChoice, sendPreview } from './preview-reply.ts';
 export { ThrottledReply } from './progress.ts';
 export { registerCommands } from './register.ts';
 export { createRouter, reportFailure } from './router.ts';
+export {
+  type ConfigServices,
+  type ConfigSummary,
+  configSummary,
+  type DefaultsInput,
+  mergeDefaults,
+  removeApiKey,
+  saveApiKey,
+  saveDefaults,
+} from './server-config.ts';
 export { addSpeechOptions, speechChoicesOf } from './speech-options.ts';
 export {
   captionOf,
@@ -19,3 +29,15 @@ export {
   requesterOf,
 } from './speech-reply.ts';
 export { UserError, type UserErrorId } from './user-error.ts';
+export {
+  formatPageId,
+  formatPreviewMenuId,
+  MAX_CUSTOM_ID_LENGTH,
+  type Page,
+  pageOf,
+  parsePageId,
+  parsePreviewMenuId,
+  VOICES_PAGE_SIZE,
+  type VoicesFilter,
+  type VoicesPageState,
+} from './voices-page.ts';

@@ -5,6 +5,7 @@ import {
   type StringSelectMenuInteraction,
 } from 'discord.js';
 import { PREVIEW_TEXT, type PreviewAudio } from '../preview/index.ts';
+import type { Services } from '../services.ts';
 import { codeSpan, findVoice, quoteSafely, voiceLabel } from '../speech/index.ts';
 import type { Model, TtsClient, Voice } from '../tts/index.ts';
 import type { CommandContext } from './command.ts';
@@ -15,7 +16,8 @@ import { UserError } from './user-error.ts';
 /** A voice to preview, as `/preview` or the `/voices` menu names it. */
 export interface PreviewChoice {
   readonly voiceId: string;
-  readonly model: Model;
+  /** The server's default model when not named. */
+  readonly model?: Model | undefined;
 }
 
 /**
@@ -30,18 +32,17 @@ export async function sendPreview(
 ): Promise<void> {
   const { services, translator } = context;
   const { t } = translator;
-  const client = await guildClient(interaction, services);
+  // Answer before the store and the API: both can outlast Discord's 3 s.
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const voice = findVoice(await client.voices(choice.model), choice.voiceId);
+  const model = choice.model ?? (await defaultModel(services, guildIdOf(interaction)));
+  const client = await guildClient(interaction, services);
+  const voice = findVoice(await client.voices(model), choice.voiceId);
   if (voice === undefined) {
-    throw new UserError('voice_not_found', {
-      voice: codeSpan(choice.voiceId, 50),
-      model: choice.model,
-    });
+    throw new UserError('voice_not_found', { voice: codeSpan(choice.voiceId, 50), model });
   }
   const { audio, cached } = await services.previews.get(
-    { keyId: client.keyId, model: choice.model, voiceId: voice.voiceId },
-    () => generateSample(interaction, context, client, voice, choice.model),
+    { keyId: client.keyId, model, voiceId: voice.voiceId },
+    () => generateSample(interaction, context, client, voice, model),
   );
   const label = quoteSafely(voiceLabel(voice, translator), 100);
   const origin = t(cached ? 'preview.stored' : 'preview.generated');
@@ -67,6 +68,11 @@ export async function sendPreview(
     ],
     allowedMentions: { parse: [] },
   });
+}
+
+/** The server's default model. */
+async function defaultModel(services: Services, guildId: string): Promise<Model> {
+  return (await services.settings.guild(guildId)).defaults.model === 'advance' ? 'advance' : 'base';
 }
 
 /** Generates and downloads the sample; the generation counts for the member who asked. */

@@ -162,6 +162,8 @@ export async function runReaderConfig(
   const sub = interaction.options.getSubcommand();
   if (group === null && sub !== 'reader') return false;
   const guildId = guildIdOf(interaction);
+  // Answer before the store: it can outlast Discord's 3 s.
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const { settings } = services;
   const { t } = translator;
   let content: string;
@@ -223,10 +225,6 @@ export async function runReaderConfig(
     const head = changed ? [t('reader.saved'), ...notes].join(' ') : t('reader.settings');
     content = `${head}\n${describeReader(translator, saved.reader)}`;
   }
-  await interaction.reply({
-    content: content.slice(0, 2000),
-    flags: MessageFlags.Ephemeral,
-    allowedMentions: { parse: [] },
-  });
+  await interaction.editReply({ content: content.slice(0, 2000), allowedMentions: { parse: [] } });
   return true;
 }

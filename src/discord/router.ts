@@ -94,10 +94,18 @@ export async function reportFailure(
     } else if (error instanceof UserError && interaction.ephemeral === false) {
       await interaction.followUp({ content, flags: MessageFlags.Ephemeral, ...quiet });
       await interaction.deleteReply();
+    } else if (error instanceof UserError && updatesItsMessage(interaction)) {
+      // The message the component sits on stays as everyone saw it.
+      await interaction.followUp({ content, flags: MessageFlags.Ephemeral, ...quiet });
     } else {
       await interaction.editReply({ content, embeds: [], components: [], files: [], ...quiet });
     }
   } catch (replyError) {
     logger.warn({ err: replyError }, 'could not tell the user about a failure');
   }
+}
+
+/** True for a component interaction acknowledged with `deferUpdate`: its reply is the message it sits on. */
+function updatesItsMessage(interaction: RepliableInteraction): boolean {
+  return interaction.isMessageComponent() && interaction.deferred && interaction.ephemeral === null;
 }

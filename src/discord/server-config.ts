@@ -1,0 +1,128 @@
+/**
+ * What `/config` does to a server's configuration, apart from Discord: its API key (checked,
+ * stored, removed, with queued speech told), its defaults (validated against the voice list)
+ * and the summary `/config show` renders. Every settings change goes through the store API.
+ */
+import type { Logger } from '../log/index.ts';
+import type { Services } from '../services.ts';
+import { codeSpan, findVoice } from '../speech/index.ts';
+import { type GuildDefaults, guildDefaultsSchema, UnreadableKeyError } from '../store/index.ts';
+import { type LimitUsage, type Model, maskKey, type TtsClient, TtsError } from '../tts/index.ts';
+import type { VoiceService } from '../voice/index.ts';
+import { UserError } from './user-error.ts';
+
+/** The services `/config` works with; of voice, only the news that the key changed. */
+export type ConfigServices = Pick<Services, 'settings' | 'apiKeys' | 'tts'> & {
+  readonly voice: Pick<VoiceService, 'keyChanged'>;
+};
+
+/** `/config defaults` as typed: each option given changes its default, the others stay. */
+export interface DefaultsInput {
+  readonly voiceId?: string | undefined;
+  readonly model?: Model | undefined;
+  readonly speed?: number | undefined;
+}
+
+/** What `/config show` shows. */
+export interface ConfigSummary {
+  /** The key as people may see it (`maskKey`); undefined when none is set. */
+  readonly maskedKey: string | undefined;
+  readonly defaults: GuildDefaults;
+  /** The key's generation budget per window (none without a key). */
+  readonly generations: readonly LimitUsage[];
+}
+
+/** The defaults after applying the options given; validated (throws on a value out of bounds). */
+export function mergeDefaults(current: GuildDefaults, input: DefaultsInput): GuildDefaults {
+  return guildDefaultsSchema.parse({
+    ...current,
+    ...(input.voiceId === undefined ? {} : { voiceId: input.voiceId }),
+    ...(input.model === undefined ? {} : { model: input.model }),
+    ...(input.speed === undefined ? {} : { speed: input.speed }),
+  });
+}
+
+/**
+ * Saves the server's defaults; a voice must exist for the model chosen (else the server's
+ * model, else `base`), checked with the key `clientOf` gives. Resolves with what was saved.
+ */
+export async function saveDefaults(
+  services: ConfigServices,
+  guildId: string,
+  input: DefaultsInput,
+  clientOf: () => Promise<TtsClient>,
+): Promise<GuildDefaults> {
+  if (input.voiceId !== undefined) {
+    const model = input.model ?? (await services.settings.guild(guildId)).defaults.model ?? 'base';
+    const client = await clientOf();
+    if (findVoice(await client.voices(model), input.voiceId) === undefined)
+      throw new UserError('voice_not_found', { voice: codeSpan(input.voiceId, 50), model });
+  }
+  const saved = await services.settings.updateGuild(guildId, (settings) => ({
+    ...settings,
+    defaults: mergeDefaults(settings.defaults, input),
+  }));
+  return saved.defaults;
+}
+
+/** The server's key (masked), defaults and generation budget, for `/config show`. */
+export async function configSummary(
+  services: ConfigServices,
+  guildId: string,
+): Promise<ConfigSummary> {
+  const settings = await services.settings.guild(guildId);
+  const apiKey = await services.apiKeys.get(guildId);
+  return {
+    maskedKey: apiKey === undefined ? undefined : maskKey(apiKey),
+    defaults: settings.defaults,
+    generations: apiKey === undefined ? [] : await services.tts.forKey(apiKey).usage('generate'),
+  };
+}
+
+/**
+ * Checks `apiKey` against the API and stores it for the server; queued speech goes on with it.
+ * `rejected` when the API calls the key invalid: then nothing is stored or kept.
+ */
+export async function saveApiKey(
+  services: ConfigServices,
+  guildId: string,
+  apiKey: string,
+  logger: Logger,
+): Promise<'saved' | 'rejected'> {
+  try {
+    // A key that fails the check, for any reason, leaves nothing behind.
+    await services.tts.verify(apiKey, 'base');
+  } catch (error) {
+    if (error instanceof TtsError && error.kind === 'invalid_key') return 'rejected';
+    throw error;
+  }
+  const previous = await readableKey(services, guildId);
+  await services.apiKeys.set(guildId, apiKey);
+  if (previous !== apiKey) {
+    if (previous !== undefined) services.tts.forget(previous);
+    // Queued speech goes on with the new key, never the old one.
+    services.voice.keyChanged(guildId, 'replaced');
+  }
+  logger.info({ keyId: services.tts.forKey(apiKey).keyId }, 'API key configured');
+  return 'saved';
+}
+
+/** Forgets the server's key and its client; queued speech stops. True when there was a key. */
+export async function removeApiKey(services: ConfigServices, guildId: string): Promise<boolean> {
+  const previous = await readableKey(services, guildId);
+  const removed = await services.apiKeys.remove(guildId);
+  if (previous !== undefined) services.tts.forget(previous);
+  // Queued speech must not go on with the removed key.
+  if (removed) services.voice.keyChanged(guildId, 'removed');
+  return removed;
+}
+
+/** The server's stored key, or undefined when there is none or it can no longer be decrypted. */
+async function readableKey(services: ConfigServices, guildId: string): Promise<string | undefined> {
+  try {
+    return await services.apiKeys.get(guildId);
+  } catch (error) {
+    if (error instanceof UnreadableKeyError) return undefined;
+    throw error;
+  }
+}
