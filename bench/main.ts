@@ -4,7 +4,7 @@
  * writes bench/RESULTS.md with the machine, the date and the commit. It reports; it never
  * fails on a timing (only when a section cannot run at all).
  *
- *   npm run bench                         # every section, about 6 minutes on 2 cores
+ *   npm run bench                         # every section, about 9 minutes on 2 cores
  *   npm run bench -- --only polling,delivery
  *   npm run bench -- --quick              # smaller runs, for a quick look (not for the README)
  */
