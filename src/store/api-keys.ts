@@ -43,28 +43,31 @@ export class ApiKeyVault {
 
   // Re-seals a v1 record bound to its guild, unless it changed since it was read.
   async #migrate(guildId: string, sealed: string, apiKey: string): Promise<void> {
-    const settings = await this.#settings.guild(guildId);
-    if (settings.sealedApiKey !== sealed) return;
-    await this.#settings.setGuild(guildId, {
-      ...settings,
-      sealedApiKey: encryptSecret(apiKey, this.#secretKey, guildId),
-    });
+    await this.#settings.updateGuild(guildId, (settings) =>
+      settings.sealedApiKey === sealed
+        ? { ...settings, sealedApiKey: encryptSecret(apiKey, this.#secretKey, guildId) }
+        : settings,
+    );
   }
 
-  /** Stores the server's key, encrypted. */
+  /**
+   * Stores the server's key, encrypted. Like every change here, it goes through the store's
+   * per-server lock, so a settings change at the same moment is never lost.
+   */
   async set(guildId: string, apiKey: string): Promise<void> {
-    const settings = await this.#settings.guild(guildId);
-    await this.#settings.setGuild(guildId, {
+    await this.#settings.updateGuild(guildId, (settings) => ({
       ...settings,
       sealedApiKey: encryptSecret(apiKey, this.#secretKey, guildId),
-    });
+    }));
   }
 
   /** Forgets the key; true when there was one. */
   async remove(guildId: string): Promise<boolean> {
-    const { sealedApiKey, ...rest } = await this.#settings.guild(guildId);
-    if (sealedApiKey === undefined) return false;
-    await this.#settings.setGuild(guildId, rest);
-    return true;
+    let had = false;
+    await this.#settings.updateGuild(guildId, ({ sealedApiKey, ...rest }) => {
+      had = sealedApiKey !== undefined;
+      return rest;
+    });
+    return had;
   }
 }

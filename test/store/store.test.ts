@@ -202,4 +202,24 @@ describe('SQLite store', () => {
     expect((await settings.guild('1')).reader.channels).toHaveLength(5);
     await keyv.disconnect();
   });
+
+  test('setting or removing the key at the same moment as another settings change loses neither', async () => {
+    const keyv = await openKeyv(`sqlite://${join(dir, 'race.sqlite')}`);
+    const settings = new KeyvSettingsStore(keyv);
+    const vault = new ApiKeyVault(settings, Buffer.alloc(32, 4));
+    const addChannel = (id: string) =>
+      settings.updateGuild('1', (guild) => ({
+        ...guild,
+        reader: { ...guild.reader, channels: [...guild.reader.channels, id] },
+      }));
+    await Promise.all([addChannel('10'), vault.set('1', 'adx_race_key_one'), addChannel('11')]);
+    expect(await vault.get('1')).toBe('adx_race_key_one');
+    expect((await settings.guild('1')).reader.channels).toEqual(['10', '11']);
+    const [, removed] = await Promise.all([addChannel('12'), vault.remove('1'), addChannel('13')]);
+    expect(removed).toBe(true);
+    expect(await vault.get('1')).toBeUndefined();
+    expect((await settings.guild('1')).reader.channels).toEqual(['10', '11', '12', '13']);
+    expect(await vault.remove('1')).toBe(false);
+    await keyv.disconnect();
+  });
 });
