@@ -11,6 +11,7 @@ import type { Model, TtsClient, Voice } from '../tts/index.ts';
 import type { CommandContext } from './command.ts';
 import { guildClient, guildIdOf } from './guild.ts';
 import { memberVoiceChannel } from './names.ts';
+import { requesterOf } from './speech-reply.ts';
 import { UserError } from './user-error.ts';
 
 /** A voice to preview, as `/preview` or the `/voices` menu names it. */
@@ -40,9 +41,13 @@ export async function sendPreview(
   if (voice === undefined) {
     throw new UserError('voice_not_found', { voice: codeSpan(choice.voiceId, 50), model });
   }
+  // A sample not stored yet costs a generation: it counts against the member's daily share.
   const { audio, cached } = await services.previews.get(
     { keyId: client.keyId, model, voiceId: voice.voiceId },
-    () => generateSample(interaction, context, client, voice, model),
+    () =>
+      services.speaking.withinShare(guildIdOf(interaction), requesterOf(interaction), () =>
+        generateSample(interaction, context, client, voice, model),
+      ),
   );
   const label = quoteSafely(voiceLabel(voice, translator), 100);
   const origin = t(cached ? 'preview.stored' : 'preview.generated');

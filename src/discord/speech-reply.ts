@@ -2,7 +2,11 @@
  * The `/say` side of the speaking service: who asks, from where, and the reply that follows a
  * request (throttled progress edits, then the audio or the outcome).
  */
-import type { ChatInputCommandInteraction, InteractionEditReplyOptions } from 'discord.js';
+import type {
+  ChatInputCommandInteraction,
+  Interaction,
+  InteractionEditReplyOptions,
+} from 'discord.js';
 import type { FileProgress, ReadySpeech, Requester, SpeechOrigin } from '../speaking/index.ts';
 import {
   fileProgress,
@@ -22,8 +26,8 @@ const noMentions = { allowedMentions: { parse: [] } } as const;
 /** Discord accepts edits of an interaction's reply for 15 minutes. */
 const TOKEN_LIFETIME_MS = 15 * 60_000;
 
-/** The member who ran the command, as the speaking service sees them. */
-export function requesterOf(interaction: ChatInputCommandInteraction): Requester {
+/** The member who ran the command (or used the menu), as the speaking service sees them. */
+export function requesterOf(interaction: Interaction): Requester {
   return {
     id: interaction.user.id,
     name: interaction.user.displayName,

@@ -205,7 +205,7 @@ export class SpeakingService {
       request,
       origin: input.origin ?? {},
     };
-    await this.#reserve(prepared, ticket.id);
+    await this.#reserve(input.guildId, input.requester, prepared.memberDaily, ticket.id);
     return { ...prepared, voice, request, ticket };
   }
 
@@ -355,18 +355,37 @@ export class SpeakingService {
     return this.#reservations.count(guildId, memberId);
   }
 
+  /**
+   * Runs `spend`, one generation made outside the speech path (a voice preview), counted
+   * against the member's daily share like a `/say`: refused with a UserError when the share is
+   * used up, and holding a place in it until `spend` ends (it records the generation itself).
+   */
+  async withinShare<T>(guildId: string, requester: Requester, spend: () => Promise<T>): Promise<T> {
+    const ticketId = randomUUID();
+    await this.#reserve(guildId, requester, await this.memberShareOf(guildId), ticketId);
+    try {
+      return await spend();
+    } finally {
+      this.#reservations.release(ticketId);
+    }
+  }
+
   // Counts the request against the requester's daily share, or refuses it. Nothing is awaited
   // between the check and the reservation, so two requests cannot both take the last one.
-  async #reserve(prepared: PreparedSpeech, ticketId: string): Promise<void> {
-    const { guildId, requester } = prepared.input;
+  async #reserve(
+    guildId: string,
+    requester: Requester,
+    memberDaily: number | undefined,
+    ticketId: string,
+  ): Promise<void> {
     const { usage, clock } = this.#options;
-    const exempt = requester.canManage || prepared.memberDaily === undefined;
+    const exempt = requester.canManage || memberDaily === undefined;
     if (!exempt) await usage.load(guildId, clock.now());
     const now = clock.now();
     const check = checkShare({
       used: usage.memberToday(guildId, requester.id, now) ?? 0,
       reserved: this.#reservations.count(guildId, requester.id),
-      share: prepared.memberDaily,
+      share: memberDaily,
       exempt,
       now,
     });

@@ -121,4 +121,33 @@ describe('/preview', () => {
     expect(Math.abs(heard.durationMs - expectedMs) / expectedMs).toBeLessThan(0.1);
     expect(submits()).toBe(before);
   });
+
+  test('a sample not stored yet counts against the member’s daily share: refused once it is used up; stored ones still play', async () => {
+    const limits = (memberDaily: number) =>
+      t.discord
+        .slash({
+          user: 'admin',
+          name: 'config',
+          subcommand: 'limits',
+          options: { 'member-daily': memberDaily },
+        })
+        .waitForReply();
+    await limits(1);
+    try {
+      // The member's share of 1 is used: the earlier tests' first sample was theirs.
+      const before = submits();
+      const { reply } = await preview('bm_5tyh0q2xw');
+      expect(reply.content).toContain('used your share of this server’s generations for today');
+      expect(submits()).toBe(before);
+      // A stored sample costs nothing: still offered.
+      const stored = await preview('af_3kbq21leo');
+      expect(stored.reply.content).toMatch(/preview of \*\*Lily/i);
+      // Manage Server is exempt.
+      const admin = await preview('bm_5tyh0q2xw', 'admin');
+      expect(admin.reply.content).toMatch(/preview of \*\*/i);
+      expect(submits()).toBe(before + 1);
+    } finally {
+      await limits(0);
+    }
+  });
 });
