@@ -3,15 +3,9 @@
  * generations requested at once on one key with the bot's production client settings. The
  * first 20 go at once, the other 10 one window (plus its margin) later, with no 429.
  */
-import {
-  DEFAULT_LIMITS,
-  MemoryBudgetStore,
-  productionClientOptions,
-  systemClock,
-  TtsClients,
-} from '../src/tts/index.ts';
 import { startEmulator } from '../tools/emulator/index.ts';
 import { benchText, benchUser, count429 } from './emulator-log.ts';
+import { productionClients } from './production-client.ts';
 import { formatNumber, meets, type Row } from './stats.ts';
 
 /** Runs 30 at once (takes about 65 s) and returns its rows. */
@@ -19,16 +13,7 @@ export async function acceptanceBench(count = 30): Promise<Row[]> {
   const user = benchUser('acceptance');
   const emulator = await startEmulator({ synth: 'tone', users: [user] });
   try {
-    const client = new TtsClients(
-      productionClientOptions({
-        baseUrl: emulator.baseUrl,
-        mediaOrigins: [emulator.mediaOrigin],
-        pollDeadlineMs: 300_000,
-        budgets: new MemoryBudgetStore(DEFAULT_LIMITS),
-        clock: systemClock,
-        onBackgroundError: () => undefined,
-      }),
-    ).forKey(user.apiKey);
+    const client = productionClients(emulator).forKey(user.apiKey);
     const start = Date.now();
     const outcomes = await Promise.allSettled(
       Array.from({ length: count }, (_, i) =>

@@ -3,17 +3,11 @@
  * and limits) against the naive client, side by side on the emulator at real time, one
  * generation at a time and 20 at once on one key.
  */
-import {
-  DEFAULT_LIMITS,
-  MemoryBudgetStore,
-  productionClientOptions,
-  systemClock,
-  type TtsClient,
-  TtsClients,
-} from '../src/tts/index.ts';
+import type { TtsClient } from '../src/tts/index.ts';
 import { startEmulator } from '../tools/emulator/index.ts';
 import { benchText, benchUser, count429, type Notice, noticeOf } from './emulator-log.ts';
 import { naiveGenerate } from './naive.ts';
+import { productionClients } from './production-client.ts';
 import {
   formatNumber,
   formatRatio,
@@ -46,16 +40,7 @@ export async function pollingBench(plan: PollingPlan): Promise<Row[]> {
     users: [...ours, ...naive],
     maxLogEntries: 200_000,
   });
-  const clients = new TtsClients(
-    productionClientOptions({
-      baseUrl: emulator.baseUrl,
-      mediaOrigins: [emulator.mediaOrigin],
-      pollDeadlineMs: 300_000,
-      budgets: new MemoryBudgetStore(DEFAULT_LIMITS),
-      clock: systemClock,
-      onBackgroundError: () => undefined,
-    }),
-  );
+  const clients = productionClients(emulator);
   const client = (i: number) => clients.forKey(ours[i]?.apiKey ?? '');
   try {
     // One at a time: ours and naive run side by side, each alternating two keys so that a
