@@ -33,8 +33,8 @@ export interface TwitchChatOptions {
   readonly dedupeWindow?: number;
   /** Default 60 s (Twitch itself PINGs about every 5 minutes). */
   readonly pingIntervalMs?: number;
-  /** Default 10 s. */
-  readonly pongTimeoutMs?: number;
+  /** How long an answer may take (the WebSocket handshake, a PONG) before the link is dropped. Default 10 s. */
+  readonly answerTimeoutMs?: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -69,6 +69,7 @@ export class TwitchChat {
       options.joinLimit ?? TWITCH_JOIN_LIMIT,
       options.clock,
       this.#link.signal,
+      (channel) => this.#link.send(`JOIN #${channel}`),
     );
     this.#recent = new RecentIds(options.dedupeWindow ?? 5000);
   }
@@ -76,7 +77,7 @@ export class TwitchChat {
   /** `serverId` starts reading `channel` (a login, see `twitchLogin`); joined once for all. */
   read(serverId: string, channel: string): void {
     if (this.#link.signal.aborted || !this.#readers.add(serverId, channel)) return;
-    if (this.#link.registered) this.#pace(this.#joins.add(channel, this.#join));
+    if (this.#link.registered) this.#pace(this.#joins.add(channel));
     this.#link.start();
   }
 
@@ -135,12 +136,10 @@ export class TwitchChat {
     return this.#link.close();
   }
 
-  readonly #join = (channel: string): boolean => this.#link.send(`JOIN #${channel}`);
-
   #registered(): void {
     this.#logger.info({ channels: this.#readers.channels().length }, 'Twitch chat connected');
     this.#changed();
-    this.#pace(this.#joins.start(this.#readers.channels(), this.#join));
+    this.#pace(this.#joins.start(this.#readers.channels()));
   }
 
   #closed(why: string): void {

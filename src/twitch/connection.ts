@@ -5,7 +5,7 @@
 import WebSocket from 'ws';
 import type { Logger } from '../log/index.ts';
 import type { Clock } from '../tts/index.ts';
-import { formatLine, type IrcMessage, parseLine } from './irc.ts';
+import { type IrcMessage, parseLine } from './irc.ts';
 
 /** Settings and callbacks of a {@link TwitchConnection}. */
 export interface TwitchConnectionOptions {
@@ -17,8 +17,8 @@ export interface TwitchConnectionOptions {
   readonly clock: Clock;
   /** Quiet this long, we PING the server. */
   readonly pingIntervalMs: number;
-  /** No line this long after our PING, the link is dead and is dropped. */
-  readonly pongTimeoutMs: number;
+  /** No answer this long (to the WebSocket handshake, to our PING): the link is dead. */
+  readonly answerTimeoutMs: number;
   /** The server accepted the login (001). */
   readonly onRegistered: () => void;
   /** Every line other than PING, PONG and RECONNECT. */
@@ -40,7 +40,7 @@ export class TwitchConnection {
   constructor(options: TwitchConnectionOptions) {
     this.#options = options;
     this.#lastHeard = options.clock.now();
-    this.#socket = new WebSocket(options.url, { handshakeTimeout: options.pongTimeoutMs });
+    this.#socket = new WebSocket(options.url, { handshakeTimeout: options.answerTimeoutMs });
     this.#socket.on('open', () => {
       this.send('CAP REQ :twitch.tv/tags twitch.tv/commands');
       this.send('PASS SCHMOOPIIE');
@@ -89,7 +89,8 @@ export class TwitchConnection {
       if (message === undefined) continue;
       switch (message.command) {
         case 'PING':
-          this.send(formatLine({ command: 'PONG', params: message.params }));
+          // Twitch writes and expects the server name as a trailing parameter.
+          this.send(`PONG :${message.params.at(-1) ?? 'tmi.twitch.tv'}`);
           break;
         case 'PONG':
           break;
@@ -107,14 +108,14 @@ export class TwitchConnection {
 
   /** PINGs a quiet server, and drops a link that stays silent after it (a half-open socket). */
   async #keepAlive(): Promise<void> {
-    const { clock, pingIntervalMs, pongTimeoutMs } = this.#options;
+    const { clock, pingIntervalMs, answerTimeoutMs } = this.#options;
     const signal = this.#ended.signal;
     while (!signal.aborted) {
       await clock.sleep(pingIntervalMs, signal);
       if (clock.now() - this.#lastHeard < pingIntervalMs) continue;
       const pingedAt = clock.now();
       this.send('PING :tmi.twitch.tv');
-      await clock.sleep(pongTimeoutMs, signal);
+      await clock.sleep(answerTimeoutMs, signal);
       if (this.#lastHeard < pingedAt) this.close('no answer to PING');
     }
   }

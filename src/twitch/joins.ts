@@ -28,30 +28,37 @@ export class JoinPacer {
   readonly #limit: JoinLimit;
   readonly #clock: Clock;
   readonly #signal: AbortSignal;
+  readonly #send: (channel: string) => boolean;
   #waiting: string[] = [];
   #sentAt: number[] = [];
   #running = false;
 
-  /** `signal` ends a wait for the next free join (the chat service closing). */
-  constructor(limit: JoinLimit, clock: Clock, signal: AbortSignal) {
+  /**
+   * `send` writes one JOIN and returns false once the connection is gone (the rest then waits
+   * for the next one); `signal` ends a wait for the next free join (the chat service closing).
+   */
+  constructor(
+    limit: JoinLimit,
+    clock: Clock,
+    signal: AbortSignal,
+    send: (channel: string) => boolean,
+  ) {
     this.#limit = limit;
     this.#clock = clock;
     this.#signal = signal;
+    this.#send = send;
   }
 
-  /**
-   * Replaces what waits to be joined with `channels` and starts sending them through `send`,
-   * which returns false once the connection is gone (the rest then waits for the next one).
-   */
-  start(channels: readonly string[], send: (channel: string) => boolean): Promise<void> {
+  /** A new connection: joins `channels`, replacing whatever waited for the old one. */
+  start(channels: readonly string[]): Promise<void> {
     this.#waiting = [...channels];
-    return this.#run(send);
+    return this.#run();
   }
 
   /** Adds a channel to join on the current connection. */
-  add(channel: string, send: (channel: string) => boolean): Promise<void> {
+  add(channel: string): Promise<void> {
     if (!this.#waiting.includes(channel)) this.#waiting.push(channel);
-    return this.#run(send);
+    return this.#run();
   }
 
   /** Forgets a channel not joined yet; true if it was still waiting. */
@@ -66,7 +73,7 @@ export class JoinPacer {
     this.#waiting = [];
   }
 
-  async #run(send: (channel: string) => boolean): Promise<void> {
+  async #run(): Promise<void> {
     if (this.#running) return;
     this.#running = true;
     try {
@@ -79,7 +86,7 @@ export class JoinPacer {
         }
         this.#sentAt = this.#sentAt.filter((at) => at > now - this.#limit.windowMs);
         for (const channel of this.#waiting.splice(0, allowance.now)) {
-          if (!send(channel)) return;
+          if (!this.#send(channel)) return;
           this.#sentAt.push(now);
         }
       }

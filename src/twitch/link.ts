@@ -16,7 +16,7 @@ export interface ChatLinkOptions {
   readonly random: () => number;
   readonly backoff?: BackoffPolicy;
   readonly pingIntervalMs?: number;
-  readonly pongTimeoutMs?: number;
+  readonly answerTimeoutMs?: number;
   /** Asked before each connection: false lets the link rest until `start` again. */
   readonly wanted: () => boolean;
   /** A connection logged in: join the channels. */
@@ -124,7 +124,7 @@ export class ChatLink {
         logger: options.logger,
         clock: options.clock,
         pingIntervalMs: options.pingIntervalMs ?? 60_000,
-        pongTimeoutMs: options.pongTimeoutMs ?? 10_000,
+        answerTimeoutMs: options.answerTimeoutMs ?? 10_000,
         onRegistered: () => {
           registered = true;
           this.#registered = true;

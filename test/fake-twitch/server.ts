@@ -48,8 +48,12 @@ export class FakeTwitch {
   readonly joins: string[] = [];
   /** Every channel a client asked to PART. */
   readonly parts: string[] = [];
-  /** Connections accepted so far. */
+  /** Connections accepted so far (refused ones not counted). */
   connections = 0;
+  /** While true, every new connection is cut at once (Twitch unreachable). */
+  refusing = false;
+  /** While false, a client's PING goes unanswered (a half-open link). */
+  answeringPings = true;
 
   private constructor(server: WebSocketServer) {
     this.#server = server;
@@ -137,6 +141,10 @@ export class FakeTwitch {
   }
 
   #accept(socket: WebSocket): void {
+    if (this.refusing) {
+      socket.terminate();
+      return;
+    }
     this.connections += 1;
     const client: Client = { socket, nick: undefined, caps: new Set(), channels: new Set() };
     this.#clients.add(client);
@@ -163,7 +171,7 @@ export class FakeTwitch {
       }
       client.nick = wanted;
       for (const welcome of welcomeLines(wanted)) this.#send(client, welcome);
-    } else if (command === 'PING') {
+    } else if (command === 'PING' && this.answeringPings) {
       this.#send(client, `:tmi.twitch.tv PONG tmi.twitch.tv :${args[0] ?? 'tmi.twitch.tv'}`);
     } else if (nick !== undefined && (command === 'JOIN' || command === 'PART')) {
       for (const target of (args[0] ?? '').split(',')) {
