@@ -33,6 +33,8 @@ export interface Config extends TtsConfig {
   readonly httpHost: string;
   /** Shards for `npm run start:sharded`: a number, or `auto` (Discord's recommendation). */
   readonly shardCount: number | 'auto';
+  /** Twitch chat's WebSocket address (`ws://` for a local test server). */
+  readonly twitchChatUrl: string;
 }
 
 /** A configuration variable that is missing or wrong; the message names it (never its value). */
@@ -132,6 +134,7 @@ const schema = ttsSchema.extend({
     .regex(/^(auto|[1-9]\d{0,4})$/, 'must be auto or a whole number of shards (1 or more)')
     .transform((text) => (text === 'auto' ? 'auto' : Number(text)))
     .default('auto'),
+  TWITCH_CHAT_URL: z.url({ protocol: /^wss?$/ }).default('wss://irc-ws.chat.twitch.tv:443'),
 });
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -193,5 +196,6 @@ export function parseConfig(env: Env): Config {
     httpPort: e.HTTP_PORT,
     httpHost: e.HTTP_HOST,
     shardCount: e.SHARD_COUNT,
+    twitchChatUrl: e.TWITCH_CHAT_URL,
   };
 }

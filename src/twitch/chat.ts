@@ -14,12 +14,9 @@ import { ChatListeners, type TwitchChannelState, type TwitchChatEvents } from '.
 import { ChannelReaders } from './readers.ts';
 import { RecentIds } from './recent-ids.ts';
 
-/** Twitch's own address; `TWITCH_CHAT_URL` points elsewhere (a test server). */
-export const DEFAULT_TWITCH_CHAT_URL = 'wss://irc-ws.chat.twitch.tv:443';
-
 /** Settings of a {@link TwitchChat}. */
 export interface TwitchChatOptions {
-  /** `wss://…` or `ws://…`. */
+  /** `config.twitchChatUrl`: Twitch's `wss://irc-ws.chat.twitch.tv:443`, or a test server's `ws://`. */
   readonly url: string;
   readonly logger: Logger;
   readonly clock: Clock;

@@ -1,6 +1,6 @@
 /** Twitch chat as a source for the chat reader: read-only, anonymous, one connection for all servers. */
 export { type BackoffPolicy, backoffDelay, DEFAULT_BACKOFF } from './backoff.ts';
-export { DEFAULT_TWITCH_CHAT_URL, TwitchChat, type TwitchChatOptions } from './chat.ts';
+export { TwitchChat, type TwitchChatOptions } from './chat.ts';
 export type {
   TwitchChatEvent,
   TwitchCleared,

@@ -156,3 +156,19 @@ describe('parseConfig', () => {
     }
   });
 });
+
+describe('TWITCH_CHAT_URL', () => {
+  test.each([
+    [undefined, 'wss://irc-ws.chat.twitch.tv:443'],
+    ['ws://127.0.0.1:4567', 'ws://127.0.0.1:4567'],
+  ])('%j gives %j', (value, url) => {
+    expect(parseConfig({ ...minimal, TWITCH_CHAT_URL: value }).twitchChatUrl).toBe(url);
+  });
+
+  test.each(['https://irc-ws.chat.twitch.tv', 'irc-ws.chat.twitch.tv:443'])(
+    '%j is refused, naming the variable',
+    (value) => {
+      expect(() => parseConfig({ ...minimal, TWITCH_CHAT_URL: value })).toThrow(/TWITCH_CHAT_URL/);
+    },
+  );
+});
