@@ -16,7 +16,7 @@ import { RecentIds } from './recent-ids.ts';
 
 /** Settings of a {@link TwitchChat}. */
 export interface TwitchChatOptions {
-  /** `config.twitchChatUrl`: Twitch's `wss://irc-ws.chat.twitch.tv:443`, or a test server's `ws://`. */
+  /** `config.twitchChatUrl`: Twitch's `wss://irc-ws.chat.twitch.tv:443`, or a test server. */
   readonly url: string;
   readonly logger: Logger;
   readonly clock: Clock;
@@ -30,7 +30,7 @@ export interface TwitchChatOptions {
   readonly dedupeWindow?: number;
   /** Default 60 s (Twitch itself PINGs about every 5 minutes). */
   readonly pingIntervalMs?: number;
-  /** How long an answer may take (the WebSocket handshake, a PONG) before the link is dropped. Default 10 s. */
+  /** Longest wait for an answer (the WebSocket handshake, a PONG) before the link is dropped. 10 s. */
   readonly answerTimeoutMs?: number;
 }
 
