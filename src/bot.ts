@@ -312,6 +312,7 @@ export async function startBot(
       { name: 'discord', ok: client.isReady() },
       await timedCheck('store', () => keyv.get('ops:readyz')),
     ];
+    options.metrics?.watchReadiness(ready);
     const resumed = resumer.startWhenReadable();
     return { services, client, ready, stop, resumed, resumer };
   } catch (error) {
