@@ -560,4 +560,5 @@ export interface MessageParams {
     filters: Param;
     model: Param;
   };
+  'welcome.text': Record<string, never>;
 }
