@@ -3,6 +3,7 @@ import { resolveFfmpeg } from './audio/index.ts';
 import type { Config } from './config/index.ts';
 import { wireChatEvents } from './discord/chat-events.ts';
 import { createDiscordClient, MESSAGE_CONTENT_REFUSED } from './discord/client.ts';
+import { wireGuildEvents } from './discord/guild-events.ts';
 import { createRouter, describeFailure, loadCommands, registerCommands } from './discord/index.ts';
 import { restResultSender } from './discord/result-sender.ts';
 import { wireVoiceEvents } from './discord/voice-events.ts';
@@ -288,6 +289,7 @@ export async function startBot(
       discord.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
       wireVoiceEvents(discord, voice, logger);
       wireChatEvents(discord, services.reader, logger);
+      wireGuildEvents(discord, logger);
     };
     wire(client);
 
@@ -312,6 +314,7 @@ export async function startBot(
       { name: 'discord', ok: client.isReady() },
       await timedCheck('store', () => keyv.get('ops:readyz')),
     ];
+    options.metrics?.watchReadiness(ready);
     const resumed = resumer.startWhenReadable();
     return { services, client, ready, stop, resumed, resumer };
   } catch (error) {

@@ -147,6 +147,8 @@ describe('sharded mode', () => {
     expect(
       metricValue(metrics, 'tts_api_requests_total', { endpoint: 'status', status: '429' }),
     ).toBe(0);
+    // Both shards and the manager's own view of them are ready: the lowest is 1.
+    expect(metricValue(metrics, 'tts_ready')).toBe(1);
   }, 300_000);
 
   test('stopping the manager stops every shard process', async () => {

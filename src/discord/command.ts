@@ -16,6 +16,8 @@ export interface CommandContext {
   readonly logger: Logger;
   /** Writes replies in the language of the member who used the command (`interaction.locale`). */
   readonly translator: Translator;
+  /** Every command the bot runs, by name: what `/help` lists. */
+  readonly commands: ReadonlyMap<string, Command>;
 }
 
 /**

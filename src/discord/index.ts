@@ -2,6 +2,7 @@ export { answerVoiceAutocomplete } from './autocomplete.ts';
 export type { Command, CommandContext } from './command.ts';
 export { describeLimits, limitsSubcommand, runLimits } from './config-limits.ts';
 export { canManage, guildClient, guildIdOf, requireListener, requireManager } from './guild.ts';
+export { type CommandShape, type Help, helpFor, SETUP_STEPS } from './help.ts';
 export { loadCommands } from './loader.ts';
 export { described } from './localize.ts';
 export { describeFailure, userRefusal } from './messages.ts';

@@ -31,6 +31,7 @@ export function createRouter(commands: ReadonlyMap<string, Command>, services: S
       services,
       logger,
       translator: translatorFor(interaction.locale),
+      commands,
     };
     try {
       if (interaction.isChatInputCommand()) await command.execute(interaction, context);

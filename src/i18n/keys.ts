@@ -40,6 +40,7 @@ export interface MessageParams {
   'commands.config.reader-voice-members-only': Record<string, never>;
   'commands.config.remove-api-key': Record<string, never>;
   'commands.config.show': Record<string, never>;
+  'commands.help.description': Record<string, never>;
   'commands.join.description': Record<string, never>;
   'commands.leave.description': Record<string, never>;
   'commands.myvoice.description': Record<string, never>;
@@ -190,6 +191,15 @@ export interface MessageParams {
   'errors.voice_unavailable': {
     channel: Param;
   };
+  'help.ask_admin': Record<string, never>;
+  'help.commands': Record<string, never>;
+  'help.setup_defaults': Record<string, never>;
+  'help.setup_key': Record<string, never>;
+  'help.setup_limits': Record<string, never>;
+  'help.setup_read': Record<string, never>;
+  'help.setup_show': Record<string, never>;
+  'help.setup_title': Record<string, never>;
+  'help.title': Record<string, never>;
   'join.already': {
     channel: Param;
   };
@@ -550,4 +560,5 @@ export interface MessageParams {
     filters: Param;
     model: Param;
   };
+  'welcome.text': Record<string, never>;
 }

@@ -49,6 +49,7 @@ export class PrometheusMetrics implements BotMetrics {
   readonly #lag: Histogram;
   readonly #cacheHits: Counter;
   #gauges: MetricGauges | undefined;
+  #ready: (() => Promise<readonly { readonly ok: boolean }[]>) | undefined;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -99,6 +100,32 @@ export class PrometheusMetrics implements BotMetrics {
   /** Where the queue and connection gauges are read from at each scrape. */
   watch(gauges: MetricGauges): void {
     this.#gauges = gauges;
+  }
+
+  /**
+   * Exports `tts_ready` (1 when every `/readyz` check passes, else 0), run at each scrape, so an
+   * alert can see what `up` cannot: the process answers but Discord or the store is away.
+   * Absent until watched; across shards the lowest value wins, so one shard not ready shows 0.
+   */
+  watchReadiness(ready: () => Promise<readonly { readonly ok: boolean }[]>): void {
+    if (this.#ready === undefined) {
+      const readiness = () => this.#ready;
+      new Gauge({
+        name: 'tts_ready',
+        help: 'Whether every readiness check of /readyz passes (1) or not (0)',
+        aggregator: 'min',
+        registers: [this.registry],
+        async collect() {
+          // A probe that throws is a failed check, as `/readyz` would then answer 500.
+          const ok = await readiness()?.().then(
+            (checks) => checks.every((check) => check.ok),
+            () => false,
+          );
+          this.set(ok === true ? 1 : 0);
+        },
+      });
+    }
+    this.#ready = ready;
   }
 
   apiRequest(endpoint: TtsEndpoint, status: number): void {

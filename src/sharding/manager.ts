@@ -68,12 +68,15 @@ export async function startShardManager(
     manager.on('shardCreate', (shard) => watchShard(shard, logger));
     if (config.httpPort !== undefined) {
       const metrics = new PrometheusMetrics();
+      const ready = () => readiness(shards, totalShards, redis);
+      // Shards not started or not answering count too: the aggregate `tts_ready` is the lowest.
+      metrics.watchReadiness(ready);
       http = await startOpsServer({
         port: config.httpPort,
         host: config.httpHost,
         logger,
         probes: {
-          ready: () => readiness(shards, totalShards, redis),
+          ready,
           metrics: async () =>
             aggregate([await metrics.json(), ...(await shardMetrics(shards, logger))]),
         },

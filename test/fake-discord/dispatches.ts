@@ -1,7 +1,7 @@
 /** Gateway payloads built from the world: READY, GUILD_CREATE, members chunks, MESSAGE_CREATE. */
 import { covers, type Gateway, type GatewaySession, Intent } from './gateway.ts';
 import type { Json, MessageJson } from './types.ts';
-import type { World } from './world.ts';
+import type { World, WorldGuild } from './world.ts';
 
 /**
  * MESSAGE_CREATE (or MESSAGE_UPDATE) to each session, honouring GuildMessages and MessageContent
@@ -71,6 +71,15 @@ export function identifyPayloads(
     },
     guilds: guilds.map((g) => world.guildCreate(g, withVoice)),
   };
+}
+
+/** GUILD_CREATE of a guild the bot just joined, to the session whose shard holds it. */
+export function dispatchGuildCreate(world: World, gateway: Gateway, guild: WorldGuild): void {
+  for (const session of gateway.connected()) {
+    if (!covers(session, guild.id)) continue;
+    const withVoice = (session.intents & Intent.GuildVoiceStates) !== 0;
+    gateway.send(session, 'GUILD_CREATE', world.guildCreate(guild, withVoice));
+  }
 }
 
 /** Answers op 8 (request guild members) with one GUILD_MEMBERS_CHUNK per guild. */

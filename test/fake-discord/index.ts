@@ -18,6 +18,7 @@
 import type { Server } from 'node:http';
 import { CommandStore } from './commands.ts';
 import {
+  dispatchGuildCreate,
   dispatchMessageCreate,
   dispatchMessageDelete,
   identifyPayloads,
@@ -30,6 +31,7 @@ import { MessageStore } from './messages.ts';
 import { startRest } from './rest.ts';
 import type {
   FakeDiscordOptions,
+  GuildOptions,
   Json,
   MessageJson,
   RecordedRequest,
@@ -51,6 +53,8 @@ export interface GuildIds {
   name: string;
   textChannelId: string;
   voiceChannelId: string;
+  /** Where Discord posts system messages (welcome, boosts); null: none. */
+  systemChannelId: string | null;
   /** Every channel by name. */
   channels: Record<string, string>;
 }
@@ -280,6 +284,18 @@ export class FakeDiscord {
     this.#gateway.dispatch('GUILD_UPDATE', this.#world.guildUpdate(guild));
   }
 
+  /**
+   * The bot is invited to a new server: the guild joins the world (the bot and every user are
+   * members) and the bot's session gets its GUILD_CREATE, as Discord sends after an invite.
+   */
+  joinGuild(spec: GuildOptions = {}): GuildIds {
+    const guild = this.#world.addGuild(spec);
+    const ids = guildIds(guild);
+    this.guilds.push(ids);
+    dispatchGuildCreate(this.#world, this.#gateway, guild);
+    return ids;
+  }
+
   /** Sends any dispatch to the connected bot (escape hatch). */
   dispatch(type: string, data: unknown): void {
     this.#gateway.dispatch(type, data);
@@ -354,6 +370,7 @@ function guildIds(guild: WorldGuild): GuildIds {
     name: guild.name,
     textChannelId: guild.textChannelId,
     voiceChannelId: guild.voiceChannelId,
+    systemChannelId: guild.systemChannelId,
     channels: Object.fromEntries(guild.channels.map((c) => [String(c.name), String(c.id)])),
   };
 }

@@ -43,6 +43,15 @@ export interface GuildOptions {
   locale?: string;
   /** Server nicknames by user (name or id). */
   nicknames?: Record<UserRef, string>;
+  /** The text channel (name) Discord posts system messages in; default the first; null: none. */
+  systemChannel?: string | null;
+  /** Channel permission overwrites, for @everyone or for the bot's own member. */
+  overwrites?: Array<{
+    channel: string;
+    target: 'everyone' | 'bot';
+    allow?: bigint;
+    deny?: bigint;
+  }>;
 }
 
 /** Options of `startFakeDiscord`. */

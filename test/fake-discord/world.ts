@@ -57,6 +57,8 @@ export interface WorldGuild {
   joinedAt: string;
   textChannelId: string;
   voiceChannelId: string;
+  /** Where Discord posts system messages (`system_channel_id`); null: none. */
+  systemChannelId: string | null;
   channels: Json[];
   roles: Json[];
   /** user id → role ids (without @everyone). */
@@ -100,6 +102,13 @@ export class World {
     for (const name of options.extraUsers ?? []) this.#addUser(name, name, false);
     for (const name of options.extraBots ?? []) this.#addUser(name, name, true);
     this.guilds = (options.guilds ?? [{}]).map((spec, index) => this.#buildGuild(spec, index));
+  }
+
+  /** Adds a guild the bot was just invited to (its GUILD_CREATE is sent by the caller). */
+  addGuild(spec: GuildOptions): WorldGuild {
+    const guild = this.#buildGuild(spec, this.guilds.length);
+    this.guilds.push(guild);
+    return guild;
   }
 
   /** The user a `UserRef` names; throws on an unknown one. */
@@ -216,7 +225,7 @@ export class World {
       mfa_level: 0,
       nsfw_level: 0,
       premium_tier: 0,
-      system_channel_id: guild.textChannelId,
+      system_channel_id: guild.systemChannelId,
       system_channel_flags: 0,
       application_id: null,
       max_members: 500_000,
@@ -311,6 +320,21 @@ export class World {
       const roleIndex = key === 'bot' ? 2 : key === 'admin' ? 1 : -1;
       memberRoles.set(user.id, roleIndex < 0 ? [] : [String(roles[roleIndex]?.id)]);
     }
+    const named = (name: string): Json => {
+      const found = [...texts, ...voices].find((c) => c.name === name);
+      if (!found) throw new Error(`fake-discord: no channel "${name}" in this guild`);
+      return found;
+    };
+    for (const { channel: name, target, allow = 0n, deny = 0n } of spec.overwrites ?? []) {
+      (named(name).permission_overwrites as Json[]).push({
+        id: target === 'everyone' ? id : this.bot.id,
+        type: target === 'everyone' ? 0 : 1,
+        allow: allow.toString(),
+        deny: deny.toString(),
+      });
+    }
+    const system =
+      spec.systemChannel === undefined ? text : spec.systemChannel && named(spec.systemChannel);
     const guild: WorldGuild = {
       id,
       name: spec.name ?? `Test Server ${index + 1}`,
@@ -319,6 +343,7 @@ export class World {
       joinedAt: new Date().toISOString(),
       textChannelId: String(text.id),
       voiceChannelId: String(voice.id),
+      systemChannelId: system ? String(system.id) : null,
       channels: [...texts, ...voices],
       roles,
       memberRoles,

@@ -75,6 +75,8 @@ describe('metrics', () => {
         { name: 'store', ok: true },
       ],
     });
+    // The same checks as a gauge, for alerts (src/bot.ts watches them).
+    expect(await scrape()).toMatch(/^tts_ready 1$/m);
   });
 
   test('file generations: counters match the emulator, outcomes and notice lags are counted', async () => {
@@ -192,4 +194,30 @@ test('aggregate adds up the counters, histograms and gauges of several processes
   expect(metricValue(body, 'tts_queue_items')).toBe(5);
   expect(metricValue(body, 'tts_voice_connections')).toBe(2);
   expect(body).toMatch(/^process_cpu_user_seconds_total \d/m);
+});
+
+describe('tts_ready', () => {
+  const scrapeOf = async (metrics: PrometheusMetrics) => (await expose(metrics.registry)).body;
+
+  test('is absent until readiness is watched, then follows every check at each scrape', async () => {
+    const metrics = new PrometheusMetrics({ defaultMetrics: false });
+    expect(await scrapeOf(metrics)).not.toContain('tts_ready');
+    let checks = [{ ok: true }, { ok: true }];
+    metrics.watchReadiness(async () => checks);
+    expect(await scrapeOf(metrics)).toMatch(/^tts_ready 1$/m);
+    checks = [{ ok: true }, { ok: false }];
+    expect(await scrapeOf(metrics)).toMatch(/^tts_ready 0$/m);
+    metrics.watchReadiness(() => Promise.reject(new Error('probe broke')));
+    expect(await scrapeOf(metrics)).toMatch(/^tts_ready 0$/m);
+  });
+
+  test('across processes the lowest wins: one shard not ready makes the bot not ready', async () => {
+    const shards = [true, false, true].map((ok) => {
+      const metrics = new PrometheusMetrics({ defaultMetrics: false });
+      metrics.watchReadiness(async () => [{ ok }]);
+      return metrics;
+    });
+    const { body } = await aggregate(await Promise.all(shards.map((s) => s.json())));
+    expect(body).toMatch(/^tts_ready 0$/m);
+  });
 });
