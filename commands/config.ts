@@ -22,10 +22,10 @@ import {
   runLimits,
   saveApiKey,
   saveDefaults,
-  UserError,
 } from '../src/discord/index.ts';
 import { runReaderConfig, withReaderSubcommands } from '../src/discord/reader-config.ts';
 import { limitText, type Translator } from '../src/i18n/index.ts';
+import { UserError } from '../src/refusal/index.ts';
 import { codeSpan } from '../src/speech/index.ts';
 import { isSendableKey, MODELS, type Model, maskKey } from '../src/tts/index.ts';
 

@@ -1,11 +1,6 @@
 import { SlashCommandBuilder } from 'discord.js';
-import {
-  type Command,
-  described,
-  guildIdOf,
-  memberVoiceChannel,
-  UserError,
-} from '../src/discord/index.ts';
+import { type Command, described, guildIdOf, memberVoiceChannel } from '../src/discord/index.ts';
+import { UserError } from '../src/refusal/index.ts';
 
 const noMentions = { allowedMentions: { parse: [] } } as const;
 

@@ -4,8 +4,8 @@ import {
   type Command,
   described,
   guildClient,
-  UserError,
 } from '../src/discord/index.ts';
+import { UserError } from '../src/refusal/index.ts';
 import { findVoice, quoteSafely, voiceLabel } from '../src/speech/index.ts';
 import { MODELS, type Voice } from '../src/tts/index.ts';
 

@@ -1,11 +1,6 @@
 import { SlashCommandBuilder } from 'discord.js';
-import {
-  type Command,
-  described,
-  guildIdOf,
-  requireListener,
-  UserError,
-} from '../src/discord/index.ts';
+import { type Command, described, guildIdOf, requireListener } from '../src/discord/index.ts';
+import { UserError } from '../src/refusal/index.ts';
 
 export default {
   data: described(

@@ -3,11 +3,11 @@ import {
   type Interaction,
   PermissionFlagsBits,
 } from 'discord.js';
+import { UserError } from '../refusal/index.ts';
 import type { Services } from '../services.ts';
 import type { TtsClient } from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';
 import { memberVoiceChannel } from './names.ts';
-import { UserError } from './user-error.ts';
 
 /** The guild an interaction came from, or a UserError for DMs. */
 export function guildIdOf(interaction: Interaction): string {

@@ -4,7 +4,7 @@ export { describeLimits, limitsSubcommand, runLimits } from './config-limits.ts'
 export { canManage, guildClient, guildIdOf, requireListener, requireManager } from './guild.ts';
 export { loadCommands } from './loader.ts';
 export { described } from './localize.ts';
-export { describeFailure, userRefusal } from './messages.ts';
+export { describeFailure } from './messages.ts';
 export { memberVoiceChannel, mentionNames } from './names.ts';
 export { type PreviewChoice, sendPreview } from './preview-reply.ts';
 export { ThrottledReply } from './progress.ts';
@@ -28,7 +28,6 @@ export {
   replyWithVoice,
   requesterOf,
 } from './speech-reply.ts';
-export { UserError, type UserErrorId } from './user-error.ts';
 export {
   formatPageId,
   formatPreviewMenuId,

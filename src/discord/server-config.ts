@@ -4,12 +4,12 @@
  * and the summary `/config show` renders. Every settings change goes through the store API.
  */
 import type { Logger } from '../log/index.ts';
+import { UserError } from '../refusal/index.ts';
 import type { Services } from '../services.ts';
 import { codeSpan, findVoice } from '../speech/index.ts';
 import { type GuildDefaults, guildDefaultsSchema, UnreadableKeyError } from '../store/index.ts';
 import { type LimitUsage, type Model, maskKey, type TtsClient, TtsError } from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';
-import { UserError } from './user-error.ts';
 
 /** The services `/config` works with; of voice, only the news that the key changed. */
 export type ConfigServices = Pick<Services, 'settings' | 'apiKeys' | 'tts'> & {
