@@ -1,7 +1,16 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { loadCommands } from '../../src/discord/index.ts';
 
+const FIXTURE = fileURLToPath(new URL('./loader-fixture/', import.meta.url));
+
 describe('loadCommands', () => {
+  test('a file is a command, and so is a folder through its index.ts (its parts are not)', async () => {
+    const commands = await loadCommands(FIXTURE);
+    expect([...commands.keys()]).toEqual(['alpha', 'beta']);
+    expect(commands.get('beta')?.data.toJSON()).toEqual({ name: 'beta', description: 'a folder' });
+  });
+
   test('finds every command in commands/, in name order', async () => {
     const commands = await loadCommands();
     expect([...commands.keys()]).toEqual([
