@@ -15,6 +15,8 @@ export {
   type ConfigSummary,
   configSummary,
   type DefaultsInput,
+  describeDefaults,
+  describeSummary,
   mergeDefaults,
   removeApiKey,
   saveApiKey,
@@ -28,6 +30,7 @@ export {
   replyWithVoice,
   requesterOf,
 } from './speech-reply.ts';
+export { partOf, type SubcommandPart, withParts } from './subcommands.ts';
 export {
   formatPageId,
   formatPreviewMenuId,
