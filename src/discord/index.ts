@@ -43,3 +43,4 @@ export {
   type VoicesFilter,
   type VoicesPageState,
 } from './voices-page.ts';
+export { listVoices, voicesPage } from './voices-reply.ts';
