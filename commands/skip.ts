@@ -1,13 +1,9 @@
-import { SlashCommandBuilder } from 'discord.js';
-import { type Command, described, guildIdOf, requireListener } from '../src/discord/index.ts';
+import { type Command, guildCommand, guildIdOf, requireListener } from '../src/discord/index.ts';
 import { UserError } from '../src/refusal/index.ts';
 import { quoteSafely } from '../src/speech/index.ts';
 
 export default {
-  data: described(
-    new SlashCommandBuilder().setName('skip'),
-    'commands.skip.description',
-  ).setContexts(0),
+  data: guildCommand('skip'),
 
   async execute(interaction, { services, translator: { t } }) {
     requireListener(interaction, services.voice);

@@ -1,12 +1,8 @@
-import { SlashCommandBuilder } from 'discord.js';
-import { type Command, described, guildIdOf, requireListener } from '../src/discord/index.ts';
+import { type Command, guildCommand, guildIdOf, requireListener } from '../src/discord/index.ts';
 import { UserError } from '../src/refusal/index.ts';
 
 export default {
-  data: described(
-    new SlashCommandBuilder().setName('stop'),
-    'commands.stop.description',
-  ).setContexts(0),
+  data: guildCommand('stop'),
 
   async execute(interaction, { services, translator: { t } }) {
     requireListener(interaction, services.voice);

@@ -1,7 +1,7 @@
-import { SlashCommandBuilder } from 'discord.js';
 import {
   type Command,
   described,
+  guildCommand,
   listVoices,
   parsePageId,
   parsePreviewMenuId,
@@ -12,8 +12,7 @@ import {
 import { MODELS, type Model } from '../src/tts/index.ts';
 
 export default {
-  data: described(new SlashCommandBuilder().setName('voices'), 'commands.voices.description')
-    .setContexts(0)
+  data: guildCommand('voices')
     .addStringOption((o) =>
       described(o.setName('model'), 'commands.voices.model').addChoices(
         ...MODELS.map((m) => ({ name: m, value: m })),

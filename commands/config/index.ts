@@ -2,10 +2,10 @@
  * `/config` (Manage Server), one file per group of subcommands. A new group is one more file
  * here and its line in `parts`; the order of `parts` is the order Discord shows.
  */
-import { PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import { PermissionFlagsBits } from 'discord.js';
 import {
   type Command,
-  described,
+  guildCommand,
   partOf,
   requireManager,
   withParts,
@@ -20,9 +20,7 @@ const parts = [key, defaults, show, limits, streamer];
 
 export default {
   data: withParts(
-    described(new SlashCommandBuilder().setName('config'), 'commands.config.description')
-      .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
-      .setContexts(0),
+    guildCommand('config').setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild),
     parts,
   ),
 

@@ -3,7 +3,7 @@ export type { Command, CommandContext } from './command.ts';
 export { describeLimits, limitsSubcommand, runLimits } from './config-limits.ts';
 export { canManage, guildClient, guildIdOf, requireListener, requireManager } from './guild.ts';
 export { loadCommands } from './loader.ts';
-export { described } from './localize.ts';
+export { described, guildCommand } from './localize.ts';
 export { describeFailure } from './messages.ts';
 export { memberVoiceChannel, mentionNames } from './names.ts';
 export { type PreviewChoice, sendPreview } from './preview-reply.ts';
