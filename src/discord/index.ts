@@ -1,7 +1,14 @@
 export { answerVoiceAutocomplete } from './autocomplete.ts';
 export type { Command, CommandContext } from './command.ts';
 export { describeLimits, limitsSubcommand, runLimits } from './config-limits.ts';
-export { canManage, guildClient, guildIdOf, requireListener, requireManager } from './guild.ts';
+export {
+  canManage,
+  forListeners,
+  guildClient,
+  guildIdOf,
+  requireListener,
+  requireManager,
+} from './guild.ts';
 export { loadCommands } from './loader.ts';
 export { described, guildCommand } from './localize.ts';
 export { describeFailure } from './messages.ts';
