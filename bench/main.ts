@@ -20,7 +20,7 @@ import { deliveryBench } from './delivery.ts';
 import { pollingBench } from './polling.ts';
 import { saturationBench } from './saturation.ts';
 import { scaleBench } from './scale.ts';
-import { markdownTable, type Row } from './stats.ts';
+import { markdownTable, oursRow, type Row } from './stats.ts';
 
 const { values } = parseArgs({
   options: {
@@ -75,15 +75,7 @@ for (const name of chosen) {
   } catch (error) {
     failed = true;
     const message = error instanceof Error ? error.message : String(error);
-    rows.push({
-      section: name,
-      measure: `could not run: ${message}`,
-      ours: '',
-      naive: '',
-      ratio: '',
-      target: '',
-      met: undefined,
-    });
+    rows.push(oursRow(name, `could not run: ${message}`, ''));
   }
   timings.push(`${name} ${((Date.now() - at) / 1000).toFixed(0)} s`);
 }

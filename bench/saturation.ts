@@ -12,6 +12,7 @@ import {
   formatRatio,
   medianSpread,
   meets,
+  oursRow,
   type Row,
   responses429Row,
   sustainedRate,
@@ -114,15 +115,11 @@ export async function saturationBench(plan: SaturationPlan): Promise<Row[]> {
         met: meets(oursRate, { min: 0.95 * LIMIT_PER_MINUTE }),
       },
       responses429Row('Saturation', { ours: ours429, naive: naive429 }),
-      {
-        section: 'Saturation',
-        measure: 'fairness: members’ median waits, lowest – highest (spread)',
-        ours: `${minutes(spread.lowest)} – ${minutes(spread.highest)} (${minutes(spread.spread)})`,
-        naive: '',
-        ratio: '',
-        target: '',
-        met: undefined,
-      },
+      oursRow(
+        'Saturation',
+        'fairness: members’ median waits, lowest – highest (spread)',
+        `${minutes(spread.lowest)} – ${minutes(spread.highest)} (${minutes(spread.spread)})`,
+      ),
     ];
   } finally {
     await stack.stop();

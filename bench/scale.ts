@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startLocalStack } from '../tools/local-stack/index.ts';
 import { benchText, benchUser } from './emulator-log.ts';
-import { formatNumber, jitterMs, meets, percentile, type Row } from './stats.ts';
+import { formatNumber, jitterMs, meets, oursRow, percentile, type Row } from './stats.ts';
 
 /** Sizes of the scale runs. */
 export interface ScalePlan {
@@ -23,24 +23,17 @@ export async function scaleBench(plan: ScalePlan): Promise<Row[]> {
   const rssMany = await settledRss(many);
   const marginal = (rssMany - rssFew) / (many - few);
   const rows: Row[] = [
-    {
-      section: 'Scale',
-      measure: `bot RSS with ${formatNumber(few)} / ${formatNumber(many)} servers`,
-      ours: `${mb(rssFew)} / ${mb(rssMany)}`,
-      naive: '',
-      ratio: '',
-      target: '',
-      met: undefined,
-    },
-    {
-      section: 'Scale',
-      measure: 'marginal memory per connected server',
-      ours: `${formatNumber(marginal / 1024, 1)} KB`,
-      naive: '',
-      ratio: '',
-      target: '< 15 KB',
-      met: meets(marginal, { max: 15 * 1024 }),
-    },
+    oursRow(
+      'Scale',
+      `bot RSS with ${formatNumber(few)} / ${formatNumber(many)} servers`,
+      `${mb(rssFew)} / ${mb(rssMany)}`,
+    ),
+    oursRow(
+      'Scale',
+      'marginal memory per connected server',
+      `${formatNumber(marginal / 1024, 1)} KB`,
+      { text: '< 15 KB', met: meets(marginal, { max: 15 * 1024 }) },
+    ),
   ];
   rows.push(...(await speakingRows(plan)));
   return rows;
@@ -130,24 +123,16 @@ async function speakingRows(plan: ScalePlan): Promise<Row[]> {
     );
     const perStream = streams === 0 ? Number.NaN : cpuMs / ((to - from) / 1000) / streams;
     return [
-      {
-        section: 'Scale',
-        measure: `CPU per voice stream, ${streams} servers speaking (bot + its ffmpeg, ms of CPU per second)`,
-        ours: `${formatNumber(perStream, 1)} ms/s (${formatNumber(perStream / 10, 2)} % of a core); bot RSS ${mb(rss)}${failures.length === 0 ? '' : `; ${failures.length} generations failed (${[...new Set(failures)].join('; ')}), /say sent again ${resent} times where silent after 15 s`}`,
-        naive: '',
-        ratio: '',
-        target: '',
-        met: undefined,
-      },
-      {
-        section: 'Scale',
-        measure: `packet jitter: |gap − 20 ms| median / p95 (${formatNumber(deviations.length)} gaps)`,
-        ours: `${formatNumber(percentile(deviations, 0.5), 1)} ms / ${formatNumber(percentile(deviations, 0.95), 1)} ms`,
-        naive: '',
-        ratio: '',
-        target: '',
-        met: undefined,
-      },
+      oursRow(
+        'Scale',
+        `CPU per voice stream, ${streams} servers speaking (bot + its ffmpeg, ms of CPU per second)`,
+        `${formatNumber(perStream, 1)} ms/s (${formatNumber(perStream / 10, 2)} % of a core); bot RSS ${mb(rss)}${failures.length === 0 ? '' : `; ${failures.length} generations failed (${[...new Set(failures)].join('; ')}), /say sent again ${resent} times where silent after 15 s`}`,
+      ),
+      oursRow(
+        'Scale',
+        `packet jitter: |gap − 20 ms| median / p95 (${formatNumber(deviations.length)} gaps)`,
+        `${formatNumber(percentile(deviations, 0.5), 1)} ms / ${formatNumber(percentile(deviations, 0.95), 1)} ms`,
+      ),
     ];
   } finally {
     await stack.stop();

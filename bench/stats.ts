@@ -90,6 +90,19 @@ export interface Row {
   readonly met: boolean | undefined;
 }
 
+/** A row with our figure alone: no naive client to compare with, and no target unless given. */
+export function oursRow(
+  section: string,
+  measure: string,
+  ours: string,
+  target: { readonly text: string; readonly met: boolean | undefined } = {
+    text: '',
+    met: undefined,
+  },
+): Row {
+  return { section, measure, ours, naive: '', ratio: '', target: target.text, met: target.met };
+}
+
 /** `ours / naive` as "0.25×"; "" when either is missing or naive is 0. */
 export function formatRatio(ours: number, naive: number): string {
   if (!Number.isFinite(ours) || !Number.isFinite(naive) || naive === 0) return '';

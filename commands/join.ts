@@ -1,19 +1,10 @@
-import { SlashCommandBuilder } from 'discord.js';
-import {
-  type Command,
-  described,
-  guildIdOf,
-  memberVoiceChannel,
-  UserError,
-} from '../src/discord/index.ts';
+import { type Command, guildCommand, guildIdOf, memberVoiceChannel } from '../src/discord/index.ts';
+import { UserError } from '../src/refusal/index.ts';
 
 const noMentions = { allowedMentions: { parse: [] } } as const;
 
 export default {
-  data: described(
-    new SlashCommandBuilder().setName('join'),
-    'commands.join.description',
-  ).setContexts(0),
+  data: guildCommand('join'),
 
   async execute(interaction, { services, translator: { t } }) {
     const guildId = guildIdOf(interaction);

@@ -1,11 +1,7 @@
-import { SlashCommandBuilder } from 'discord.js';
-import { type Command, described, guildIdOf, requireListener } from '../src/discord/index.ts';
+import { type Command, guildCommand, guildIdOf, requireListener } from '../src/discord/index.ts';
 
 export default {
-  data: described(
-    new SlashCommandBuilder().setName('leave'),
-    'commands.leave.description',
-  ).setContexts(0),
+  data: guildCommand('leave'),
 
   async execute(interaction, { services, translator: { t } }) {
     const channelId = requireListener(interaction, services.voice);

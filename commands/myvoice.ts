@@ -1,20 +1,19 @@
-import { MessageFlags, SlashCommandBuilder } from 'discord.js';
+import { MessageFlags } from 'discord.js';
 import {
   answerVoiceAutocomplete,
   type Command,
   described,
   guildClient,
-  UserError,
+  guildCommand,
 } from '../src/discord/index.ts';
+import { UserError } from '../src/refusal/index.ts';
 import { findVoice, quoteSafely, voiceLabel } from '../src/speech/index.ts';
 import { MODELS, type Voice } from '../src/tts/index.ts';
 
 export default {
-  data: described(new SlashCommandBuilder().setName('myvoice'), 'commands.myvoice.description')
-    .setContexts(0)
-    .addStringOption((o) =>
-      described(o.setName('voice'), 'commands.myvoice.voice').setAutocomplete(true),
-    ),
+  data: guildCommand('myvoice').addStringOption((o) =>
+    described(o.setName('voice'), 'commands.myvoice.voice').setAutocomplete(true),
+  ),
 
   async execute(interaction, { services, translator }) {
     const { t } = translator;

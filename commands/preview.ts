@@ -1,15 +1,14 @@
-import { SlashCommandBuilder } from 'discord.js';
 import {
   answerVoiceAutocomplete,
   type Command,
   described,
+  guildCommand,
   sendPreview,
 } from '../src/discord/index.ts';
 import { MODELS } from '../src/tts/index.ts';
 
 export default {
-  data: described(new SlashCommandBuilder().setName('preview'), 'commands.preview.description')
-    .setContexts(0)
+  data: guildCommand('preview')
     .addStringOption((o) =>
       described(o.setName('voice'), 'commands.preview.voice')
         .setRequired(true)

@@ -1,5 +1,5 @@
-import { MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { type Command, described, guildIdOf } from '../src/discord/index.ts';
+import { MessageFlags } from 'discord.js';
+import { type Command, guildCommand, guildIdOf } from '../src/discord/index.ts';
 import type { Translator } from '../src/i18n/index.ts';
 import { quoteSafely } from '../src/speech/index.ts';
 import type { QueueEntry } from '../src/voice/index.ts';
@@ -24,10 +24,7 @@ function line({ t }: Translator, entry: QueueEntry): string {
 }
 
 export default {
-  data: described(
-    new SlashCommandBuilder().setName('queue'),
-    'commands.queue.description',
-  ).setContexts(0),
+  data: guildCommand('queue'),
 
   async execute(interaction, { services, translator }) {
     const { t } = translator;

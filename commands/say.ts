@@ -1,9 +1,9 @@
-import { SlashCommandBuilder } from 'discord.js';
 import {
   addSpeechOptions,
   answerVoiceAutocomplete,
   type Command,
   described,
+  guildCommand,
   guildIdOf,
   memberVoiceChannel,
   mentionNames,
@@ -16,13 +16,9 @@ import {
 import { MAX_TEXT_LENGTH, type Output } from '../src/speaking/index.ts';
 import { speakableText } from '../src/speech/index.ts';
 
-const builder = described(new SlashCommandBuilder().setName('say'), 'commands.say.description')
-  .setContexts(0)
-  .addStringOption((o) =>
-    described(o.setName('text'), 'commands.say.text')
-      .setRequired(true)
-      .setMaxLength(MAX_TEXT_LENGTH),
-  );
+const builder = guildCommand('say').addStringOption((o) =>
+  described(o.setName('text'), 'commands.say.text').setRequired(true).setMaxLength(MAX_TEXT_LENGTH),
+);
 
 export default {
   data: addSpeechOptions(builder).addStringOption((o) =>

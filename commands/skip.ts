@@ -1,32 +1,18 @@
-import { SlashCommandBuilder } from 'discord.js';
-import {
-  type Command,
-  described,
-  guildIdOf,
-  requireListener,
-  UserError,
-} from '../src/discord/index.ts';
+import { type Command, forListeners, guildCommand } from '../src/discord/index.ts';
+import { UserError } from '../src/refusal/index.ts';
 import { quoteSafely } from '../src/speech/index.ts';
 
 export default {
-  data: described(
-    new SlashCommandBuilder().setName('skip'),
-    'commands.skip.description',
-  ).setContexts(0),
+  data: guildCommand('skip'),
 
-  async execute(interaction, { services, translator: { t } }) {
-    requireListener(interaction, services.voice);
-    const guildId = guildIdOf(interaction);
+  execute: forListeners((guildId, { services, translator: { t } }) => {
     const up = services.voice.queue(guildId)[0];
     if (up === undefined || !services.voice.skip(guildId)) {
       throw new UserError('nothing_to_skip', {});
     }
-    await interaction.reply({
-      content: t('skip.skipped', {
-        name: quoteSafely(up.requesterName, 80),
-        text: quoteSafely(up.text, 80),
-      }),
-      allowedMentions: { parse: [] },
+    return t('skip.skipped', {
+      name: quoteSafely(up.requesterName, 80),
+      text: quoteSafely(up.text, 80),
     });
-  },
+  }),
 } satisfies Command;

@@ -1,29 +1,15 @@
-import { SlashCommandBuilder } from 'discord.js';
-import {
-  type Command,
-  described,
-  guildIdOf,
-  requireListener,
-  UserError,
-} from '../src/discord/index.ts';
+import { type Command, forListeners, guildCommand } from '../src/discord/index.ts';
+import { UserError } from '../src/refusal/index.ts';
 
 export default {
-  data: described(
-    new SlashCommandBuilder().setName('stop'),
-    'commands.stop.description',
-  ).setContexts(0),
+  data: guildCommand('stop'),
 
-  async execute(interaction, { services, translator: { t } }) {
-    requireListener(interaction, services.voice);
-    const guildId = guildIdOf(interaction);
+  execute: forListeners((guildId, { services, translator: { t } }) => {
     // Chat messages waiting to be read go too: the backlog, then the queue.
     const removed = services.reader.clear(guildId) + services.voice.stop(guildId);
     if (removed === 0) {
       throw new UserError('nothing_playing', {});
     }
-    await interaction.reply({
-      content: t('stop.stopped', { count: removed }),
-      allowedMentions: { parse: [] },
-    });
-  },
+    return t('stop.stopped', { count: removed });
+  }),
 } satisfies Command;

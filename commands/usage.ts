@@ -1,9 +1,9 @@
-import { EmbedBuilder, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import { EmbedBuilder, MessageFlags } from 'discord.js';
 import {
   type Command,
   canManage,
-  described,
   guildClient,
+  guildCommand,
   guildIdOf,
 } from '../src/discord/index.ts';
 import { nextUtcDay } from '../src/store/index.ts';
@@ -22,10 +22,7 @@ const HISTORY_DAYS = 14;
 const DAY_MS = 86_400_000;
 
 export default {
-  data: described(
-    new SlashCommandBuilder().setName('usage'),
-    'commands.usage.description',
-  ).setContexts(0),
+  data: guildCommand('usage'),
 
   async execute(interaction, { services, translator }) {
     const { t } = translator;

@@ -3,11 +3,12 @@ import {
   type Interaction,
   PermissionFlagsBits,
 } from 'discord.js';
+import { UserError } from '../refusal/index.ts';
 import type { Services } from '../services.ts';
 import type { TtsClient } from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';
+import type { Command, CommandContext } from './command.ts';
 import { memberVoiceChannel } from './names.ts';
-import { UserError } from './user-error.ts';
 
 /** The guild an interaction came from, or a UserError for DMs. */
 export function guildIdOf(interaction: Interaction): string {
@@ -56,4 +57,18 @@ export function requireListener(
     throw new UserError('join_to_control', { channel: `<#${botChannel}>` });
   }
   return botChannel;
+}
+
+/**
+ * The `execute` of a playback control (`/skip`, `/stop`): for the members listening (or
+ * managers), answered in public with what `act` did on the server, or with its refusal.
+ */
+export function forListeners(
+  act: (guildId: string, context: CommandContext) => string,
+): Command['execute'] {
+  return async (interaction, context) => {
+    requireListener(interaction, context.services.voice);
+    const content = act(guildIdOf(interaction), context);
+    await interaction.reply({ content, allowedMentions: { parse: [] } });
+  };
 }

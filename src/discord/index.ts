@@ -1,11 +1,18 @@
 export { answerVoiceAutocomplete } from './autocomplete.ts';
 export type { Command, CommandContext } from './command.ts';
 export { describeLimits, limitsSubcommand, runLimits } from './config-limits.ts';
-export { canManage, guildClient, guildIdOf, requireListener, requireManager } from './guild.ts';
+export {
+  canManage,
+  forListeners,
+  guildClient,
+  guildIdOf,
+  requireListener,
+  requireManager,
+} from './guild.ts';
 export { type CommandShape, type Help, helpFor, SETUP_STEPS } from './help.ts';
 export { loadCommands } from './loader.ts';
-export { described } from './localize.ts';
-export { describeFailure, userRefusal } from './messages.ts';
+export { described, guildCommand } from './localize.ts';
+export { describeFailure } from './messages.ts';
 export { memberVoiceChannel, mentionNames } from './names.ts';
 export { type PreviewChoice, sendPreview } from './preview-reply.ts';
 export { ThrottledReply } from './progress.ts';
@@ -16,6 +23,8 @@ export {
   type ConfigSummary,
   configSummary,
   type DefaultsInput,
+  describeDefaults,
+  describeSummary,
   mergeDefaults,
   removeApiKey,
   saveApiKey,
@@ -29,7 +38,7 @@ export {
   replyWithVoice,
   requesterOf,
 } from './speech-reply.ts';
-export { UserError, type UserErrorId } from './user-error.ts';
+export { partOf, type SubcommandPart, withParts } from './subcommands.ts';
 export {
   formatPageId,
   formatPreviewMenuId,
@@ -42,3 +51,4 @@ export {
   type VoicesFilter,
   type VoicesPageState,
 } from './voices-page.ts';
+export { listVoices, voicesPage } from './voices-reply.ts';

@@ -4,10 +4,16 @@ import type { Command } from './command.ts';
 
 const COMMANDS_DIR = fileURLToPath(new URL('../../commands/', import.meta.url));
 
-/** Loads every command in `commands/` (one per file, default export) and indexes it by name. */
+/**
+ * Loads every command in `commands/` and indexes it by name: a file is one command (default
+ * export), and so is a folder, through its `index.ts`; the folder's other files are its parts.
+ */
 export async function loadCommands(dir = COMMANDS_DIR): Promise<Map<string, Command>> {
-  const files = (await readdir(dir))
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+  const files = (await readdir(dir, { withFileTypes: true }))
+    .flatMap((entry) => {
+      if (entry.isDirectory()) return [`${entry.name}/index.ts`];
+      return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [entry.name] : [];
+    })
     .sort();
   const commands = new Map<string, Command>();
   for (const file of files) {

@@ -1,3 +1,4 @@
+import { InteractionContextType, SlashCommandBuilder } from 'discord.js';
 import { english, localizations, type MessageKey } from '../i18n/index.ts';
 
 /** Anything with a description Discord shows: a command, subcommand or option builder. */
@@ -5,6 +6,9 @@ interface Describable {
   setDescription(description: string): unknown;
   setDescriptionLocalizations(localizations: Record<string, string>): unknown;
 }
+
+/** The names of commands the translation files describe (`commands.<name>.description`). */
+type CommandName<K = MessageKey> = K extends `commands.${infer Name}.description` ? Name : never;
 
 /**
  * Gives a command, subcommand or option its description from the translation files, in
@@ -14,4 +18,12 @@ export function described<T extends Describable>(builder: T, key: MessageKey): T
   builder.setDescription(english.t(key as never));
   builder.setDescriptionLocalizations(localizations(key));
   return builder;
+}
+
+/** A slash command used in servers only, described in every language; options are added to it. */
+export function guildCommand(name: CommandName): SlashCommandBuilder {
+  return described(
+    new SlashCommandBuilder().setName(name),
+    `commands.${name}.description`,
+  ).setContexts(InteractionContextType.Guild);
 }

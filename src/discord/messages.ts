@@ -1,35 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { limitText, relativeTime, type Translator } from '../i18n/index.ts';
+import { errorText, UserError } from '../refusal/index.ts';
 import { codeSpan, quoteSafely } from '../speech/index.ts';
 import { StoreUnavailableError, UnreadableKeyError } from '../store/index.ts';
 import { TtsError } from '../tts/index.ts';
-import { errorText, UserError } from './user-error.ts';
 
 /** What to tell the user about a failure, and whether it was expected. */
 export interface FailureMessage {
   readonly text: string;
   /** Unexpected failures carry an incident id, logged with the error (and quoted in `text`). */
   readonly incidentId?: string;
-}
-
-/** Refusals whose context carries an instant: rendered as a Discord timestamp each reader sees in their own time and language. */
-interface TimedRefusals {
-  readonly member_queue_full: { readonly max: number; readonly freesAt: number };
-  readonly member_daily_limit: { readonly share: number; readonly freesAt: number };
-}
-
-/** A refusal that says when it frees up, as the UserError shown to the member. */
-export function userRefusal<Id extends keyof TimedRefusals>(
-  id: Id,
-  context: TimedRefusals[Id],
-): UserError {
-  const when = `<t:${Math.ceil(context.freesAt / 1000)}:R>`;
-  if (id === 'member_queue_full') {
-    const { max } = context as TimedRefusals['member_queue_full'];
-    return new UserError('member_queue_full', { count: max, when });
-  }
-  const { share } = context as TimedRefusals['member_daily_limit'];
-  return new UserError('member_daily_limit', { share, when });
 }
 
 /**

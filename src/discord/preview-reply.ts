@@ -5,6 +5,7 @@ import {
   type StringSelectMenuInteraction,
 } from 'discord.js';
 import { PREVIEW_TEXT, type PreviewAudio } from '../preview/index.ts';
+import { UserError } from '../refusal/index.ts';
 import type { Services } from '../services.ts';
 import { codeSpan, findVoice, quoteSafely, voiceLabel } from '../speech/index.ts';
 import type { Model, TtsClient, Voice } from '../tts/index.ts';
@@ -12,7 +13,6 @@ import type { CommandContext } from './command.ts';
 import { guildClient, guildIdOf } from './guild.ts';
 import { memberVoiceChannel } from './names.ts';
 import { requesterOf } from './speech-reply.ts';
-import { UserError } from './user-error.ts';
 
 /** A voice to preview, as `/preview` or the `/voices` menu names it. */
 export interface PreviewChoice {

@@ -1,10 +1,10 @@
 import { type Interaction, MessageFlags, type RepliableInteraction } from 'discord.js';
 import { translatorFor } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
+import { UserError } from '../refusal/index.ts';
 import type { Services } from '../services.ts';
 import type { Command, CommandContext } from './command.ts';
 import { describeFailure } from './messages.ts';
-import { UserError } from './user-error.ts';
 
 /** Routes each interaction to its command; the only place interactions enter the bot. */
 export function createRouter(commands: ReadonlyMap<string, Command>, services: Services) {

@@ -3,13 +3,14 @@
  * stored, removed, with queued speech told), its defaults (validated against the voice list)
  * and the summary `/config show` renders. Every settings change goes through the store API.
  */
+import { limitText, type Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
+import { UserError } from '../refusal/index.ts';
 import type { Services } from '../services.ts';
 import { codeSpan, findVoice } from '../speech/index.ts';
 import { type GuildDefaults, guildDefaultsSchema, UnreadableKeyError } from '../store/index.ts';
 import { type LimitUsage, type Model, maskKey, type TtsClient, TtsError } from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';
-import { UserError } from './user-error.ts';
 
 /** The services `/config` works with; of voice, only the news that the key changed. */
 export type ConfigServices = Pick<Services, 'settings' | 'apiKeys' | 'tts'> & {
@@ -77,6 +78,29 @@ export async function configSummary(
     defaults: settings.defaults,
     generations: apiKey === undefined ? [] : await services.tts.forKey(apiKey).usage('generate'),
   };
+}
+
+/** The server's defaults in words (`/config defaults` and `show`), in the member's language. */
+export function describeDefaults({ t }: Translator, defaults: GuildDefaults): string {
+  return t('config.defaults', {
+    voice: defaults.voiceId === undefined ? t('config.not_set') : codeSpan(defaults.voiceId, 60),
+    model: defaults.model ?? 'base',
+    speed: defaults.speed ?? 1,
+  });
+}
+
+/** `/config show`'s text: the key as people may see it, the defaults and the generation budget. */
+export function describeSummary(translator: Translator, summary: ConfigSummary): string {
+  const { t } = translator;
+  return [
+    summary.maskedKey === undefined
+      ? t('config.show_no_key')
+      : t('config.show_key', { key: `\`${summary.maskedKey}\`` }),
+    t('config.show_defaults', { defaults: describeDefaults(translator, summary.defaults) }),
+    ...summary.generations.map((usage) =>
+      t('config.show_generations', { used: usage.used, limit: limitText(translator, usage.limit) }),
+    ),
+  ].join('\n');
 }
 
 /**

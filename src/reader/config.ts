@@ -2,8 +2,8 @@
  * `/config reader`, `read-channel` and `dictionary` as pure changes to the stored settings,
  * with the text that describes them. Throws a UserError for values out of bounds.
  */
-import { UserError } from '../discord/user-error.ts';
 import type { Translator } from '../i18n/index.ts';
+import { UserError } from '../refusal/index.ts';
 import {
   type DictionaryEntry,
   dictionaryEntrySchema,

@@ -2,7 +2,7 @@
  * The reader's speaking path, built on the speaking service: the same checks, voice choice and
  * voice queue as `/say`, with the chat's text decided when a turn starts generating.
  */
-import { UserError } from '../discord/user-error.ts';
+import { UserError } from '../refusal/index.ts';
 import { pickVoice, type SpeakingService } from '../speaking/index.ts';
 import { openSniffed } from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';

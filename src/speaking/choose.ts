@@ -1,5 +1,5 @@
 /** Pure choices of the speaking service: where speech goes and which voice speaks it. */
-import { UserError } from '../discord/user-error.ts';
+import { UserError } from '../refusal/index.ts';
 import { codeSpan, findVoice } from '../speech/index.ts';
 import type { Model, Voice } from '../tts/index.ts';
 import type { Output } from './types.ts';

@@ -3,10 +3,9 @@
  * generates and delivers speech through {@link SpeakingService}.
  */
 import { randomUUID } from 'node:crypto';
-import { userRefusal } from '../discord/messages.ts';
-import { UserError } from '../discord/user-error.ts';
 import type { Logger } from '../log/index.ts';
 import { expectedSpeechMs } from '../queue/index.ts';
+import { UserError, userRefusal } from '../refusal/index.ts';
 import { audioDurationMs, validateSay } from '../speech/index.ts';
 import type { SettingsStore, UsageLedger } from '../store/index.ts';
 import {

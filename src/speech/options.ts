@@ -1,4 +1,4 @@
-import { UserError, type UserErrorContext, type UserErrorId } from '../discord/user-error.ts';
+import { UserError, type UserErrorContext, type UserErrorId } from '../refusal/index.ts';
 import type { GuildDefaults, UserSettings } from '../store/index.ts';
 import { EMOTIONS, type Emotion, MODELS, type Model } from '../tts/index.ts';
 

@@ -7,6 +7,7 @@ import {
   markdownTable,
   medianSpread,
   meets,
+  oursRow,
   percentile,
   summarize,
   sustainedRate,
@@ -206,4 +207,20 @@ test('markdownTable escapes pipes, marks missed targets, keeps row order', () =>
   expect(lines[2]).toBe('| A | \\|gap\\| | 1 | 2 | 0.50× | ≤ 1 | yes |');
   expect(lines[3]).toContain('| **no** |');
   expect(lines[4]?.endsWith('|  |  |  |')).toBe(true);
+});
+
+test('oursRow leaves the naive client, ratio and target empty unless a target is given', () => {
+  expect(oursRow('S', 'm', '3 KB')).toEqual({
+    section: 'S',
+    measure: 'm',
+    ours: '3 KB',
+    naive: '',
+    ratio: '',
+    target: '',
+    met: undefined,
+  });
+  expect(oursRow('S', 'm', '3 KB', { text: '< 15 KB', met: true })).toMatchObject({
+    target: '< 15 KB',
+    met: true,
+  });
 });

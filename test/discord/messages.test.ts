@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { describeFailure, UserError, userRefusal } from '../../src/discord/index.ts';
+import { describeFailure } from '../../src/discord/index.ts';
 import { translatorFor } from '../../src/i18n/index.ts';
+import { UserError, userRefusal } from '../../src/refusal/index.ts';
 import { StoreUnavailableError, UnreadableKeyError } from '../../src/store/index.ts';
 import { TtsError, type TtsErrorKind } from '../../src/tts/index.ts';
 

@@ -1,7 +1,6 @@
 import Keyv from 'keyv';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { UserError } from '../../src/discord/index.ts';
 import {
   type ConfigServices,
   configSummary,
@@ -10,6 +9,7 @@ import {
   saveApiKey,
   saveDefaults,
 } from '../../src/discord/server-config.ts';
+import { UserError } from '../../src/refusal/index.ts';
 import { ApiKeyVault, KeyvSettingsStore } from '../../src/store/index.ts';
 import { maskKey } from '../../src/tts/index.ts';
 import { type Emulator, startEmulator, USER_ONE, USER_TWO } from '../../tools/emulator/index.ts';

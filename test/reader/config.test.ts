@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import { errorText, UserError } from '../../src/discord/user-error.ts';
 import { english, translatorFor } from '../../src/i18n/index.ts';
 import {
   addDictionaryEntry,
@@ -11,6 +10,7 @@ import {
   removeReadChannel,
   toggleNotes,
 } from '../../src/reader/config.ts';
+import { errorText, UserError } from '../../src/refusal/index.ts';
 import { defaultReaderSettings, READER_BOUNDS } from '../../src/store/index.ts';
 
 const defaults = defaultReaderSettings();

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { UserError } from '../../src/discord/index.ts';
+import { UserError } from '../../src/refusal/index.ts';
 import { chooseOutput, type Output, pickVoice } from '../../src/speaking/index.ts';
 import type { Voice } from '../../src/tts/index.ts';
 

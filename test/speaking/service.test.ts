@@ -4,7 +4,7 @@
  */
 import Keyv from 'keyv';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { UserError } from '../../src/discord/index.ts';
+import { UserError } from '../../src/refusal/index.ts';
 import {
   SpeakingService,
   type SpeechEnd,

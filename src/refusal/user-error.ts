@@ -1,3 +1,8 @@
+/**
+ * Refusals: what a member is told they cannot do, and why, as a message id and its
+ * parameters. The domain (`src/speech`, `src/speaking`, `src/reader`) raises them;
+ * `src/discord` renders them in the member's language (`describeFailure`).
+ */
 import { english, type MessageKey, type MessageParams, type Translator } from '../i18n/index.ts';
 
 type ErrorKey = Extract<MessageKey, `errors.${string}`>;
@@ -22,6 +27,26 @@ export class UserError<Id extends UserErrorId = UserErrorId> extends Error {
     this.id = id;
     this.context = context;
   }
+}
+
+/** Refusals whose context carries an instant: rendered as a Discord timestamp each reader sees in their own time and language. */
+interface TimedRefusals {
+  readonly member_queue_full: { readonly max: number; readonly freesAt: number };
+  readonly member_daily_limit: { readonly share: number; readonly freesAt: number };
+}
+
+/** A refusal that says when it frees up, as the UserError shown to the member. */
+export function userRefusal<Id extends keyof TimedRefusals>(
+  id: Id,
+  context: TimedRefusals[Id],
+): UserError {
+  const when = `<t:${Math.ceil(context.freesAt / 1000)}:R>`;
+  if (id === 'member_queue_full') {
+    const { max } = context as TimedRefusals['member_queue_full'];
+    return new UserError('member_queue_full', { count: max, when });
+  }
+  const { share } = context as TimedRefusals['member_daily_limit'];
+  return new UserError('member_daily_limit', { share, when });
 }
 
 /** The text of a user error in one translator's language. */

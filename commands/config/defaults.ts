@@ -1,0 +1,61 @@
+/** `/config defaults`: the server's voice, model and speed, for members without their own. */
+import { type ChatInputCommandInteraction, MessageFlags } from 'discord.js';
+import {
+  answerVoiceAutocomplete,
+  type DefaultsInput,
+  describeDefaults,
+  described,
+  guildClient,
+  guildIdOf,
+  type SubcommandPart,
+  saveDefaults,
+} from '../../src/discord/index.ts';
+import { MODELS, type Model } from '../../src/tts/index.ts';
+
+export default {
+  names: ['defaults'],
+
+  build: (builder) =>
+    builder.addSubcommand((sub) =>
+      described(sub.setName('defaults'), 'commands.config.defaults')
+        .addStringOption((o) =>
+          described(o.setName('voice'), 'commands.config.defaults-voice').setAutocomplete(true),
+        )
+        .addStringOption((o) =>
+          described(o.setName('model'), 'commands.config.defaults-model').addChoices(
+            ...MODELS.map((m) => ({ name: m, value: m })),
+          ),
+        )
+        .addNumberOption((o) =>
+          described(o.setName('speed'), 'commands.config.defaults-speed')
+            .setMinValue(0.5)
+            .setMaxValue(2),
+        ),
+    ),
+
+  async execute(interaction, { services, translator }) {
+    const guildId = guildIdOf(interaction);
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const defaults = await saveDefaults(services, guildId, defaultsInput(interaction), () =>
+      guildClient(interaction, services),
+    );
+    await interaction.editReply({
+      content: translator.t('config.defaults_saved', {
+        defaults: describeDefaults(translator, defaults),
+      }),
+      allowedMentions: { parse: [] },
+    });
+  },
+
+  autocomplete: (interaction, context) => answerVoiceAutocomplete(interaction, context),
+} satisfies SubcommandPart;
+
+/** The `/config defaults` options given. */
+function defaultsInput(interaction: ChatInputCommandInteraction): DefaultsInput {
+  const { options } = interaction;
+  return {
+    voiceId: options.getString('voice') ?? undefined,
+    model: (options.getString('model') ?? undefined) as Model | undefined,
+    speed: options.getNumber('speed') ?? undefined,
+  };
+}

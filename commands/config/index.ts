@@ -1,0 +1,40 @@
+/**
+ * `/config` (Manage Server), one file per group of subcommands. A new group is one more file
+ * here and its line in `parts`; the order of `parts` is the order Discord shows.
+ */
+import { PermissionFlagsBits } from 'discord.js';
+import {
+  type Command,
+  guildCommand,
+  partOf,
+  requireManager,
+  withParts,
+} from '../../src/discord/index.ts';
+import defaults from './defaults.ts';
+import key from './key.ts';
+import limits from './limits.ts';
+import show from './show.ts';
+import streamer from './streamer.ts';
+
+const parts = [key, defaults, show, limits, streamer];
+
+export default {
+  data: withParts(
+    guildCommand('config').setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild),
+    parts,
+  ),
+
+  async execute(interaction, context) {
+    requireManager(interaction);
+    await partOf(parts, interaction).execute(interaction, context);
+  },
+
+  async autocomplete(interaction, context) {
+    await partOf(parts, interaction).autocomplete?.(interaction, context);
+  },
+
+  async modal(interaction, context) {
+    requireManager(interaction);
+    await partOf(parts, interaction).modal?.(interaction, context);
+  },
+} satisfies Command;

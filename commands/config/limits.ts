@@ -1,0 +1,8 @@
+/** `/config limits`: the per-member limits of the server, shown and set. */
+import { limitsSubcommand, runLimits, type SubcommandPart } from '../../src/discord/index.ts';
+
+export default {
+  names: ['limits'],
+  build: (builder) => builder.addSubcommand(limitsSubcommand),
+  execute: (interaction, { services, translator }) => runLimits(interaction, services, translator),
+} satisfies SubcommandPart;

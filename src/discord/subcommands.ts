@@ -1,0 +1,47 @@
+/**
+ * A large command split into parts, one file per subcommand or group (as the discord.js guide
+ * splits `/config`): each part adds its own subcommands to the command's data and answers them.
+ */
+import type {
+  AutocompleteInteraction,
+  ChatInputCommandInteraction,
+  ModalSubmitInteraction,
+  SlashCommandSubcommandsOnlyBuilder,
+} from 'discord.js';
+import type { CommandContext } from './command.ts';
+
+/** One file's share of a command: the subcommands or groups it adds, and how it answers them. */
+export interface SubcommandPart {
+  /** The subcommand groups and ungrouped subcommands it adds, by name. */
+  readonly names: readonly string[];
+  /** Adds them to the command's data. */
+  build(builder: SlashCommandSubcommandsOnlyBuilder): SlashCommandSubcommandsOnlyBuilder;
+  execute(interaction: ChatInputCommandInteraction, context: CommandContext): Promise<void>;
+  autocomplete?(interaction: AutocompleteInteraction, context: CommandContext): Promise<void>;
+  /** Answers the modals it shows, whose custom ids are `<command>:<one of its names>`. */
+  modal?(interaction: ModalSubmitInteraction, context: CommandContext): Promise<void>;
+}
+
+/** The command's data: `base` with every part's subcommands, in the parts' order. */
+export function withParts(
+  base: SlashCommandSubcommandsOnlyBuilder,
+  parts: readonly SubcommandPart[],
+): SlashCommandSubcommandsOnlyBuilder {
+  return parts.reduce((builder, part) => part.build(builder), base);
+}
+
+/**
+ * The part that answers an interaction: by its subcommand group, else its subcommand; a modal
+ * by the name after `<command>:` in its custom id.
+ */
+export function partOf(
+  parts: readonly SubcommandPart[],
+  interaction: ChatInputCommandInteraction | AutocompleteInteraction | ModalSubmitInteraction,
+): SubcommandPart {
+  const name = interaction.isModalSubmit()
+    ? interaction.customId.slice(interaction.customId.indexOf(':') + 1)
+    : (interaction.options.getSubcommandGroup(false) ?? interaction.options.getSubcommand());
+  const part = parts.find((candidate) => candidate.names.includes(name));
+  if (part === undefined) throw new Error(`no part answers ${name}`);
+  return part;
+}

@@ -1,0 +1,7 @@
+export {
+  errorText,
+  UserError,
+  type UserErrorContext,
+  type UserErrorId,
+  userRefusal,
+} from './user-error.ts';

@@ -1,0 +1,2 @@
+/** A part of the folder command `beta`, not a command of its own. */
+export const description = 'a folder';
