@@ -1,11 +1,8 @@
-import { EmbedBuilder, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { type Command, described, helpFor } from '../src/discord/index.ts';
+import { EmbedBuilder, MessageFlags } from 'discord.js';
+import { type Command, guildCommand, helpFor } from '../src/discord/index.ts';
 
 export default {
-  data: described(
-    new SlashCommandBuilder().setName('help'),
-    'commands.help.description',
-  ).setContexts(0),
+  data: guildCommand('help'),
 
   // No store or API call: answered at once, privately, in the member's language.
   async execute(interaction, { commands, translator }) {

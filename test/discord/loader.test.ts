@@ -15,6 +15,7 @@ describe('loadCommands', () => {
     const commands = await loadCommands();
     expect([...commands.keys()]).toEqual([
       'config',
+      'help',
       'join',
       'leave',
       'myvoice',
