@@ -113,6 +113,7 @@ try {
 const emulator = await startEmulator(options);
 console.log(`TTS API emulator
   base URL:     ${emulator.baseUrl}
+  v3 base URL:  ${emulator.v3.baseUrl} (stream: ${emulator.v3.streamUrl}?api_key=...)
   media origin: ${emulator.mediaOrigin}
   audio:        ${emulator.audioSource}, ${emulator.audioFormat} bytes
   test users (local test keys, not secrets):`);
