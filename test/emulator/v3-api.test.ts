@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import {
   type Emulator,
@@ -15,6 +16,14 @@ import { call, until } from './helpers.ts';
 import { ADVANCED_VOICE, BASE_VOICE, ended, submitV3 } from './v3-helpers.ts';
 
 const ONE = USER_ONE.apiKey;
+const hasFfmpeg = (() => {
+  try {
+    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false; // not installed: mp3 requests are served as WAV
+  }
+})();
 const TWO = USER_TWO.apiKey;
 const ORDER: readonly V3Status[] = ['IN_QUEUE', 'GENERATING', 'COMPLETED', 'FAILED'];
 let emu: Emulator;
@@ -41,13 +50,11 @@ describe('status flow', () => {
     expect(id).toMatch(/^gen_[0-9a-f]+$/);
     const seen: V3Status[] = [];
     let last: Record<string, unknown> = {};
-    await until(() => ['COMPLETED', 'FAILED'].includes(emu.v3.generation(id)?.status ?? ''));
-    for (let i = 0; i < 3; i++) {
-      last = (await call(emu, `/v3/tts?generation_id=${id}`, { key: ONE })).json as Record<
-        string,
-        unknown
-      >;
+    while (!['COMPLETED', 'FAILED'].includes(String(last.status))) {
+      const polled = await call(emu, `/v3/tts?generation_id=${id}`, { key: ONE });
+      last = polled.json as Record<string, unknown>;
       seen.push(last.status as V3Status);
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(emu.v3.generation(id)?.transitions).toEqual(path);
     const indexes = seen.map((s) => ORDER.indexOf(s));
@@ -90,6 +97,21 @@ describe('status flow', () => {
       body: { text: 'x'.repeat(100), voice_id: ADVANCED_VOICE, model: 'advanced' },
     });
     expect(long.json).toMatchObject({ tokens: 25, model: 'advanced', voice_name: 'Aria' });
+  });
+
+  test('audio_format mp3 is served as MP3 at a .mp3 address (WAV bytes without ffmpeg)', async () => {
+    const id = await submitV3(emu, ONE, { audio_format: 'mp3' });
+    await ended(emu, id);
+    const done = await call(emu, `/v3/tts?generation_id=${id}`, { key: ONE });
+    expect(done.json).toMatchObject({ audio_url: `${emu.mediaOrigin}/audio/${id}.mp3` });
+    const media = await fetch(`${emu.mediaOrigin}/audio/${id}.mp3`);
+    const bytes = Buffer.from(await media.arrayBuffer());
+    expect(media.headers.get('content-type')).toBe('audio/mpeg');
+    const mp3 =
+      bytes.toString('latin1', 0, 3) === 'ID3' ||
+      (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe0) === 0xe0);
+    expect(mp3 || bytes.toString('ascii', 0, 4) === 'RIFF').toBe(true);
+    if (hasFfmpeg) expect(mp3).toBe(true);
   });
 
   test('a failed job gives its credits back; a completed one keeps them', async () => {

@@ -184,6 +184,19 @@ describe('stream faults', () => {
   });
 });
 
+test('closing the emulator ends a stream in flight', async () => {
+  const local = await startEmulator({ synth: 'tone', streamSpeed: 1 });
+  let closing: Promise<void> | undefined;
+  const run = await stream(local, KEY, request, {
+    onFrame: (frame) => {
+      if (frame.kind === 'audio') closing ??= local.close();
+    },
+  });
+  await closing;
+  expect(messagesOf(run).map((m) => m.type)).toEqual(['started']);
+  expect(run.closeCode).toBe(1006);
+});
+
 describe('stream refusals', () => {
   test.each<
     [string, string | undefined, Record<string, unknown> | string, number, string | RegExp]
