@@ -6,6 +6,7 @@ import type { V3Model } from './catalog.ts';
 export type V3Status = 'IN_QUEUE' | 'GENERATING' | 'COMPLETED' | 'FAILED';
 /** Every status `GET /v3/history` can show or filter on. */
 export type V3HistoryStatus = V3Status | 'EXPIRED';
+/** The `status` values `GET /v3/history` accepts, in life-cycle order. */
 export const V3_HISTORY_STATUSES: readonly V3HistoryStatus[] = [
   'IN_QUEUE',
   'GENERATING',
