@@ -28,6 +28,8 @@ export class Synthesizer {
   #closed = false;
   #espeak = false;
   #ffmpeg = false;
+  /** Whether ffmpeg runs, looked up on the first v3 encode when v2 did not need it. */
+  #ffmpegFound: Promise<boolean> | undefined;
 
   readonly #toneSecondsPerChar: number;
 
@@ -62,21 +64,36 @@ export class Synthesizer {
     return this.#ffmpeg ? this.#format : 'wav';
   }
 
-  /** Renders speech for one generation. */
+  /** Renders speech for one generation, in the v2 format. */
   async synthesize(request: SpeechRequest): Promise<Buffer> {
-    const wav = this.#espeak
+    const wav = await this.wav(request);
+    return this.#ffmpeg ? this.#transcode(wav, this.#format) : wav;
+  }
+
+  /** Renders speech as a PCM WAV, whatever the v2 format (v3 streams and encodes from it). */
+  async wav(request: SpeechRequest): Promise<Buffer> {
+    return this.#espeak
       ? await this.#speak(request)
       : toneWav(request.text.length, request.speed, 440, this.#toneSecondsPerChar);
-    if (!this.#ffmpeg) return wav;
+  }
+
+  /** Encodes a WAV as `format` for a v3 file; the WAV itself when ffmpeg is missing. */
+  async encode(wav: Buffer, format: AudioFormat): Promise<Buffer> {
+    if (format === 'wav') return wav;
+    this.#ffmpegFound ??= this.#ffmpeg
+      ? Promise.resolve(true)
+      : this.#works(this.#ffmpegPath, ['-version']);
+    return (await this.#ffmpegFound) ? this.#transcode(wav, format) : wav;
+  }
+
+  #transcode(wav: Buffer, format: AudioFormat): Promise<Buffer> {
     const codec =
-      this.#format === 'mp3'
-        ? ['-c:a', 'libmp3lame', '-b:a', '64k']
-        : ['-c:a', 'libopus', '-b:a', '48k'];
+      format === 'mp3' ? ['-c:a', 'libmp3lame', '-b:a', '64k'] : ['-c:a', 'libopus', '-b:a', '48k'];
     return this.#run(
       this.#ffmpegPath,
       [
         ...['-hide_banner', '-loglevel', 'error', '-f', 'wav', '-i', 'pipe:0'],
-        ...['-map_metadata', '-1', ...codec, '-f', this.#format, 'pipe:1'],
+        ...['-map_metadata', '-1', ...codec, '-f', format, 'pipe:1'],
       ],
       wav,
     );

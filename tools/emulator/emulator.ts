@@ -14,6 +14,11 @@ import {
 } from './options.ts';
 import type { EndpointCount, RequestLogEntry } from './stats.ts';
 import type { GenerationStatus } from './store.ts';
+import { isV3Path, v3Handler } from './v3/api.ts';
+import { V3Core } from './v3/core.ts';
+import { type Plan, V3_LIMITS, type V3PlanLimits } from './v3/limits.ts';
+import type { V3Generation } from './v3/records.ts';
+import { attachStream, STREAM_PATH } from './v3/stream.ts';
 
 /** What a test can see of a generation without going through HTTP. */
 export interface GenerationSnapshot {
@@ -27,6 +32,24 @@ export interface GenerationSnapshot {
   /** When it turned `Completed`, on the emulator's clock. */
   completedAt?: number;
   error?: string;
+}
+
+/** What a test can see of a v3 generation without going through HTTP. */
+export type V3Snapshot = Omit<V3Generation, 'audio' | 'transitions'> & {
+  /** Every status it has had, in order. */
+  transitions: V3Generation['status'][];
+};
+
+/** The v3 side of a running emulator (the same servers serve v2 and v3). */
+export interface EmulatorV3 {
+  /** API base address ending in `/v3`. */
+  readonly baseUrl: string;
+  /** WebSocket address of the stream, without the `api_key` query. */
+  readonly streamUrl: string;
+  /** A v3 generation, expired or not. */
+  generation(generationId: string): V3Snapshot | undefined;
+  /** A plan's limits in force. */
+  limitsOf(plan: Plan): V3PlanLimits;
 }
 
 /** A running emulator. */
@@ -52,7 +75,9 @@ export interface Emulator {
   counts(): Partial<Record<EndpointName, EndpointCount>>;
   /** The request log, oldest first (a copy). */
   readonly requests: RequestLogEntry[];
-  /** The exact bytes the media server serves for a generation, once Completed. */
+  /** The v3 API on the same servers. */
+  readonly v3: EmulatorV3;
+  /** The exact bytes the media server serves for a generation (v2 or v3), once completed. */
   audioOf(generationId: string): Buffer | undefined;
   generation(generationId: string): GenerationSnapshot | undefined;
   balanceOf(userId: string): number | undefined;
@@ -75,8 +100,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   );
   await synth.init();
   const core = new Core(resolved, synth);
-  const api = createServer(apiHandler(core));
-  const media = createServer(mediaHandler(core));
+  const v3 = new V3Core(core);
+  const v2Api = apiHandler(core);
+  const v3Api = v3Handler(v3);
+  const api = createServer((req, res) => (isV3Path(req.url) ? v3Api : v2Api)(req, res));
+  const stream = attachStream(api, v3);
+  const audioOf = (id: string): Buffer | undefined =>
+    core.store.get(id)?.audio ?? v3.store.get(id)?.audio;
+  const media = createServer(mediaHandler(core, audioOf));
   const apiSockets = trackSockets(api);
   const mediaSockets = trackSockets(media);
   let closing: Promise<void> | undefined;
@@ -84,6 +115,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     closing ??= (async () => {
       core.scheduler.close();
       synth.close();
+      for (const client of stream.clients) client.terminate();
+      stream.close();
       await Promise.all([shutdown(api, apiSockets), shutdown(media, mediaSockets)]);
     })();
     return closing;
@@ -109,8 +142,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       get requests() {
         return core.stats.entries();
       },
+      v3: {
+        baseUrl: `${origin}/v3`,
+        streamUrl: `ws://${host}:${port}${STREAM_PATH}`,
+        generation: (id) => {
+          const gen = v3.store.snapshot(id);
+          if (!gen) return undefined;
+          const { audio: _audio, transitions, ...snapshot } = gen;
+          return { ...snapshot, transitions: [...transitions] };
+        },
+        limitsOf: (plan) => resolved.v3Limits[plan] ?? V3_LIMITS[plan],
+      },
       audioOf: (id) => {
-        const audio = core.store.get(id)?.audio;
+        const audio = audioOf(id);
         return audio ? Buffer.from(audio) : undefined;
       },
       generation: (id) => {
@@ -124,6 +168,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       reset: () => {
         core.stats.reset();
         core.limiter.reset();
+        v3.limiter.reset();
         core.faults.clear();
       },
       close,

@@ -8,11 +8,16 @@ export type EndpointName =
   | 'GET /'
   | 'GET /v2/'
   | 'GET /health'
+  | 'POST /v3/tts'
+  | 'GET /v3/tts'
+  | 'GET /v3/voices'
+  | 'GET /v3/history'
+  | 'WS /v3/tts/stream'
   | 'GET /audio'
   | 'other';
 
-/** API endpoints that can take request-level faults. */
-export type ApiEndpoint = Exclude<EndpointName, 'GET /audio' | 'other'>;
+/** API endpoints that can take request-level faults (the stream has its own). */
+export type ApiEndpoint = Exclude<EndpointName, 'GET /audio' | 'other' | 'WS /v3/tts/stream'>;
 
 /**
  * A fault. `times` (default 1; `Infinity` for always) counts the requests or generations
@@ -24,6 +29,11 @@ export type ApiEndpoint = Exclude<EndpointName, 'GET /audio' | 'other'>;
  * - `never-complete`: the next generations stay `Generating` forever.
  * - `fail`: the next generations end with status `Failed` and `error`.
  * - `media-404`: the next media requests answer 404.
+ * - `stream-cut`: a v3 stream's connection is dropped after `afterChunks` audio chunks
+ *   (default: half of them), without `completed` or a close frame.
+ * - `stream-error`: a v3 stream sends `{"type": "error"}` after `afterChunks` chunks
+ *   (default: half), then closes 1011.
+ * - `stream-drop`: a v3 stream's connection is dropped once its request arrives, before `started`.
  */
 export type Fault =
   | { kind: 'http-error'; endpoint: ApiEndpoint; status?: number; body?: unknown; times?: number }
@@ -32,7 +42,13 @@ export type Fault =
   | { kind: 'malformed'; endpoint: ApiEndpoint; times?: number }
   | { kind: 'never-complete'; times?: number }
   | { kind: 'fail'; error?: string; times?: number }
-  | { kind: 'media-404'; times?: number };
+  | { kind: 'media-404'; times?: number }
+  | { kind: 'stream-cut'; afterChunks?: number; times?: number }
+  | { kind: 'stream-error'; afterChunks?: number; message?: string; times?: number }
+  | { kind: 'stream-drop'; times?: number };
+
+/** The faults a v3 stream can take. */
+export type StreamFault = Extract<Fault, { kind: 'stream-cut' | 'stream-error' | 'stream-drop' }>;
 
 /** Where a fault applies: a request endpoint, or `generation` for task faults. */
 type Slot = EndpointName | 'generation';
@@ -44,6 +60,10 @@ function slotOf(fault: Fault): Slot {
       return 'generation';
     case 'media-404':
       return 'GET /audio';
+    case 'stream-cut':
+    case 'stream-error':
+    case 'stream-drop':
+      return 'WS /v3/tts/stream';
     default:
       return fault.endpoint;
   }
@@ -71,6 +91,16 @@ export class FaultBook {
   /** Consumes and returns the next generation fault (`never-complete` or `fail`). */
   takeGeneration(): Fault | undefined {
     return this.#take('generation', ['never-complete', 'fail']);
+  }
+
+  /** Consumes and returns the next stream fault. */
+  takeStream(): StreamFault | undefined {
+    const fault = this.#take('WS /v3/tts/stream', ['stream-cut', 'stream-error', 'stream-drop']);
+    return fault?.kind === 'stream-cut' ||
+      fault?.kind === 'stream-error' ||
+      fault?.kind === 'stream-drop'
+      ? fault
+      : undefined;
   }
 
   /** Disarms everything. */

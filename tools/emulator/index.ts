@@ -1,8 +1,8 @@
 /** Local TTS API emulator: what tests and `npm run emulator` may use. */
 
-export type { Emulator, GenerationSnapshot } from './emulator.ts';
+export type { Emulator, EmulatorV3, GenerationSnapshot, V3Snapshot } from './emulator.ts';
 export { startEmulator } from './emulator.ts';
-export type { ApiEndpoint, EndpointName, Fault } from './faults.ts';
+export type { ApiEndpoint, EndpointName, Fault, StreamFault } from './faults.ts';
 export { SERVER_ERROR_DETAIL } from './faults.ts';
 export type { Limit, LimitGroup } from './limits.ts';
 export { LIMITS, RateLimiter } from './limits.ts';
@@ -24,6 +24,7 @@ export {
 export type { EndpointCount, RequestLogEntry } from './stats.ts';
 export type { GenerationStatus } from './store.ts';
 export { previewText } from './store.ts';
+export * from './v3/index.ts';
 export { EMOTIONS, MAX_TEXT, MIN_TEXT } from './validate.ts';
 export type { Model, VoiceRecord } from './voices.ts';
 export { PRESET_VOICES } from './voices.ts';

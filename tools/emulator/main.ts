@@ -10,7 +10,8 @@ const USAGE = `Usage: npm run emulator -- [options]
   --url-field <f>         audio_url | url | both (env EMULATOR_URL_FIELD)
   --audio-format <f>      wav | mp3 | ogg bytes behind the .wav address (env EMULATOR_AUDIO_FORMAT)
   --synth <s>             auto | espeak | tone (env EMULATOR_SYNTH)
-  --retry-after           send Retry-After on 429
+  --stream-speed <x>      v3 stream sends audio x times faster than real time (env EMULATOR_STREAM_SPEED, default 2)
+  --retry-after           send Retry-After on v2 429s (v3 always sends it)
   --quiet                 do not print one line per request
   --help`;
 
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     'url-field': { type: 'string' },
     'audio-format': { type: 'string' },
     synth: { type: 'string' },
+    'stream-speed': { type: 'string' },
     'retry-after': { type: 'boolean' },
     quiet: { type: 'boolean' },
     help: { type: 'boolean' },
@@ -65,6 +67,12 @@ function optionsFromArgs(): EmulatorOptions {
     1,
   );
   if (speed === 0) throw new Error('generation speed must be greater than 0');
+  const streamSpeed = number(
+    'stream speed',
+    setting(values['stream-speed'], 'EMULATOR_STREAM_SPEED'),
+    2,
+  );
+  if (streamSpeed === 0) throw new Error('stream speed must be greater than 0');
   const urlField = choice('url field', setting(values['url-field'], 'EMULATOR_URL_FIELD'), [
     'audio_url',
     'url',
@@ -85,6 +93,7 @@ function optionsFromArgs(): EmulatorOptions {
     mediaPort: number('media port', setting(values['media-port'], 'EMULATOR_MEDIA_PORT'), 8788),
     timeScale: number('time scale', setting(values['time-scale'], 'EMULATOR_TIME_SCALE'), 1),
     generationMs: (model, length) => defaultGenerationMs(model, length) / speed,
+    streamSpeed,
     retryAfter: values['retry-after'] ?? false,
     ...(urlField ? { urlField } : {}),
     ...(audioFormat ? { audioFormat } : {}),
@@ -113,6 +122,7 @@ try {
 const emulator = await startEmulator(options);
 console.log(`TTS API emulator
   base URL:     ${emulator.baseUrl}
+  v3 base URL:  ${emulator.v3.baseUrl} (stream: ${emulator.v3.streamUrl}?api_key=...)
   media origin: ${emulator.mediaOrigin}
   audio:        ${emulator.audioSource}, ${emulator.audioFormat} bytes
   test users (local test keys, not secrets):`);

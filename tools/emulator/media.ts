@@ -10,16 +10,24 @@ const CONTENT_TYPES: Record<string, string> = {
   '.ogg': 'audio/ogg',
 };
 
-/** Builds the request listener of the media server. */
-export function mediaHandler(core: Core): (req: IncomingMessage, res: ServerResponse) => void {
+/** Builds the request listener of the media server; `audioOf` finds the bytes of an id. */
+export function mediaHandler(
+  core: Core,
+  audioOf: (id: string) => Buffer | undefined = (id) => core.store.get(id)?.audio,
+): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    handle(core, req, res).catch((error: unknown) => {
+    handle(core, audioOf, req, res).catch((error: unknown) => {
       res.destroy(error instanceof Error ? error : undefined);
     });
   };
 }
 
-async function handle(core: Core, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  core: Core,
+  audioOf: (id: string) => Buffer | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const at = core.options.now();
   let recorded = false;
   res.on('close', () => {
@@ -46,12 +54,12 @@ async function handle(core: Core, req: IncomingMessage, res: ServerResponse): Pr
     notFound();
     return;
   }
-  const gen = core.store.get(match[1] ?? '');
-  if (!gen?.audio) {
+  const audio = audioOf(match[1] ?? '');
+  if (!audio) {
     notFound();
     return;
   }
   const type = CONTENT_TYPES[(match[2] ?? '').toLowerCase()] ?? 'application/octet-stream';
   const headers = { 'cache-control': 'public, max-age=31536000, immutable' };
-  sendRaw(res, 200, gen.audio, type, headers, req.method === 'HEAD');
+  sendRaw(res, 200, audio, type, headers, req.method === 'HEAD');
 }

@@ -1,5 +1,6 @@
 /** Emulator options, default users and their resolution into one settled config. */
 import type { RequestLogEntry } from './stats.ts';
+import type { Plan, V3PlanLimits } from './v3/limits.ts';
 import type { Model, VoiceRecord } from './voices.ts';
 import { customVoice } from './voices.ts';
 
@@ -57,6 +58,14 @@ export interface EmulatorOptions {
   ffmpegPath?: string;
   /** Called after each request (API and media) is answered or dropped. */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** v3 limits per plan, replacing the defaults (`V3_LIMITS`: free 120/min + 5 jobs, paid 240 + 20). */
+  v3Limits?: Partial<Record<Plan, V3PlanLimits>>;
+  /** How long a v3 job stays `IN_QUEUE` before `GENERATING`, in ms. Default 150. */
+  queueMs?: number;
+  /** Audio in each binary frame of a v3 stream, in ms. Default 200. */
+  streamChunkMs?: number;
+  /** How many times faster than real time a v3 stream sends its audio. Default 2. */
+  streamSpeed?: number;
 }
 
 /** Starting balance of a user without `credits`: large enough never to run out by accident. */
@@ -123,9 +132,16 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     espeakPath: 'espeak-ng',
     ffmpegPath: 'ffmpeg',
     onRequest: () => undefined,
+    v3Limits: {},
+    queueMs: 150,
+    streamChunkMs: 200,
+    streamSpeed: 2,
     ...stripUndefined(options),
   };
   if (!(resolved.timeScale > 0)) throw new RangeError('timeScale must be a positive number');
+  if (!(resolved.streamSpeed > 0)) throw new RangeError('streamSpeed must be a positive number');
+  if (!(resolved.streamChunkMs > 0))
+    throw new RangeError('streamChunkMs must be a positive number');
   const keys = new Set(resolved.users.map((u) => u.apiKey));
   if (keys.size !== resolved.users.length) throw new Error('users must have distinct API keys');
   return resolved;

@@ -9,9 +9,12 @@ export interface RequestLogEntry {
   doneAt: number;
   endpoint: EndpointName;
   method: string;
-  /** Path and query as sent (never holds the API key, which travels in a header). */
+  /** Path and query as sent; a key sent in the query (the v3 stream) is replaced by `<redacted>`. */
   path: string;
+  /** HTTP status; 101 for a WebSocket that was accepted, 0 for a dropped connection. */
   status: number;
+  /** How a WebSocket ended: the close code the client saw (1006 when dropped). */
+  closeCode?: number;
   /** Owner of the API key, when the key was valid. */
   userId?: string;
 }
