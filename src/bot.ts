@@ -6,7 +6,14 @@ import { createDiscordClient, MESSAGE_CONTENT_REFUSED } from './discord/client.t
 import { createRouter, describeFailure, loadCommands, registerCommands } from './discord/index.ts';
 import { restResultSender } from './discord/result-sender.ts';
 import { wireVoiceEvents } from './discord/voice-events.ts';
-import { JournalRecorder, PendingJournal, PendingResumer, voiceRequeue } from './durable/index.ts';
+import {
+  type JournalIndex,
+  JournalRecorder,
+  PendingJournal,
+  PendingResumer,
+  RedisJournalIndex,
+  voiceRequeue,
+} from './durable/index.ts';
 import { type Translator, translatorFor } from './i18n/index.ts';
 import type { Logger } from './log/index.ts';
 import {
@@ -138,12 +145,15 @@ export async function startBot(
     const secretKey = await loadSecretKey(config.secretKey, config.dataDir, logger);
     const settings = new KeyvSettingsStore(keyv);
     let budgets: BudgetStore;
+    // Pending speech's index: a Redis set when shard processes share the store.
+    let pendingIndex: JournalIndex | undefined;
     if (isRedisUrl(config.storeUrl)) {
       // Shared with every other process on this Redis: budgets are exact across shards.
       const redis = await openRedis(config.storeUrl, (error) =>
         logger.warn({ err: error }, 'Redis connection error'),
       );
       opened.push(async () => void (await redis.close()));
+      pendingIndex = new RedisJournalIndex(redis, keyv);
       let warnedAt = Number.NEGATIVE_INFINITY;
       budgets = new FallbackBudgetStore(
         new RedisBudgetStore(redis, config.ttsLimits),
@@ -198,7 +208,7 @@ export async function startBot(
     opened.push(() => voice.destroy());
     const apiKeys = new ApiKeyVault(settings, secretKey);
     // Pending speech lives in the store from submission to delivery (see docs/ARCHITECTURE.md).
-    const pending = new PendingJournal(keyv, { secretKey, clock, logger });
+    const pending = new PendingJournal(keyv, { secretKey, clock, logger, index: pendingIndex });
     const recorder = new JournalRecorder({
       journal: pending,
       clock,
