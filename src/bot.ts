@@ -26,6 +26,7 @@ import {
 import { PreviewCache } from './preview/index.ts';
 import { ChatReader, chatSpeaking } from './reader/index.ts';
 import type { Services } from './services.ts';
+import { ownsGuild } from './sharding/plan.ts';
 import { dailyLimitOf, SpeakingService, type SpeechEnd } from './speaking/index.ts';
 import {
   ApiKeyVault,
@@ -224,6 +225,8 @@ export async function startBot(
       send: (route, message) => restResultSender(client)(route, message),
       describeFailure: (error, translator) => describeFailure(error, translator).text,
       translatorOf: guildTranslator,
+      // Every shard reads the one journal; each resumes only the guilds it serves.
+      owns: (guildId) => ownsGuild(client.shard, guildId),
       voiceChannelOf: (guildId) => voice.channelOf(guildId),
       requeue: voiceRequeue(voice),
       clock,
