@@ -82,12 +82,9 @@ export async function startShardedWorld(
       const found: string[] = [];
       for (const pid of await readdir('/proc')) {
         if (!/^\d+$/.test(pid)) continue;
-        try {
-          const environ = await readFile(`/proc/${pid}/environ`, 'utf8');
-          if (environ.split('\0').includes(`DATA_DIR=${servers.dataDir}`)) found.push(pid);
-        } catch {
-          // Gone while we looked, or not ours to read: not one of ours alive.
-        }
+        // Gone while we looked, or not ours to read: not one of ours alive.
+        const environ = await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '');
+        if (environ.split('\0').includes(`DATA_DIR=${servers.dataDir}`)) found.push(pid);
       }
       return found;
     },
