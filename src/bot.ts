@@ -7,7 +7,14 @@ import { wireGuildEvents } from './discord/guild-events.ts';
 import { createRouter, describeFailure, loadCommands, registerCommands } from './discord/index.ts';
 import { restResultSender } from './discord/result-sender.ts';
 import { wireVoiceEvents } from './discord/voice-events.ts';
-import { JournalRecorder, PendingJournal, PendingResumer, voiceRequeue } from './durable/index.ts';
+import {
+  type JournalIndex,
+  JournalRecorder,
+  PendingJournal,
+  PendingResumer,
+  RedisJournalIndex,
+  voiceRequeue,
+} from './durable/index.ts';
 import { type Translator, translatorFor } from './i18n/index.ts';
 import type { Logger } from './log/index.ts';
 import {
@@ -20,6 +27,7 @@ import {
 import { PreviewCache } from './preview/index.ts';
 import { ChatReader, chatSpeaking } from './reader/index.ts';
 import type { Services } from './services.ts';
+import { ownsGuild } from './sharding/plan.ts';
 import { dailyLimitOf, SpeakingService, type SpeechEnd } from './speaking/index.ts';
 import {
   ApiKeyVault,
@@ -139,12 +147,15 @@ export async function startBot(
     const secretKey = await loadSecretKey(config.secretKey, config.dataDir, logger);
     const settings = new KeyvSettingsStore(keyv);
     let budgets: BudgetStore;
+    // Pending speech's index: a Redis set when shard processes share the store.
+    let pendingIndex: JournalIndex | undefined;
     if (isRedisUrl(config.storeUrl)) {
       // Shared with every other process on this Redis: budgets are exact across shards.
       const redis = await openRedis(config.storeUrl, (error) =>
         logger.warn({ err: error }, 'Redis connection error'),
       );
       opened.push(async () => void (await redis.close()));
+      pendingIndex = new RedisJournalIndex(redis, keyv);
       let warnedAt = Number.NEGATIVE_INFINITY;
       budgets = new FallbackBudgetStore(
         new RedisBudgetStore(redis, config.ttsLimits),
@@ -199,7 +210,7 @@ export async function startBot(
     opened.push(() => voice.destroy());
     const apiKeys = new ApiKeyVault(settings, secretKey);
     // Pending speech lives in the store from submission to delivery (see docs/ARCHITECTURE.md).
-    const pending = new PendingJournal(keyv, { secretKey, clock, logger });
+    const pending = new PendingJournal(keyv, { secretKey, clock, logger, index: pendingIndex });
     const recorder = new JournalRecorder({
       journal: pending,
       clock,
@@ -215,6 +226,8 @@ export async function startBot(
       send: (route, message) => restResultSender(client)(route, message),
       describeFailure: (error, translator) => describeFailure(error, translator).text,
       translatorOf: guildTranslator,
+      // Every shard reads the one journal; each resumes only the guilds it serves.
+      owns: (guildId) => ownsGuild(client.shard, guildId),
       voiceChannelOf: (guildId) => voice.channelOf(guildId),
       requeue: voiceRequeue(voice),
       clock,

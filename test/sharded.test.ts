@@ -4,93 +4,37 @@
  * limits. Two servers on different shards share one API key; 40 `/say` at once must all be
  * delivered exactly once without a single 429 (the budgets are shared through Redis).
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type Emulator, startEmulator, USER_ONE } from '../tools/emulator/index.ts';
+import { USER_ONE } from '../tools/emulator/index.ts';
 import { shardOf } from './fake-discord/gateway.ts';
-import { type FakeDiscord, type GuildIds, startFakeDiscord } from './fake-discord/index.ts';
-import { metricValue, type NodeProcess, startNode, waitForHttp } from './support/process.ts';
-import { freePort, startRedis, type TestRedis } from './support/redis.ts';
+import { metricValue, startNode, waitForHttp } from './support/process.ts';
+import {
+  type ShardedWorld,
+  type ShardManager,
+  startShardedWorld,
+} from './support/sharded-world.ts';
 
-let redis: TestRedis;
-let emulator: Emulator;
-let discord: FakeDiscord;
-let dataDir: string;
-let manager: NodeProcess | undefined;
-let base: string;
+let world: ShardedWorld;
+let manager: ShardManager | undefined;
 
 beforeAll(async () => {
-  [redis, emulator, discord, dataDir] = await Promise.all([
-    startRedis(),
-    startEmulator({ synth: 'tone' }),
-    startFakeDiscord({ shards: 2, guilds: [{ name: 'Shard zero' }, { name: 'Shard one' }] }),
-    mkdtemp(join(tmpdir(), 'tts-sharded-')),
-  ]);
+  world = await startShardedWorld();
 });
-afterAll(async () => {
-  await manager?.stop();
-  await Promise.allSettled([discord?.close(), emulator?.close(), redis?.stop()]);
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-function env(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    DISCORD_TOKEN: discord.token,
-    DISCORD_API_URL: discord.apiUrl,
-    TTS_API_URL: emulator.baseUrl,
-    TTS_MEDIA_ORIGINS: emulator.mediaOrigin,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    NODE_ENV: 'production',
-    ...extra,
-  };
-}
-
-/** Bot processes (manager and shards) still alive with this test's data folder. */
-async function botProcesses(): Promise<string[]> {
-  const found: string[] = [];
-  for (const pid of await readdir('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const environ = await readFile(`/proc/${pid}/environ`, 'utf8');
-      if (environ.split('\0').includes(`DATA_DIR=${dataDir}`)) found.push(pid);
-    } catch {
-      // Gone while we looked, or not ours to read: not one of ours alive.
-    }
-  }
-  return found;
-}
-
-function configureKey(guild: GuildIds) {
-  return discord
-    .slash({ user: 'admin', name: 'config', subcommand: 'api-key', channelId: guild.textChannelId })
-    .submitModal({ 'api-key': USER_ONE.apiKey })
-    .then((handle) => handle.waitFor((event) => event.kind === 'edit', 20_000));
-}
+afterAll(() => world?.close());
 
 describe('sharded mode', () => {
   test('refuses to start on the SQLite store, saying why', async () => {
-    const refused = startNode('src/sharded.ts', env({ SHARD_COUNT: '2' }));
+    const refused = startNode('src/sharded.ts', { ...world.env, SHARD_COUNT: '2' });
     expect(await refused.exited).toBe(1);
     expect(refused.output()).toContain('Sharded mode needs a shared store: set STORE_URL=redis://');
     expect(refused.output()).toContain('429');
   });
 
   test('two shards, one key: 40 /say at once, 0 responses 429, each delivered exactly once', async () => {
-    const [zero, one] = discord.guilds;
-    if (zero === undefined || one === undefined) throw new Error('two guilds expected');
+    const [zero, one] = world.guilds;
     expect([shardOf(zero.id, 2), shardOf(one.id, 2)]).toEqual([0, 1]);
-    base = `http://127.0.0.1:${await freePort()}`;
-    manager = startNode(
-      'src/sharded.ts',
-      env({ STORE_URL: redis.url, HTTP_PORT: base.split(':')[2] ?? '', HTTP_HOST: '127.0.0.1' }),
-    );
-    const ready = JSON.parse(
-      await waitForHttp(`${base}/readyz`, { timeoutMs: 90_000, process: manager }),
-    ) as { checks: { name: string; ok: boolean }[] };
-    expect(ready.checks.map((check) => check.name)).toEqual([
+    manager = await world.startManager();
+    expect(manager.checks).toEqual([
       'store',
       'shard 0 discord',
       'shard 0 store',
@@ -98,16 +42,18 @@ describe('sharded mode', () => {
       'shard 1 store',
     ]);
     await expect
-      .poll(() => discord.commands().global.length, { timeout: 20_000 })
+      .poll(() => world.discord.commands().global.length, { timeout: 20_000 })
       .toBeGreaterThan(0);
-    expect(discord.commands().putCount).toBe(1); // shard 0 only
+    expect(world.discord.commands().putCount).toBe(1); // shard 0 only
     for (const guild of [zero, one])
-      expect(JSON.stringify(await configureKey(guild))).toContain('checked and saved');
-    emulator.reset();
+      expect(JSON.stringify(await world.configureKey(guild, USER_ONE.apiKey))).toContain(
+        'checked and saved',
+      );
+    world.emulator.reset();
 
     const says = Array.from({ length: 40 }, (_, i) => {
       const guild = i % 2 === 0 ? zero : one;
-      return discord.slash({
+      return world.discord.slash({
         user: 'member',
         name: 'say',
         channelId: guild.textChannelId,
@@ -123,7 +69,7 @@ describe('sharded mode', () => {
       ),
     );
 
-    const counts = emulator.counts();
+    const counts = world.emulator.counts();
     for (const [endpoint, count] of Object.entries(counts)) {
       expect(count.byStatus[429], `429s on ${endpoint}`).toBeUndefined();
     }
@@ -134,12 +80,12 @@ describe('sharded mode', () => {
     const generationIds = new Set(files.map((list) => list[0]?.filename));
     expect(generationIds.size).toBe(40);
     const submitters = new Set(
-      emulator.requests.filter((r) => r.endpoint === 'POST /v2/tts').map((r) => r.userId),
+      world.emulator.requests.filter((r) => r.endpoint === 'POST /v2/tts').map((r) => r.userId),
     );
     expect(submitters).toEqual(new Set([USER_ONE.userId]));
 
     // The manager's one endpoint adds up both shards.
-    const metrics = await waitForHttp(`${base}/metrics`);
+    const metrics = await waitForHttp(`${manager.base}/metrics`);
     expect(metricValue(metrics, 'tts_api_requests_total', { endpoint: 'tts', status: '201' })).toBe(
       40,
     );
@@ -152,8 +98,8 @@ describe('sharded mode', () => {
   }, 300_000);
 
   test('stopping the manager stops every shard process', async () => {
-    expect((await botProcesses()).length).toBe(3); // the manager and two shards
-    expect(await manager?.stop()).toBe(0);
-    await expect.poll(botProcesses, { timeout: 20_000 }).toEqual([]);
+    expect((await world.botProcesses()).length).toBe(3); // the manager and two shards
+    expect(await manager?.process.stop()).toBe(0);
+    await expect.poll(() => world.botProcesses(), { timeout: 20_000 }).toEqual([]);
   }, 60_000);
 });

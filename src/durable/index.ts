@@ -1,6 +1,12 @@
 /** Nothing lost: pending speech journalled in the store and resumed after a restart. */
 export { PendingJournal, type PendingJournalOptions } from './journal.ts';
 export {
+  type JournalIndex,
+  KeyvJournalIndex,
+  LEGACY_INDEX,
+  RedisJournalIndex,
+} from './journal-index.ts';
+export {
   type DeliveryRoute,
   deliveryRoute,
   GENERATION_LIFETIME_MS,

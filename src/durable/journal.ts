@@ -2,10 +2,9 @@ import { isDeepStrictEqual } from 'node:util';
 import type Keyv from 'keyv';
 import type { Logger } from '../log/index.ts';
 import type { Clock } from '../tts/index.ts';
+import { type JournalIndex, KeyvJournalIndex } from './journal-index.ts';
 import { GENERATION_LIFETIME_MS, type PendingSpeech, pendingSpeechSchema } from './pending.ts';
 import { openEntry, sealEntry, storedPendingSchema } from './sealed.ts';
-
-const INDEX = 'pending:index';
 
 /** How long an entry is kept after it was last recorded: a generation id's 24 hours, and a day. */
 const KEEP_MS = 2 * GENERATION_LIFETIME_MS;
@@ -18,49 +17,60 @@ export interface PendingJournalOptions {
   readonly clock: Clock;
   /** Hears about tokens that did not open (another SECRET_KEY); those results go to the channel. */
   readonly logger?: Logger;
+  /**
+   * The ids of pending entries: a {@link RedisJournalIndex} when processes share the store, else
+   * (the default) a {@link KeyvJournalIndex} owned by this journal.
+   */
+  readonly index?: JournalIndex | undefined;
 }
 
 /**
- * Pending speech in the store: each request under `pending:<id>`, and an index
- * of ids (keyv cannot list keys on every backend). Entries outlive a
+ * Pending speech in the store: each request under `pending:<id>`, and its id in a
+ * {@link JournalIndex} (keyv cannot list keys on every backend). Entries outlive a
  * generation id's 24 hours by a day at most, so a forgotten one cannot linger.
  * Interaction tokens are sealed at rest and bound to their entry (`sealed.ts`);
- * the only way pending speech reaches the store. Writes run one at a time in
- * call order, so concurrent records and removals in this process never lose one another.
+ * the only way pending speech reaches the store. Writes run one at a time in call order, so
+ * a removal never overtakes the record before it; the index keeps other processes' ids.
  */
 export class PendingJournal {
   readonly #keyv: Keyv;
   readonly #options: PendingJournalOptions;
+  readonly #index: JournalIndex;
   #chain: Promise<unknown> = Promise.resolve();
 
   constructor(keyv: Keyv, options: PendingJournalOptions) {
     this.#keyv = keyv;
     this.#options = options;
+    this.#index = options.index ?? new KeyvJournalIndex(keyv);
   }
 
   /** Records (or replaces) an entry; resolves once the store has it. */
   async record(entry: PendingSpeech): Promise<void> {
     const parsed = pendingSpeechSchema.parse(entry) as PendingSpeech;
     await this.#write(async () => {
+      // The entry first: an id in the index always has had an entry.
       await this.#keyv.set(`pending:${entry.id}`, this.#seal(parsed), KEEP_MS);
-      await this.#editIndex((ids) => (ids.includes(entry.id) ? ids : [...ids, entry.id]));
+      await this.#index.add(entry.id);
     });
   }
 
   /** Forgets an entry (delivered, or ended for good). */
   async remove(id: string): Promise<void> {
     await this.#write(async () => {
-      await this.#editIndex((ids) => ids.filter((known) => known !== id));
+      // The entry first: an id left in the index (the store failed between) points at nothing.
       await this.#keyv.delete(`pending:${id}`);
+      await this.#index.remove([id]);
     });
   }
 
   /**
-   * Every pending entry, oldest record first; entries that expired or cannot be read are
-   * dropped. A token an earlier version stored in clear is sealed in the store as it is read.
+   * Every pending entry of the guilds `owns` accepts (default: all), oldest record first;
+   * entries that expired or cannot be read are dropped. A token an earlier version stored in
+   * clear is sealed in the store as it is read (only in owned entries: another shard may be
+   * writing the others).
    */
-  async list(): Promise<PendingSpeech[]> {
-    const ids = await this.#ids();
+  async list(owns: (guildId: string) => boolean = () => true): Promise<PendingSpeech[]> {
+    const ids = await this.#index.ids();
     const found: PendingSpeech[] = [];
     const missing: string[] = [];
     const now = this.#options.clock.now();
@@ -71,6 +81,7 @@ export class PendingJournal {
         missing.push(id);
         continue;
       }
+      if (!owns(parsed.data.guildId)) continue;
       const { entry, rewrite, unreadable } = openEntry(parsed.data, this.#options.secretKey, now);
       if (unreadable) {
         this.#options.logger?.warn(
@@ -81,8 +92,7 @@ export class PendingJournal {
       if (rewrite) await this.#rewrite(id, raw, entry);
       found.push(entry);
     }
-    if (missing.length > 0)
-      await this.#editIndex((all) => all.filter((id) => !missing.includes(id)));
+    if (missing.length > 0) await this.#index.remove(missing);
     return found.sort((a, b) => a.recordedAt - b.recordedAt);
   }
 
@@ -98,15 +108,6 @@ export class PendingJournal {
 
   #seal(entry: PendingSpeech): unknown {
     return sealEntry(entry, this.#options.secretKey, this.#options.clock.now());
-  }
-
-  async #ids(): Promise<string[]> {
-    const saved: unknown = await this.#keyv.get(INDEX);
-    return Array.isArray(saved) ? saved.filter((id): id is string => typeof id === 'string') : [];
-  }
-
-  async #editIndex(edit: (ids: string[]) => string[]): Promise<void> {
-    await this.#keyv.set(INDEX, edit(await this.#ids()));
   }
 
   #write(run: () => Promise<void>): Promise<void> {

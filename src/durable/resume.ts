@@ -32,6 +32,11 @@ export interface ResumeOptions {
   readonly describeFailure: (error: unknown, translator: Translator) => string;
   /** The language to tell a guild's members in (its community locale); English when absent. */
   readonly translatorOf?: (guildId: string) => Translator;
+  /**
+   * Whether this process serves a guild, so resumes its speech: under a shard manager each
+   * shard resumes only its own guilds' (every shard reads the same journal). Default: all.
+   */
+  readonly owns?: (guildId: string) => boolean;
   /** The voice channel the bot is in, in a guild. */
   readonly voiceChannelOf: (guildId: string) => string | undefined;
   /**
@@ -87,9 +92,9 @@ export class PendingResumer {
     }
   }
 
-  /** Starts resuming every journalled request; resolves with how many were found. */
+  /** Starts resuming every journalled request this process owns; resolves with how many were found. */
   async start(): Promise<number> {
-    const entries = await this.#options.journal.list();
+    const entries = await this.#options.journal.list(this.#options.owns);
     if (entries.length > 0) this.#logger.info({ count: entries.length }, 'resuming pending speech');
     for (const entry of entries) {
       const run = this.#resume(entry).catch((error: unknown) =>

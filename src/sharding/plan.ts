@@ -1,7 +1,8 @@
 /**
- * Decisions of sharded mode, without I/O: whether the store allows it, and
- * how many shards to run.
+ * Decisions of sharded mode, without I/O: whether the store allows it, how many shards to
+ * run, and which guilds a shard process serves.
  */
+import { ShardClientUtil } from 'discord.js';
 
 /** Why sharded mode cannot run on this store, or undefined when it can. */
 export function shardingRefusal(storeUrl: string): string | undefined {
@@ -27,4 +28,17 @@ export function shardCountFrom(configured: number | 'auto', gatewayBot: unknown)
 /** The shard that receives a guild's events, by Discord's formula `(guild_id >> 22) % shard_count`. */
 export function shardOf(guildId: string, shardCount: number): number {
   return Number((BigInt(guildId) >> 22n) % BigInt(shardCount));
+}
+
+/**
+ * Whether a process serves a guild: always when unsharded (`shard` null), else when the guild's
+ * shard, as discord.js routes it, is one of the process's shards.
+ */
+export function ownsGuild(
+  shard: { readonly ids: readonly number[]; readonly count: number } | null,
+  guildId: string,
+): boolean {
+  return (
+    shard === null || shard.ids.includes(ShardClientUtil.shardIdForGuildId(guildId, shard.count))
+  );
 }

@@ -6,7 +6,7 @@ import { guardStore } from './guard.ts';
 import { NodeSqliteStore } from './sqlite.ts';
 
 /** Longest wait for one store operation before it counts as unavailable. */
-const OPERATION_TIMEOUT_MS = 5000;
+export const OPERATION_TIMEOUT_MS = 5000;
 
 /**
  * Opens the key-value store named by `STORE_URL`: `sqlite://path` (the

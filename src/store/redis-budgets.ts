@@ -10,7 +10,10 @@ import {
 import type { Operation } from '../tts/types.ts';
 import { RESTAMP_SCRIPT, RedisScript, TAKE_SCRIPT } from './redis-scripts.ts';
 
-/** What the bot uses of a Redis connection (from {@link openRedis}): scripts, one range read, ping. */
+/**
+ * What the bot uses of a Redis connection (from {@link openRedis}): scripts and one range read
+ * (budgets), set commands (the pending-speech index), ping.
+ */
 export interface RedisConnection {
   evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
@@ -19,6 +22,9 @@ export interface RedisConnection {
     min: string,
     max: string,
   ): Promise<Array<{ value: unknown; score: number }>>;
+  sAdd(key: string, members: string[]): Promise<unknown>;
+  sRem(key: string, members: string[]): Promise<unknown>;
+  sMembers(key: string): Promise<unknown>;
   ping(): Promise<unknown>;
   /** Waits for pending replies, then disconnects. */
   close(): Promise<unknown>;

@@ -7,6 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { RedisJournalIndex } from '../../src/durable/index.ts';
+import { openRedis } from '../../src/store/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import type { InteractionHandle } from '../fake-discord/index.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
@@ -208,7 +210,15 @@ describe('the Redis store going away and coming back', () => {
   });
 
   test('Redis dying while a generation is in flight: the member still gets the audio, and the journal catches up when Redis is back', async () => {
-    const index = async () => ((await t.bot.services.keyv.get('pending:index')) ?? []) as string[];
+    // The journal's ids, read as another process would (a connection of its own, each time).
+    const index = async () => {
+      const connection = await openRedis(redis.url, () => undefined);
+      try {
+        return await new RedisJournalIndex(connection, t.bot.services.keyv).ids();
+      } finally {
+        await connection.close();
+      }
+    };
     const before = new Set(await index());
     const handle = say(t);
     // Journalled once the API accepted it; then Redis dies while the task generates.

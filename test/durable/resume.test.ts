@@ -374,3 +374,34 @@ describe('sealed reply tokens', () => {
     expect(JSON.stringify([...map])).not.toContain(pending.id);
   });
 });
+
+describe('shards', () => {
+  test('two shards over one journal each resume only their own guilds: every entry once', async () => {
+    const keyv = new Keyv();
+    const { client } = setup();
+    const first = await submitted(client, { guildId: 'g1' });
+    const second = await submitted(client, { guildId: 'g2' });
+    await new PendingJournal(keyv, sealing).record(first);
+    await new PendingJournal(keyv, sealing).record(second);
+    const sent: { guildId: string; file: boolean }[] = [];
+    const shard = (guildId: string) =>
+      setup({
+        journal: new PendingJournal(keyv, sealing),
+        owns: (id) => id === guildId,
+        send: async (_route, message) => void sent.push({ guildId, file: !!message.file }),
+      }).resumer;
+    const [one, two] = [shard('g1'), shard('g2')];
+    // Shard one resumes first and finishes before shard two lists the journal.
+    expect(await one.start()).toBe(1);
+    await one.idle();
+    expect((await new PendingJournal(keyv, sealing).list()).map((e) => e.id)).toEqual([second.id]);
+    expect(await two.start()).toBe(1);
+    await two.idle();
+    expect(sent.filter((s) => s.file)).toEqual([
+      { guildId: 'g1', file: true },
+      { guildId: 'g2', file: true },
+    ]);
+    expect(posts()).toBe(2);
+    expect(await new PendingJournal(keyv, sealing).list()).toEqual([]);
+  });
+});

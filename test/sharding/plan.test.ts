@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { shardCountFrom, shardingRefusal, shardOf } from '../../src/sharding/plan.ts';
+import { ownsGuild, shardCountFrom, shardingRefusal, shardOf } from '../../src/sharding/plan.ts';
 
 test.each([
   { url: 'redis://127.0.0.1:6379', refused: false },
@@ -40,6 +40,25 @@ test("shardOf is Discord's formula and spreads ids over every shard", () => {
       (id, count) => {
         const shard = shardOf(String(id), count);
         return shard >= 0 && shard < count && shard === Number((id >> 22n) % BigInt(count));
+      },
+    ),
+  );
+});
+
+test('ownsGuild: unsharded owns every guild; a shard owns exactly the guilds Discord routes to it', () => {
+  expect(ownsGuild(null, String(5n << 22n))).toBe(true);
+  expect(ownsGuild({ ids: [1], count: 2 }, String(5n << 22n))).toBe(true);
+  expect(ownsGuild({ ids: [0], count: 2 }, String(5n << 22n))).toBe(false);
+  expect(ownsGuild({ ids: [0, 2], count: 3 }, String(6n << 22n))).toBe(true);
+  fc.assert(
+    fc.property(
+      fc.bigInt({ min: 0n, max: (1n << 63n) - 1n }),
+      fc.integer({ min: 1, max: 16 }),
+      (id, count) => {
+        const owners = Array.from({ length: count }, (_, shard) => shard).filter((shard) =>
+          ownsGuild({ ids: [shard], count }, String(id)),
+        );
+        return owners.length === 1 && owners[0] === shardOf(String(id), count);
       },
     ),
   );
