@@ -15,8 +15,8 @@ export {
   readerSettingsSchema,
   SPOILER_MODES,
 } from './reader-settings.ts';
-export { openRedis, redactUrl } from './redis.ts';
-export { RedisBudgetStore, type RedisConnection } from './redis-budgets.ts';
+export { openRedis, type RedisConnection, redactUrl } from './redis.ts';
+export { RedisBudgetStore } from './redis-budgets.ts';
 export {
   decryptSecret,
   encryptSecret,

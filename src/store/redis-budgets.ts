@@ -8,21 +8,8 @@ import {
   windowWithMargin,
 } from '../tts/index.ts';
 import type { Operation } from '../tts/types.ts';
+import type { RedisConnection } from './redis.ts';
 import { RESTAMP_SCRIPT, RedisScript, TAKE_SCRIPT } from './redis-scripts.ts';
-
-/** What the bot uses of a Redis connection (from {@link openRedis}): scripts, one range read, ping. */
-export interface RedisConnection {
-  evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  zRangeByScoreWithScores(
-    key: string,
-    min: string,
-    max: string,
-  ): Promise<Array<{ value: unknown; score: number }>>;
-  ping(): Promise<unknown>;
-  /** Waits for pending replies, then disconnects. */
-  close(): Promise<unknown>;
-}
 
 /**
  * Per-key budgets shared by every process that uses one Redis: each key and

@@ -9,8 +9,6 @@ export {
 } from './budget.ts';
 export { FallbackBudgetStore } from './budget-fallback.ts';
 export {
-  type FinishedGeneration,
-  type GenerationProgress,
   openSniffed,
   TtsClient,
   type TtsClientOptions,
@@ -36,6 +34,8 @@ export {
 export {
   EMOTIONS,
   type Emotion,
+  type FinishedGeneration,
+  type GenerationProgress,
   MODELS,
   type Model,
   type SpeechRequest,
