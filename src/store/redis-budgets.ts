@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import {
   type BudgetStore,
+  horizonOf,
   type Limit,
   type Limits,
   type LimitUsage,
   type Take,
+  usageOf,
   windowWithMargin,
 } from '../tts/index.ts';
 import type { Operation } from '../tts/types.ts';
@@ -55,22 +57,16 @@ export class RedisBudgetStore implements BudgetStore {
 
   async usage(keyId: string, op: Operation, now: number): Promise<LimitUsage[]> {
     const limits = this.#limits[op];
-    const horizon = Math.max(0, ...limits.map(windowWithMargin));
     const entries = await this.#redis.zRangeByScoreWithScores(
       this.#key(keyId, op),
-      `(${now - horizon}`,
+      `(${now - horizonOf(limits)}`,
       '+inf',
     );
-    const times = entries.map((entry) => entry.score);
-    return limits.map((limit) => {
-      const inWindow = times.filter((time) => time > now - windowWithMargin(limit));
-      const first = inWindow[0];
-      return {
-        limit,
-        used: inWindow.length,
-        resetAt: first === undefined ? null : first + windowWithMargin(limit),
-      };
-    });
+    return usageOf(
+      limits,
+      entries.map((entry) => entry.score),
+      now,
+    );
   }
 
   #key(keyId: string, op: Operation): string {
@@ -79,6 +75,6 @@ export class RedisBudgetStore implements BudgetStore {
 
   /** A log no window can see any more expires by itself (a key that is no longer used). */
   #ttl(op: Operation): number {
-    return Math.ceil(Math.max(0, ...this.#limits[op].map(windowWithMargin))) + 60_000;
+    return Math.ceil(horizonOf(this.#limits[op])) + 60_000;
   }
 }

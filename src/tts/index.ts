@@ -2,9 +2,11 @@ export { type Audio, checkMediaUrl, type MediaPolicy, sniffAudio } from './audio
 export {
   type BudgetJournal,
   type BudgetStore,
+  horizonOf,
   type LimitUsage,
   MemoryBudgetStore,
   type Take,
+  usageOf,
   windowWithMargin,
 } from './budget.ts';
 export { FallbackBudgetStore } from './budget-fallback.ts';
