@@ -27,6 +27,7 @@ import {
   KeyvSpeechCacheStore,
   KeyvUsageLedger,
   loadSecretKey,
+  migrateLegacyApiKeys,
   openKeyv,
   openRedis,
   RedisBudgetStore,
@@ -197,6 +198,15 @@ export async function startBot(
     });
     opened.push(() => voice.destroy());
     const apiKeys = new ApiKeyVault(settings, secretKey);
+    // Before anything reads a key: `v1` records are re-sealed bound to their guild, then refused.
+    const migration = await migrateLegacyApiKeys(keyv, settings, apiKeys);
+    if (migration !== 'done before' && migration.resealed > 0)
+      logger.info({ resealed: migration.resealed }, 'stored API keys re-sealed to the v2 format');
+    if (migration !== 'done before' && migration.unreadable > 0)
+      logger.warn(
+        { unreadable: migration.unreadable },
+        'stored API keys in the v1 format do not open with this SECRET_KEY; they stay unreadable',
+      );
     // Pending speech lives in the store from submission to delivery (see docs/ARCHITECTURE.md).
     const pending = new PendingJournal(keyv, { secretKey, clock, logger });
     const recorder = new JournalRecorder({

@@ -1,4 +1,10 @@
-export { ApiKeyVault, UnreadableKeyError } from './api-keys.ts';
+export {
+  ApiKeyVault,
+  LEGACY_KEYS_MIGRATED,
+  migrateLegacyApiKeys,
+  type ResealOutcome,
+  UnreadableKeyError,
+} from './api-keys.ts';
 export { KeyvBudgetJournal } from './budget-journal.ts';
 export { guardStore, StoreUnavailableError } from './guard.ts';
 export { openKeyv } from './keyv.ts';
@@ -20,10 +26,11 @@ export { RedisBudgetStore } from './redis-budgets.ts';
 export {
   decryptSecret,
   encryptSecret,
+  isLegacySecret,
   loadSecretKey,
-  type OpenedSecret,
   openBound,
   parseSecretKey,
+  resealLegacySecret,
   sealBound,
 } from './secrets.ts';
 export {
