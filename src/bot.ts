@@ -39,6 +39,7 @@ import {
   MemoryBudgetStore,
   productionClientOptions,
   SpeechCache,
+  shareOfLimits,
   systemClock,
   TtsClients,
 } from './tts/index.ts';
@@ -97,6 +98,11 @@ export async function startBot(
     loginTimeoutMs?: number;
     /** Where metrics are recorded (and its gauges read from this bot); nowhere when absent. */
     metrics?: PrometheusMetrics;
+    /**
+     * How many bot processes share the keys' budgets (the shard count under a manager; 1 by
+     * default): while Redis is away, this one keeps to its share of each limit.
+     */
+    processes?: number;
   },
 ): Promise<Bot> {
   const { logger } = options;
@@ -148,7 +154,7 @@ export async function startBot(
       let warnedAt = Number.NEGATIVE_INFINITY;
       budgets = new FallbackBudgetStore(
         new RedisBudgetStore(redis, config.ttsLimits),
-        new MemoryBudgetStore(config.ttsLimits),
+        new MemoryBudgetStore(shareOfLimits(config.ttsLimits, options.processes ?? 1)),
         (error) => {
           // One line per 30 s of outage, not one per request.
           if (Date.now() - warnedAt < 30_000) return;

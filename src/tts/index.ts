@@ -22,7 +22,13 @@ export { describeDetail, isTransient, TtsError, type TtsErrorKind } from './erro
 export { safeFileStem } from './file-name.ts';
 export { formatWindow } from './gate.ts';
 export { isSendableKey, keyId, maskKey } from './key.ts';
-export { DEFAULT_LIMITS, type Limit, type Limits, parseLimits } from './limits.ts';
+export {
+  DEFAULT_LIMITS,
+  type Limit,
+  type Limits,
+  parseLimits,
+  shareOfLimits,
+} from './limits.ts';
 export { countingFetch, endpointOf, type TtsEndpoint, type TtsMetrics } from './metrics.ts';
 export { type GenerateOptions, untilAborted } from './shared-generation.ts';
 export {
