@@ -25,7 +25,15 @@ export function guardStore<T extends KeyvStoreAdapter>(adapter: T, timeoutMs: nu
   return adapter;
 }
 
-async function withTimeout<R>(run: () => Promise<R>, name: string, timeoutMs: number): Promise<R> {
+/**
+ * Runs one store operation `name`: its failure, or no answer within `timeoutMs`, becomes a
+ * {@link StoreUnavailableError}. A late answer is dropped.
+ */
+export async function withTimeout<R>(
+  run: () => Promise<R>,
+  name: string,
+  timeoutMs: number,
+): Promise<R> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
