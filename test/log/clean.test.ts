@@ -1,17 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { createLogger, maskSecrets } from '../../src/log/index.ts';
-
-/** A logger like production's (JSON), writing its lines to an array. */
-function capture() {
-  const lines: string[] = [];
-  const logger = createLogger({
-    level: 'debug',
-    pretty: false,
-    destination: { write: (line: string) => lines.push(line) },
-  });
-  return { logger, lines };
-}
+import { maskSecrets } from '../../src/log/index.ts';
+import { capture } from './capture.ts';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const base64url = (length: number) =>
