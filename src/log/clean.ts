@@ -1,7 +1,8 @@
 /**
  * What may reach a log line. Every logged object is walked (any depth): values under
  * secret names are replaced, errors become plain records without request bodies,
- * Discord webhook and interaction tokens in any string are masked, and bytes are
+ * secrets recognisable by their shape (Discord bot tokens, `Bearer` credentials, webhook
+ * and interaction tokens) are masked in any string under any name, and bytes are
  * replaced by their length.
  */
 
@@ -54,10 +55,30 @@ export function maskDiscordTokens(text: string): string {
   );
 }
 
+/**
+ * A Discord bot token: the bot's id in base64, a timestamp and an HMAC, dot-separated
+ * (`MTEx….GhIjKl.abc…`); whoever holds it is the bot. JSON web tokens share the shape.
+ */
+const BOT_TOKEN =
+  /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g;
+
+/** An HTTP `Bearer` credential (RFC 6750 token characters), wherever it was written. */
+const BEARER = /\b(Bearer)(\s+)[A-Za-z0-9._~+/=-]+/gi;
+
+/**
+ * Masks every secret recognisable by its shape in `text`, whatever field or message holds it:
+ * Discord bot tokens, `Bearer` credentials, and webhook and interaction tokens.
+ */
+export function maskSecrets(text: string): string {
+  return maskDiscordTokens(text)
+    .replace(BEARER, (_, word: string, space: string) => `${word}${space}${CENSORED}`)
+    .replace(BOT_TOKEN, CENSORED);
+}
+
 function cleanString(text: string): string {
   const short =
     text.length > MAX_STRING ? `${text.slice(0, MAX_STRING)}… (${text.length} chars)` : text;
-  return maskDiscordTokens(short);
+  return maskSecrets(short);
 }
 
 /** An error as a plain record for a log line: name, message, stack, its own fields and causes. */

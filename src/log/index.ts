@@ -1,13 +1,20 @@
 import pino, { type Logger } from 'pino';
-import { cleanForLog, maskDiscordTokens } from './clean.ts';
+import { cleanForLog, maskSecrets } from './clean.ts';
 
 export type { Logger } from 'pino';
-export { CENSORED, cleanForLog, isSecretName, maskDiscordTokens, serializeError } from './clean.ts';
+export {
+  CENSORED,
+  cleanForLog,
+  isSecretName,
+  maskDiscordTokens,
+  maskSecrets,
+  serializeError,
+} from './clean.ts';
 
 /**
  * The bot's logger: JSON in production, pretty in development. Every logged record
  * passes {@link cleanForLog} (secrets, errors without request bodies) and every line
- * has Discord webhook tokens masked, so no call site has to remember.
+ * has bot tokens, `Bearer` credentials and webhook tokens masked, so no call site has to remember.
  */
 export function createLogger(options: {
   level: string;
@@ -20,7 +27,7 @@ export function createLogger(options: {
     // Records arrive here already cleaned; pino's own error serializer would add nothing.
     serializers: { err: (value: unknown) => value },
     // The finished line, child bindings and message included: the last chance to mask a token.
-    hooks: { streamWrite: maskDiscordTokens },
+    hooks: { streamWrite: maskSecrets },
   };
   if (options.destination !== undefined) return pino(base, options.destination);
   if (options.pretty) {

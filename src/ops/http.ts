@@ -3,7 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log/index.ts';
 import type { Exposition } from './metrics.ts';
 
-/** One readiness check: its name, and whether it passed (with a reason when not). */
+/**
+ * One readiness check: its name, and whether it passed (with a reason when not). The reason
+ * is for the log only: it can hold internal addresses, so `/readyz` never shows it.
+ */
 export interface Check {
   readonly name: string;
   readonly ok: boolean;
@@ -24,8 +27,9 @@ export interface OpsServer {
 }
 
 /**
- * Serves `/healthz` (the process is up), `/readyz` (200 when every check
- * passes, else 503, with the checks as JSON) and `/metrics` (Prometheus text).
+ * Serves `/healthz` (the process is up), `/readyz` (200 when every check passes, else 503,
+ * with each check's name and status as JSON; why one failed goes to the log) and `/metrics`
+ * (Prometheus text).
  */
 export async function startOpsServer(options: {
   readonly port: number;
@@ -34,6 +38,8 @@ export async function startOpsServer(options: {
   readonly logger: Logger;
 }): Promise<OpsServer> {
   const { probes, logger } = options;
+  // The failures last logged, so a probe polling every few seconds logs a change once.
+  let failuresLogged = '';
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const send = (status: number, type: string, body: string) => {
@@ -48,7 +54,17 @@ export async function startOpsServer(options: {
       if (path === '/readyz') {
         const checks = await probes.ready();
         const ready = checks.every((check) => check.ok);
-        send(ready ? 200 : 503, 'application/json', `${JSON.stringify({ ready, checks })}\n`);
+        const failures = checks.filter((check) => !check.ok);
+        const failuresNow = JSON.stringify(failures);
+        if (failuresNow !== failuresLogged && failures.length > 0)
+          logger.warn({ checks: failures }, 'not ready');
+        failuresLogged = failuresNow;
+        const shown = checks.map(({ name, ok }) => ({ name, ok }));
+        send(
+          ready ? 200 : 503,
+          'application/json',
+          `${JSON.stringify({ ready, checks: shown })}\n`,
+        );
       } else if (path === '/metrics') {
         const { contentType, body } = await probes.metrics();
         send(200, contentType, body);

@@ -1,4 +1,5 @@
-import { decryptSecret, encryptSecret, type OpenedSecret } from './secrets.ts';
+import type Keyv from 'keyv';
+import { decryptSecret, encryptSecret, isLegacySecret, resealLegacySecret } from './secrets.ts';
 import type { SettingsStore } from './settings.ts';
 
 /** A stored key that cannot be decrypted: SECRET_KEY changed, the data folder's key was lost, or the record belongs to another guild. */
@@ -13,6 +14,9 @@ export class UnreadableKeyError extends Error {
   }
 }
 
+/** How a server's stored key came out of {@link ApiKeyVault.resealLegacy}. */
+export type ResealOutcome = 'resealed' | 'current' | 'unreadable';
+
 /** Each server's own API key, encrypted at rest. The only way to read or change a stored key. */
 export class ApiKeyVault {
   readonly #settings: SettingsStore;
@@ -25,29 +29,37 @@ export class ApiKeyVault {
 
   /**
    * The server's key in clear, or undefined when none is configured. Throws
-   * {@link UnreadableKeyError} when it was sealed with another secret key or for
-   * another guild. A record from before guild binding is rewritten bound.
+   * {@link UnreadableKeyError} when it was sealed with another secret key, for
+   * another guild, or in the `v1` format the start did not re-seal.
    */
   async get(guildId: string): Promise<string | undefined> {
     const { sealedApiKey } = await this.#settings.guild(guildId);
     if (sealedApiKey === undefined) return undefined;
-    let opened: OpenedSecret;
     try {
-      opened = decryptSecret(sealedApiKey, this.#secretKey, guildId);
+      return decryptSecret(sealedApiKey, this.#secretKey, guildId);
     } catch (error) {
       throw new UnreadableKeyError(guildId, { cause: error });
     }
-    if (opened.legacy) await this.#migrate(guildId, sealedApiKey, opened.plaintext);
-    return opened.plaintext;
   }
 
-  // Re-seals a v1 record bound to its guild, unless it changed since it was read.
-  async #migrate(guildId: string, sealed: string, apiKey: string): Promise<void> {
+  /**
+   * Re-seals the server's key bound to its guild when it is still a `v1` record (from before
+   * binding), under the store's per-server lock and only if it did not change meanwhile.
+   * 'unreadable' when it does not open with this secret key (it is left as it is).
+   */
+  async resealLegacy(guildId: string): Promise<ResealOutcome> {
+    const { sealedApiKey } = await this.#settings.guild(guildId);
+    if (sealedApiKey === undefined || !isLegacySecret(sealedApiKey)) return 'current';
+    let resealed: string;
+    try {
+      resealed = resealLegacySecret(sealedApiKey, this.#secretKey, guildId);
+    } catch {
+      return 'unreadable';
+    }
     await this.#settings.updateGuild(guildId, (settings) =>
-      settings.sealedApiKey === sealed
-        ? { ...settings, sealedApiKey: encryptSecret(apiKey, this.#secretKey, guildId) }
-        : settings,
+      settings.sealedApiKey === sealedApiKey ? { ...settings, sealedApiKey: resealed } : settings,
     );
+    return 'resealed';
   }
 
   /**
@@ -70,4 +82,25 @@ export class ApiKeyVault {
     });
     return had;
   }
+}
+
+/** Set once every `v1` key record was re-sealed: later starts skip the scan. */
+export const LEGACY_KEYS_MIGRATED = 'migrations:api-keys-v2';
+
+/**
+ * Re-seals every stored API key still in the `v1` format, once (the first start after an
+ * upgrade lists the guild records; the mark spares later starts). From then on `v1` is
+ * refused. A record that does not open with this secret key is left and counted, and the
+ * mark is not set, so a start with the right SECRET_KEY migrates it.
+ */
+export async function migrateLegacyApiKeys(
+  keyv: Keyv,
+  settings: SettingsStore,
+  vault: ApiKeyVault,
+): Promise<{ resealed: number; unreadable: number } | 'done before'> {
+  if ((await keyv.get(LEGACY_KEYS_MIGRATED)) !== undefined) return 'done before';
+  const counts = { resealed: 0, unreadable: 0, current: 0 };
+  for await (const guildId of settings.guildIds()) counts[await vault.resealLegacy(guildId)]++;
+  if (counts.unreadable === 0) await keyv.set(LEGACY_KEYS_MIGRATED, new Date().toISOString());
+  return { resealed: counts.resealed, unreadable: counts.unreadable };
 }

@@ -26,18 +26,14 @@ export function guardStore<T extends KeyvStoreAdapter>(adapter: T, timeoutMs: nu
 }
 
 /**
- * Runs one store operation that does not pass through keyv (a Redis command of our own) under
- * the same rule as {@link guardStore}: a failure or a late answer is a {@link StoreUnavailableError}.
+ * Runs one store operation `name`: its failure, or no answer within `timeoutMs`, becomes a
+ * {@link StoreUnavailableError}. A late answer is dropped.
  */
-export async function guardCall<R>(
+export async function withTimeout<R>(
   run: () => Promise<R>,
   name: string,
   timeoutMs: number,
 ): Promise<R> {
-  return withTimeout(run, name, timeoutMs);
-}
-
-async function withTimeout<R>(run: () => Promise<R>, name: string, timeoutMs: number): Promise<R> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(

@@ -1,6 +1,12 @@
-export { ApiKeyVault, UnreadableKeyError } from './api-keys.ts';
+export {
+  ApiKeyVault,
+  LEGACY_KEYS_MIGRATED,
+  migrateLegacyApiKeys,
+  type ResealOutcome,
+  UnreadableKeyError,
+} from './api-keys.ts';
 export { KeyvBudgetJournal } from './budget-journal.ts';
-export { guardCall, guardStore, StoreUnavailableError } from './guard.ts';
+export { guardStore, StoreUnavailableError, withTimeout } from './guard.ts';
 export { OPERATION_TIMEOUT_MS, openKeyv } from './keyv.ts';
 export {
   DEFAULT_MAX_AGE_MS,
@@ -15,15 +21,16 @@ export {
   readerSettingsSchema,
   SPOILER_MODES,
 } from './reader-settings.ts';
-export { openRedis, redactUrl } from './redis.ts';
-export { RedisBudgetStore, type RedisConnection } from './redis-budgets.ts';
+export { openRedis, type RedisConnection, redactUrl } from './redis.ts';
+export { RedisBudgetStore } from './redis-budgets.ts';
 export {
   decryptSecret,
   encryptSecret,
+  isLegacySecret,
   loadSecretKey,
-  type OpenedSecret,
   openBound,
   parseSecretKey,
+  resealLegacySecret,
   sealBound,
 } from './secrets.ts';
 export {

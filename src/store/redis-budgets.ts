@@ -1,34 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import {
   type BudgetStore,
+  horizonOf,
   type Limit,
   type Limits,
   type LimitUsage,
   type Take,
+  usageOf,
   windowWithMargin,
 } from '../tts/index.ts';
 import type { Operation } from '../tts/types.ts';
+import { withTimeout } from './guard.ts';
+import type { RedisConnection } from './redis.ts';
 import { RESTAMP_SCRIPT, RedisScript, TAKE_SCRIPT } from './redis-scripts.ts';
 
 /**
- * What the bot uses of a Redis connection (from {@link openRedis}): scripts and one range read
- * (budgets), set commands (the pending-speech index), ping.
+ * Longest wait for one budget command. A connected Redis that stops answering (paused,
+ * swapping, a network partition without a reset) holds a command for ever otherwise, and every
+ * TTS request of the key with it; the client's own command timeout ends only at the socket write.
  */
-export interface RedisConnection {
-  evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  zRangeByScoreWithScores(
-    key: string,
-    min: string,
-    max: string,
-  ): Promise<Array<{ value: unknown; score: number }>>;
-  sAdd(key: string, members: string[]): Promise<unknown>;
-  sRem(key: string, members: string[]): Promise<unknown>;
-  sMembers(key: string): Promise<unknown>;
-  ping(): Promise<unknown>;
-  /** Waits for pending replies, then disconnects. */
-  close(): Promise<unknown>;
-}
+const COMMAND_TIMEOUT_MS = 2000;
 
 /**
  * Per-key budgets shared by every process that uses one Redis: each key and
@@ -37,25 +28,38 @@ export interface RedisConnection {
  * arithmetic is {@link MemoryBudgetStore}'s, unit for unit. Times come from
  * each caller's clock: hosts sharing a Redis must agree on the time to well
  * within the windows' margin (2 %, 1.2 s on a minute), as NTP keeps them.
+ * Every call fails with a `StoreUnavailableError` when Redis does not answer within
+ * `timeoutMs`.
  */
 export class RedisBudgetStore implements BudgetStore {
   readonly #redis: RedisConnection;
   readonly #limits: Limits;
   readonly #prefix: string;
+  readonly #timeoutMs: number;
   readonly #take = new RedisScript(TAKE_SCRIPT);
   readonly #restamp = new RedisScript(RESTAMP_SCRIPT);
 
-  constructor(redis: RedisConnection, limits: Limits, prefix = 'tts-bot:budget') {
+  constructor(
+    redis: RedisConnection,
+    limits: Limits,
+    prefix = 'tts-bot:budget',
+    timeoutMs = COMMAND_TIMEOUT_MS,
+  ) {
     this.#redis = redis;
     this.#limits = limits;
     this.#prefix = prefix;
+    this.#timeoutMs = timeoutMs;
   }
 
   async take(keyId: string, op: Operation, now: number): Promise<Take> {
     const limits = this.#limits[op];
     const args = [String(now), `${now}:${randomUUID()}`, String(this.#ttl(op))];
     for (const limit of limits) args.push(String(limit.count), String(windowWithMargin(limit)));
-    const reply = await this.#take.run(this.#redis, [this.#key(keyId, op)], args);
+    const reply = await withTimeout(
+      () => this.#take.run(this.#redis, [this.#key(keyId, op)], args),
+      'budget take',
+      this.#timeoutMs,
+    );
     if (!Array.isArray(reply) || reply.length === 0) throw new Error('budget script: bad reply');
     if (Number(reply[0]) === 1) return { ok: true };
     const limit: Limit | undefined = limits[Number(reply[2]) - 1];
@@ -65,31 +69,31 @@ export class RedisBudgetStore implements BudgetStore {
 
   async restamp(keyId: string, op: Operation, takenAt: number, answeredAt: number): Promise<void> {
     if (answeredAt <= takenAt) return;
-    await this.#restamp.run(
-      this.#redis,
-      [this.#key(keyId, op)],
-      [String(takenAt), String(answeredAt), String(this.#ttl(op))],
+    const args = [String(takenAt), String(answeredAt), String(this.#ttl(op))];
+    await withTimeout(
+      () => this.#restamp.run(this.#redis, [this.#key(keyId, op)], args),
+      'budget restamp',
+      this.#timeoutMs,
     );
   }
 
   async usage(keyId: string, op: Operation, now: number): Promise<LimitUsage[]> {
     const limits = this.#limits[op];
-    const horizon = Math.max(0, ...limits.map(windowWithMargin));
-    const entries = await this.#redis.zRangeByScoreWithScores(
-      this.#key(keyId, op),
-      `(${now - horizon}`,
-      '+inf',
+    const entries = await withTimeout(
+      () =>
+        this.#redis.zRangeByScoreWithScores(
+          this.#key(keyId, op),
+          `(${now - horizonOf(limits)}`,
+          '+inf',
+        ),
+      'budget usage',
+      this.#timeoutMs,
     );
-    const times = entries.map((entry) => entry.score);
-    return limits.map((limit) => {
-      const inWindow = times.filter((time) => time > now - windowWithMargin(limit));
-      const first = inWindow[0];
-      return {
-        limit,
-        used: inWindow.length,
-        resetAt: first === undefined ? null : first + windowWithMargin(limit),
-      };
-    });
+    return usageOf(
+      limits,
+      entries.map((entry) => entry.score),
+      now,
+    );
   }
 
   #key(keyId: string, op: Operation): string {
@@ -98,6 +102,6 @@ export class RedisBudgetStore implements BudgetStore {
 
   /** A log no window can see any more expires by itself (a key that is no longer used). */
   #ttl(op: Operation): number {
-    return Math.ceil(Math.max(0, ...this.#limits[op].map(windowWithMargin))) + 60_000;
+    return Math.ceil(horizonOf(this.#limits[op])) + 60_000;
   }
 }

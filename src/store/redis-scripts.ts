@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RedisConnection } from './redis-budgets.ts';
+import type { RedisConnection } from './redis.ts';
 
 /**
  * Take one unit, or say how long to wait. KEYS[1]: the sorted set of request

@@ -1,5 +1,24 @@
 import { createClient } from '@redis/client';
-import type { RedisConnection } from './redis-budgets.ts';
+
+/**
+ * What the bot uses of a Redis connection (from {@link openRedis}): scripts and one range read
+ * (budgets), set commands (the pending-speech index), ping.
+ */
+export interface RedisConnection {
+  evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  zRangeByScoreWithScores(
+    key: string,
+    min: string,
+    max: string,
+  ): Promise<Array<{ value: unknown; score: number }>>;
+  sAdd(key: string, members: string[]): Promise<unknown>;
+  sRem(key: string, members: string[]): Promise<unknown>;
+  sMembers(key: string): Promise<unknown>;
+  ping(): Promise<unknown>;
+  /** Waits for pending replies, then disconnects. */
+  close(): Promise<unknown>;
+}
 
 /**
  * Connects to the Redis at `url` for the shared budgets and readiness checks.

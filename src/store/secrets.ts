@@ -33,12 +33,6 @@ function canonical(text: string, encoding: 'base64' | 'base64url'): Buffer | und
 const TAG_BYTES = 16;
 const IV_BYTES = 12;
 
-/** A secret opened by {@link decryptSecret}; `legacy` when it was sealed before binding (re-seal it). */
-export interface OpenedSecret {
-  readonly plaintext: string;
-  readonly legacy: boolean;
-}
-
 /** The additional data that binds a sealed API key to its guild. */
 function boundTo(guildId: string): string {
   return `guild:${guildId}`;
@@ -91,18 +85,43 @@ export function encryptSecret(plaintext: string, key: Buffer, guildId: string): 
   return `v2:${sealBound(plaintext, key, boundTo(guildId))}`;
 }
 
-/**
- * Decrypts what {@link encryptSecret} produced for `guildId`, or a `v1` record written
- * before secrets were bound to a guild (reported as `legacy`). Throws when the key or
- * guild is wrong or the data was altered.
- */
-export function decryptSecret(sealed: string, key: Buffer, guildId: string): OpenedSecret {
+/** A sealed record split into its format and payload, or undefined when it is neither format. */
+function parseSealed(sealed: string): { version: 'v1' | 'v2'; payload: string } | undefined {
   const [version, payload, ...rest] = sealed.split(':');
   if ((version !== 'v1' && version !== 'v2') || payload === undefined || rest.length > 0) {
-    throw new Error('unknown secret format');
+    return undefined;
   }
-  const plaintext = open(payload, key, version === 'v2' ? boundTo(guildId) : undefined);
-  return { plaintext, legacy: version === 'v1' };
+  return { version, payload };
+}
+
+/**
+ * Decrypts what {@link encryptSecret} produced for `guildId`. Throws when the key or guild is
+ * wrong, the data was altered, or the record is a `v1` one: those opened in any guild, so a
+ * copied record would too; the start re-seals them ({@link resealLegacySecret}) and then
+ * refuses the format.
+ */
+export function decryptSecret(sealed: string, key: Buffer, guildId: string): string {
+  const parsed = parseSealed(sealed);
+  if (parsed === undefined) throw new Error('unknown secret format');
+  if (parsed.version === 'v1') {
+    throw new Error('a v1 record (not bound to its guild) is refused; the start re-seals them');
+  }
+  return open(parsed.payload, key, boundTo(guildId));
+}
+
+/** True for a record in the `v1` format, sealed before secrets were bound to a guild. */
+export function isLegacySecret(sealed: string): boolean {
+  return parseSealed(sealed)?.version === 'v1';
+}
+
+/**
+ * Re-seals a `v1` record as `v2`, bound to `guildId` (the guild whose settings hold it). For the
+ * one migration at start only. Throws when it is not a `v1` record or does not open with `key`.
+ */
+export function resealLegacySecret(sealed: string, key: Buffer, guildId: string): string {
+  const parsed = parseSealed(sealed);
+  if (parsed?.version !== 'v1') throw new Error('not a v1 record');
+  return encryptSecret(open(parsed.payload, key, undefined), key, guildId);
 }
 
 /**

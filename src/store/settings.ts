@@ -54,6 +54,8 @@ export interface SettingsStore {
   ): Promise<GuildSettings>;
   user(userId: string): Promise<UserSettings>;
   setUser(userId: string, settings: UserSettings): Promise<void>;
+  /** The id of every server with stored settings (for start-up migrations; reads the whole store). */
+  guildIds(): AsyncIterable<string>;
 }
 
 /** Settings in keyv, validated on the way in and out. */
@@ -101,5 +103,13 @@ export class KeyvSettingsStore implements SettingsStore {
 
   async setUser(userId: string, settings: UserSettings): Promise<void> {
     await this.#keyv.set(`user:${userId}`, userSchema.parse(settings));
+  }
+
+  async *guildIds(): AsyncIterable<string> {
+    const records = this.#keyv.iterator?.(this.#keyv.namespace);
+    if (records === undefined) throw new Error('this store cannot list its records');
+    for await (const [key] of records) {
+      if (typeof key === 'string' && key.startsWith('guild:')) yield key.slice('guild:'.length);
+    }
   }
 }

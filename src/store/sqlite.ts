@@ -63,6 +63,20 @@ export class NodeSqliteStore extends EventEmitter implements KeyvStoreAdapter {
     return this.#get.get(key) !== undefined;
   }
 
+  /**
+   * Every key and stored value of `namespace` (all when there is none), for keyv's
+   * `iterator()`: start-up migrations list the records through it.
+   */
+  async *iterator(namespace?: string): AsyncGenerator<[string, string]> {
+    const rows =
+      namespace === undefined
+        ? this.#db.prepare('SELECT key, value FROM keyv').all()
+        : this.#db
+            .prepare("SELECT key, value FROM keyv WHERE key LIKE ? ESCAPE '\\'")
+            .all(`${escapeLike(namespace)}:%`);
+    for (const row of rows as { key: string; value: string }[]) yield [row.key, row.value];
+  }
+
   /** Deletes this namespace's keys only (all keys when there is no namespace). */
   async clear(): Promise<void> {
     if (this.namespace === undefined) {

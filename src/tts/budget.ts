@@ -23,9 +23,14 @@ export function waitTime(limits: readonly Limit[], times: readonly number[], now
   return Math.max(0, wait);
 }
 
+/** The longest window (with margin) of `limits`: older requests count for none of them. */
+export function horizonOf(limits: readonly Limit[]): number {
+  return Math.max(0, ...limits.map(windowWithMargin));
+}
+
 /** Drops times that no window can see any more. */
 export function prune(limits: readonly Limit[], times: number[], now: number): void {
-  const horizon = Math.max(0, ...limits.map(windowWithMargin));
+  const horizon = horizonOf(limits);
   let drop = 0;
   while (drop < times.length && (times[drop] ?? now) <= now - horizon) drop++;
   if (drop > 0) times.splice(0, drop);
@@ -42,6 +47,26 @@ export interface LimitUsage {
   readonly used: number;
   /** When the oldest counted request leaves the window (epoch ms), or null when none is counted. */
   readonly resetAt: number | null;
+}
+
+/**
+ * How much of each limit the request `times` (sorted, oldest first) use at `now`: the one
+ * reading of a request log, whichever store (memory or Redis) kept it.
+ */
+export function usageOf(
+  limits: readonly Limit[],
+  times: readonly number[],
+  now: number,
+): LimitUsage[] {
+  return limits.map((limit) => {
+    const inWindow = times.filter((time) => time > now - windowWithMargin(limit));
+    const first = inWindow[0];
+    return {
+      limit,
+      used: inWindow.length,
+      resetAt: first === undefined ? null : first + windowWithMargin(limit),
+    };
+  });
 }
 
 /**
@@ -151,16 +176,7 @@ export class MemoryBudgetStore implements BudgetStore {
   }
 
   async #usage(keyId: string, op: Operation, now: number): Promise<LimitUsage[]> {
-    const times = await this.#log(keyId, op);
-    return this.#limits[op].map((limit) => {
-      const inWindow = times.filter((time) => time > now - windowWithMargin(limit));
-      const first = inWindow[0];
-      return {
-        limit,
-        used: inWindow.length,
-        resetAt: first === undefined ? null : first + windowWithMargin(limit),
-      };
-    });
+    return usageOf(this.#limits[op], await this.#log(keyId, op), now);
   }
 
   discard(keyId: string): void {

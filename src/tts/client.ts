@@ -11,7 +11,7 @@ import { countingFetch, endpointOf, type TtsMetrics } from './metrics.ts';
 import { PollScheduler } from './poller.ts';
 import { type GenerateOptions, SharedGenerations } from './shared-generation.ts';
 import { type SpeechCache, speechCacheKey } from './speech-cache.ts';
-import type { Model, Operation, SpeechRequest, Voice } from './types.ts';
+import type { FinishedGeneration, Model, Operation, SpeechRequest, Voice } from './types.ts';
 import { VoiceCache } from './voice-cache.ts';
 
 /** Settings shared by the clients of every key. */
@@ -40,25 +40,8 @@ export interface TtsClientOptions {
   readonly metrics?: TtsMetrics | undefined;
 }
 
-/** A generation that finished, with the address of its audio. */
-export interface FinishedGeneration {
-  readonly generationId: string;
-  readonly audioUrl: string;
-  /** True when the audio of an identical earlier request was reused (nothing was submitted). */
-  readonly cached?: boolean;
-}
-
 /** Cached addresses handed out recently, so a 404 on one can be answered with a fresh generation. */
 const MAX_SERVED = 1000;
-
-/** Progress of one generation, for status displays. */
-export type GenerationProgress =
-  | {
-      readonly stage: 'waiting-for-budget';
-      /** Generations of this key still waiting to be submitted ahead of this one. */
-      readonly ahead: () => number;
-    }
-  | { readonly stage: 'generating'; readonly generationId: string };
 
 /**
  * The TTS API as seen by one key: rate-limited calls, a shared status

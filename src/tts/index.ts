@@ -2,15 +2,15 @@ export { type Audio, checkMediaUrl, type MediaPolicy, sniffAudio } from './audio
 export {
   type BudgetJournal,
   type BudgetStore,
+  horizonOf,
   type LimitUsage,
   MemoryBudgetStore,
   type Take,
+  usageOf,
   windowWithMargin,
 } from './budget.ts';
 export { FallbackBudgetStore } from './budget-fallback.ts';
 export {
-  type FinishedGeneration,
-  type GenerationProgress,
   openSniffed,
   TtsClient,
   type TtsClientOptions,
@@ -22,7 +22,13 @@ export { describeDetail, isTransient, TtsError, type TtsErrorKind } from './erro
 export { safeFileStem } from './file-name.ts';
 export { formatWindow } from './gate.ts';
 export { isSendableKey, keyId, maskKey } from './key.ts';
-export { DEFAULT_LIMITS, type Limit, type Limits, parseLimits } from './limits.ts';
+export {
+  DEFAULT_LIMITS,
+  type Limit,
+  type Limits,
+  parseLimits,
+  shareOfLimits,
+} from './limits.ts';
 export { countingFetch, endpointOf, type TtsEndpoint, type TtsMetrics } from './metrics.ts';
 export { type GenerateOptions, untilAborted } from './shared-generation.ts';
 export {
@@ -36,6 +42,8 @@ export {
 export {
   EMOTIONS,
   type Emotion,
+  type FinishedGeneration,
+  type GenerationProgress,
   MODELS,
   type Model,
   type SpeechRequest,

@@ -23,6 +23,24 @@ export const DEFAULT_LIMITS: Limits = {
   health: [{ count: 100, windowMs: MINUTE }],
 };
 
+/**
+ * One process's share of `limits` when `processes` use a key without a shared store (Redis
+ * away): each count divided among them, rounded down, so together they stay within every
+ * limit. A count below the number of processes still leaves each one request per window (no
+ * share at all would stop the operation everywhere); the client's 429 back-off covers the rest.
+ */
+export function shareOfLimits(limits: Limits, processes: number): Limits {
+  const share = Math.max(1, Math.floor(processes));
+  const result: Record<Operation, readonly Limit[]> = { ...limits };
+  for (const op of OPERATIONS) {
+    result[op] = limits[op].map((limit) => ({
+      count: Math.max(1, Math.floor(limit.count / share)),
+      windowMs: limit.windowMs,
+    }));
+  }
+  return result;
+}
+
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: MINUTE, h: 3_600_000, d: DAY };
 
 /**

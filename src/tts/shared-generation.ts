@@ -1,4 +1,4 @@
-import type { FinishedGeneration, GenerationProgress } from './client.ts';
+import type { FinishedGeneration, GenerationProgress } from './types.ts';
 
 /** What a caller of a generation passes along: its own cancellation and progress listeners. */
 export interface GenerateOptions {

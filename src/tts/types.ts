@@ -50,3 +50,20 @@ export interface PendingGeneration {
 /** The rate-limited operations of the API. */
 export const OPERATIONS = ['generate', 'status', 'voices', 'health'] as const;
 export type Operation = (typeof OPERATIONS)[number];
+
+/** A generation that finished, with the address of its audio. */
+export interface FinishedGeneration {
+  readonly generationId: string;
+  readonly audioUrl: string;
+  /** True when the audio of an identical earlier request was reused (nothing was submitted). */
+  readonly cached?: boolean;
+}
+
+/** Progress of one generation, for status displays. */
+export type GenerationProgress =
+  | {
+      readonly stage: 'waiting-for-budget';
+      /** Generations of this key still waiting to be submitted ahead of this one. */
+      readonly ahead: () => number;
+    }
+  | { readonly stage: 'generating'; readonly generationId: string };

@@ -1,17 +1,6 @@
 import { DiscordAPIError, HTTPError } from 'discord.js';
 import { describe, expect, test } from 'vitest';
-import { createLogger } from '../../src/log/index.ts';
-
-/** A logger like production's (JSON), writing its lines to an array. */
-function capture() {
-  const lines: string[] = [];
-  const logger = createLogger({
-    level: 'debug',
-    pretty: false,
-    destination: { write: (line: string) => lines.push(line) },
-  });
-  return { logger, lines };
-}
+import { capture } from './capture.ts';
 
 const TOKEN = 'aW50ZXJhY3Rpb246MTIzNDU2Nzg5MDEyMzQ1Njc4OkxFQUtFRF9UT0tFTg';
 const WEBHOOK_URL = `https://discord.com/api/v10/webhooks/123456789012345678/${TOKEN}/messages/@original`;

@@ -38,8 +38,46 @@ test.each([
   const get = await serve(async () => checks);
   const response = await get('/readyz');
   expect(response.status).toBe(status);
-  expect(await response.json()).toEqual({ ready, checks });
+  expect(await response.json()).toEqual({
+    ready,
+    checks: checks.map(({ name, ok }) => ({ name, ok })),
+  });
   expect((await get('/healthz')).status).toBe(200);
+});
+
+test('/readyz shows a status per check, never why one failed (store addresses, errors): that goes to the log', async () => {
+  const lines: string[] = [];
+  const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+  server = await startOpsServer({
+    port: 0,
+    host: '127.0.0.1',
+    logger: log,
+    probes: {
+      ready: async () => [
+        { name: 'discord', ok: true },
+        { name: 'store', ok: false, detail: 'connect ECONNREFUSED 10.1.2.3:6379 (redis://cache)' },
+        { name: 'shard 1', ok: false, detail: 'no answer within 2000 ms' },
+      ],
+      metrics: async () => ({ contentType: 'text/plain', body: '' }),
+    },
+  });
+  const get = () => fetch(`http://127.0.0.1:${server?.port}/readyz`);
+  const response = await get();
+  expect(response.status).toBe(503);
+  const body = await response.text();
+  expect(JSON.parse(body)).toEqual({
+    ready: false,
+    checks: [
+      { name: 'discord', ok: true },
+      { name: 'store', ok: false },
+      { name: 'shard 1', ok: false },
+    ],
+  });
+  expect(body).not.toMatch(/10\.1\.2\.3|6379|redis|ECONNREFUSED|2000 ms/);
+  // The operator still learns why, once while it stays the same.
+  await get();
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toContain('ECONNREFUSED 10.1.2.3:6379');
 });
 
 test.each([

@@ -1,11 +1,18 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openRedis, RedisBudgetStore, type RedisConnection } from '../../src/store/index.ts';
+import {
+  openRedis,
+  RedisBudgetStore,
+  type RedisConnection,
+  StoreUnavailableError,
+} from '../../src/store/index.ts';
 import { RateGate } from '../../src/tts/gate.ts';
 import {
+  FallbackBudgetStore,
   type Limit,
   MemoryBudgetStore,
   parseLimits,
+  shareOfLimits,
   TtsError,
   windowWithMargin,
 } from '../../src/tts/index.ts';
@@ -186,6 +193,45 @@ describe('RedisBudgetStore', () => {
     );
     expect(ttl).toBeGreaterThan(60_000);
     expect(ttl).toBeLessThanOrEqual(windowWithMargin({ count: 2, windowMs: 500 }) + 60_000);
+  });
+});
+
+describe('a Redis that stops answering (paused with SIGSTOP)', () => {
+  test('every budget command gives up after its timeout, and requests go on with this shard’s share', async () => {
+    const hung = await startRedis();
+    const connection = await openRedis(hung.url, () => undefined);
+    try {
+      const limits = parseLimits('generate=4/1m');
+      const shared = new RedisBudgetStore(connection, limits, prefix(), 300);
+      const failures: unknown[] = [];
+      const store = new FallbackBudgetStore(
+        shared,
+        // Two shards share the key: this one may take 2 of the 4 while Redis is away.
+        new MemoryBudgetStore(shareOfLimits(limits, 2)),
+        (error) => failures.push(error),
+      );
+      expect(await store.take('k', 'generate', 0)).toEqual({ ok: true });
+      expect(failures).toEqual([]);
+
+      hung.pause();
+      // The connection stays open and the commands are written: only our timeout ends them.
+      await expect(shared.take('k', 'generate', 1)).rejects.toThrow(StoreUnavailableError);
+      await expect(shared.restamp('k', 'generate', 0, 5)).rejects.toThrow(/did not answer/);
+      await expect(shared.usage('k', 'generate', 5)).rejects.toThrow(/did not answer/);
+
+      // A TTS request's budget, through the gate as the client asks for it, is not held up.
+      const gate = new RateGate({ store, clock: new FakeClock(10), maxWaitMs: 1000 });
+      expect(await gate.acquire('k', 'generate')).toBe(10);
+      await gate.answered('k', 'generate', 10);
+      expect(await store.take('k', 'generate', 20)).toEqual({ ok: true });
+      expect(await store.take('k', 'generate', 30)).toMatchObject({ ok: false });
+      expect(failures).toHaveLength(1);
+      expect(failures[0]).toBeInstanceOf(StoreUnavailableError);
+    } finally {
+      hung.resume();
+      await connection.close();
+      await hung.stop();
+    }
   });
 });
 

@@ -1,12 +1,15 @@
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
   ApiKeyVault,
   KeyvBudgetJournal,
   KeyvSettingsStore,
+  migrateLegacyApiKeys,
   openKeyv,
   openRedis,
   redactUrl,
   StoreUnavailableError,
+  UnreadableKeyError,
 } from '../../src/store/index.ts';
 import { freePort, startRedis, type TestRedis } from '../support/redis.ts';
 
@@ -81,4 +84,28 @@ test('openRedis rejects an unreachable Redis without its password, and answers p
   const redisClient = await openRedis(redis.url, () => undefined);
   expect(await redisClient.ping()).toBe('PONG');
   await redisClient.close();
+});
+
+test('on Redis too, the start-up migration finds every v1 key record and re-seals it once', async () => {
+  const secretKey = Buffer.alloc(32, 6);
+  const legacySeal = (plaintext: string): string => {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', secretKey, iv);
+    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return `v1:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64')}`;
+  };
+  const keyv = await openKeyv(redis.url, 'migration-test');
+  const settings = new KeyvSettingsStore(keyv);
+  const vault = new ApiKeyVault(settings, secretKey);
+  const ids = Array.from({ length: 30 }, (_, index) => String(900 + index));
+  for (const id of ids) await settings.setGuild(id, { sealedApiKey: legacySeal(`adx_r_${id}`) });
+  await settings.setUser('900', { voiceId: 'v' });
+  await expect(vault.get('900')).rejects.toBeInstanceOf(UnreadableKeyError);
+  expect(await migrateLegacyApiKeys(keyv, settings, vault)).toEqual({
+    resealed: ids.length,
+    unreadable: 0,
+  });
+  for (const id of ids) expect(await vault.get(id)).toBe(`adx_r_${id}`);
+  expect(await migrateLegacyApiKeys(keyv, settings, vault)).toBe('done before');
+  await keyv.disconnect();
 });

@@ -8,10 +8,14 @@ import {
   ApiKeyVault,
   decryptSecret,
   encryptSecret,
+  isLegacySecret,
   KeyvBudgetJournal,
   KeyvSettingsStore,
+  LEGACY_KEYS_MIGRATED,
   loadSecretKey,
+  migrateLegacyApiKeys,
   openKeyv,
+  resealLegacySecret,
   UnreadableKeyError,
 } from '../../src/store/index.ts';
 
@@ -38,7 +42,7 @@ describe('secrets', () => {
     const key = Buffer.alloc(32, 7);
     const a = encryptSecret('adx_secret', key, '1');
     expect(a).not.toBe(encryptSecret('adx_secret', key, '1'));
-    expect(decryptSecret(a, key, '1')).toEqual({ plaintext: 'adx_secret', legacy: false });
+    expect(decryptSecret(a, key, '1')).toBe('adx_secret');
     expect(() => decryptSecret(a, Buffer.alloc(32, 8), '1')).toThrow();
     expect(() => decryptSecret(`${a.slice(0, -4)}AAAA`, key, '1')).toThrow();
   });
@@ -55,9 +59,24 @@ describe('secrets', () => {
     const key = Buffer.alloc(32, 7);
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: 4 });
+    cipher.setAAD(Buffer.from('guild:1'));
     const ciphertext = Buffer.concat([cipher.update('', 'utf8'), cipher.final()]);
-    const forged = `v1:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64')}`;
+    const forged = `v2:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64')}`;
     expect(() => decryptSecret(forged, key, '1')).toThrow();
+  });
+
+  test('a v1 record (not bound to a guild) is refused, in any guild; only the migration re-seals it', () => {
+    const key = Buffer.alloc(32, 7);
+    const legacy = legacySeal('adx_secret', key);
+    for (const guildId of ['1', '2'])
+      expect(() => decryptSecret(legacy, key, guildId)).toThrow(/v1/);
+    expect(isLegacySecret(legacy)).toBe(true);
+    const resealed = resealLegacySecret(legacy, key, '1');
+    expect(isLegacySecret(resealed)).toBe(false);
+    expect(decryptSecret(resealed, key, '1')).toBe('adx_secret');
+    expect(() => decryptSecret(resealed, key, '2')).toThrow();
+    expect(() => resealLegacySecret(resealed, key, '1')).toThrow(/not a v1/);
+    expect(() => resealLegacySecret(legacy, Buffer.alloc(32, 8), '1')).toThrow();
   });
 
   test('a secret.key file that is not 64 hex characters, or is all zeros, stops the start', async () => {
@@ -124,18 +143,81 @@ describe('SQLite store', () => {
     await keyv.disconnect();
   });
 
-  test('a key record written before guild binding still opens, and is rewritten bound to its guild', async () => {
+  test('a key record in the v1 format is refused by the vault: read, it is unreadable, not opened', async () => {
     const keyv = await openKeyv(`sqlite://${join(dir, 'm.sqlite')}`);
     const settings = new KeyvSettingsStore(keyv);
     const secretKey = Buffer.alloc(32, 5);
-    const apiKey = 'adx_old_format_key_777';
-    await settings.setGuild('1', { sealedApiKey: legacySeal(apiKey, secretKey), defaults: {} });
+    await settings.setGuild('1', { sealedApiKey: legacySeal('adx_old_format_key_777', secretKey) });
+    // Copied to another guild, it would open there too: that is why the format is refused.
+    await settings.setGuild('2', await settings.guild('1'));
     const vault = new ApiKeyVault(settings, secretKey);
-    expect(await vault.get('1')).toBe(apiKey);
-    const migrated = (await settings.guild('1')).sealedApiKey ?? '';
-    expect(migrated).toMatch(/^v2:/);
-    expect(decryptSecret(migrated, secretKey, '1')).toEqual({ plaintext: apiKey, legacy: false });
-    expect(await vault.get('1')).toBe(apiKey);
+    for (const guildId of ['1', '2']) {
+      await expect(vault.get(guildId)).rejects.toBeInstanceOf(UnreadableKeyError);
+    }
+    await keyv.disconnect();
+  });
+
+  test('the start-up migration re-seals every v1 key record once, bound to its guild', async () => {
+    const file = join(dir, 'data', 'mig.sqlite');
+    const keyv = await openKeyv(`sqlite://${file}`);
+    const settings = new KeyvSettingsStore(keyv);
+    const secretKey = Buffer.alloc(32, 5);
+    const vault = new ApiKeyVault(settings, secretKey);
+    for (const id of ['11', '12', '13']) {
+      await settings.setGuild(id, {
+        sealedApiKey: legacySeal(`adx_old_key_${id}`, secretKey),
+        defaults: { voiceId: `voice_${id}` },
+      });
+    }
+    await vault.set('20', 'adx_new_key_20');
+    const current = (await settings.guild('20')).sealedApiKey;
+    await settings.setGuild('30', { defaults: {} });
+    await settings.setUser('11', { voiceId: 'user_voice' });
+    await keyv.set('pending:index', ['x']);
+
+    expect(await migrateLegacyApiKeys(keyv, settings, vault)).toEqual({
+      resealed: 3,
+      unreadable: 0,
+    });
+    for (const id of ['11', '12', '13']) {
+      const { sealedApiKey, defaults } = await settings.guild(id);
+      expect(isLegacySecret(sealedApiKey ?? '')).toBe(false);
+      expect(defaults).toEqual({ voiceId: `voice_${id}` });
+      expect(await vault.get(id)).toBe(`adx_old_key_${id}`);
+    }
+    expect((await settings.guild('20')).sealedApiKey).toBe(current);
+    expect((await settings.guild('30')).sealedApiKey).toBeUndefined();
+    expect(await keyv.get(LEGACY_KEYS_MIGRATED)).toEqual(expect.any(String));
+    await keyv.disconnect();
+
+    // Once: a later start (the same file reopened) does not scan again, and v1 stays refused.
+    const reopened = await openKeyv(`sqlite://${file}`);
+    const later = new KeyvSettingsStore(reopened);
+    await later.setGuild('14', { sealedApiKey: legacySeal('adx_old_key_14', secretKey) });
+    const laterVault = new ApiKeyVault(later, secretKey);
+    expect(await migrateLegacyApiKeys(reopened, later, laterVault)).toBe('done before');
+    await expect(laterVault.get('14')).rejects.toBeInstanceOf(UnreadableKeyError);
+    await reopened.disconnect();
+  });
+
+  test('a v1 record another SECRET_KEY sealed is left and counted, and the migration runs again next start', async () => {
+    const keyv = await openKeyv(`sqlite://${join(dir, 'other.sqlite')}`);
+    const settings = new KeyvSettingsStore(keyv);
+    const sealed = legacySeal('adx_other_key_1', Buffer.alloc(32, 9));
+    await settings.setGuild('1', { sealedApiKey: sealed });
+    const vault = new ApiKeyVault(settings, Buffer.alloc(32, 5));
+    expect(await migrateLegacyApiKeys(keyv, settings, vault)).toEqual({
+      resealed: 0,
+      unreadable: 1,
+    });
+    expect((await settings.guild('1')).sealedApiKey).toBe(sealed);
+    expect(await keyv.get(LEGACY_KEYS_MIGRATED)).toBeUndefined();
+    const right = new ApiKeyVault(settings, Buffer.alloc(32, 9));
+    expect(await migrateLegacyApiKeys(keyv, settings, right)).toEqual({
+      resealed: 1,
+      unreadable: 0,
+    });
+    expect(await right.get('1')).toBe('adx_other_key_1');
     await keyv.disconnect();
   });
 

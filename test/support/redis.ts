@@ -23,6 +23,10 @@ export interface TestRedis {
   readonly port: number;
   /** Stops the server (SIGTERM, or SIGKILL to make it vanish mid-operation). */
   stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open and nothing is answered. */
+  pause(): void;
+  /** Lets a paused server run again (SIGCONT). */
+  resume(): void;
 }
 
 /**
@@ -68,6 +72,10 @@ export async function startRedis(
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill(signal);
+        // A paused server handles SIGTERM only once it runs again.
+        child.kill('SIGCONT');
       }),
+    pause: () => void child.kill('SIGSTOP'),
+    resume: () => void child.kill('SIGCONT'),
   };
 }

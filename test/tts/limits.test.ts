@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_LIMITS, parseLimits } from '../../src/tts/limits.ts';
+import { DEFAULT_LIMITS, parseLimits, shareOfLimits } from '../../src/tts/limits.ts';
+import { OPERATIONS } from '../../src/tts/types.ts';
 
 describe('parseLimits', () => {
   test.each([
@@ -36,5 +37,48 @@ describe('parseLimits', () => {
     ['status=5/1w', /not a limit like/],
   ])('rejects %j', (text, message) => {
     expect(() => parseLimits(text)).toThrow(message);
+  });
+});
+
+describe('shareOfLimits', () => {
+  const MINUTE = 60_000;
+  const DAY = 86_400_000;
+  test.each([
+    // processes, generate (20/min + 500/day), status (60/min), voices (10/min), health (100/min)
+    [1, [20, 500], 60, 10, 100],
+    [2, [10, 250], 30, 5, 50],
+    [3, [6, 166], 20, 3, 33],
+    [16, [1, 31], 3, 1, 6],
+    [40, [1, 12], 1, 1, 2],
+  ])(
+    '%i processes: each keeps generate %j, status %i, voices %i, health %i per window',
+    (processes, generate, status, voices, health) => {
+      const share = shareOfLimits(DEFAULT_LIMITS, processes);
+      expect(share).toEqual({
+        generate: [
+          { count: generate[0], windowMs: MINUTE },
+          { count: generate[1], windowMs: DAY },
+        ],
+        status: [{ count: status, windowMs: MINUTE }],
+        voices: [{ count: voices, windowMs: MINUTE }],
+        health: [{ count: health, windowMs: MINUTE }],
+      });
+    },
+  );
+
+  test('together the shares never pass a limit, unless a count is below the number of processes', () => {
+    for (let processes = 1; processes <= 64; processes++) {
+      const share = shareOfLimits(DEFAULT_LIMITS, processes);
+      for (const op of OPERATIONS) {
+        DEFAULT_LIMITS[op].forEach((limit, index) => {
+          const mine = share[op][index];
+          expect(mine?.windowMs).toBe(limit.windowMs);
+          expect(mine?.count).toBeGreaterThanOrEqual(1);
+          if (limit.count >= processes) {
+            expect((mine?.count ?? 0) * processes).toBeLessThanOrEqual(limit.count);
+          } else expect(mine?.count).toBe(1);
+        });
+      }
+    }
   });
 });
