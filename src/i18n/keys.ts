@@ -335,6 +335,7 @@ export interface MessageParams {
   'reader.speech.audio': {
     count: number;
   };
+  'reader.speech.bleep': Record<string, never>;
   'reader.speech.channel': Record<string, never>;
   'reader.speech.code_block': Record<string, never>;
   'reader.speech.date': Record<string, never>;
@@ -353,6 +354,10 @@ export interface MessageParams {
   'reader.speech.role': Record<string, never>;
   'reader.speech.said': {
     name: Param;
+    text: Param;
+  };
+  'reader.speech.said_by_many': {
+    count: number;
     text: Param;
   };
   'reader.speech.sent': {

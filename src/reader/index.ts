@@ -1,11 +1,21 @@
 /** The chat reader (streamer mode): what is read, how it sounds, and how a busy chat keeps up. */
 export { batchCost, ChatBacklog, type PendingMessage } from './backlog.ts';
 export {
+  API_SPEED,
+  type ChatSpeed,
+  DEFAULT_MAX_SPEED,
+  SpeedAwareRate,
+  speedFor,
+  speedSteps,
+} from './chat-speed.ts';
+export { ChatterShare, DEFAULT_SHARE, type FairOrder, type ShareLine } from './chatter-share.ts';
+export {
   type ChatLine,
   composeBatch,
   type LastRead,
   spokenName,
 } from './compose.ts';
+export { type CrowdPhrases, crowdPhrases, ENGLISH_CROWD_PHRASES } from './crowd-phrases.ts';
 export { applyDictionary, withEntry, withoutWord } from './dictionary.ts';
 export { type MessageFacts, type ReadDecision, readDecision } from './filter.ts';
 export { CHAT_REQUESTER, NothingToRead } from './guild-reader.ts';
@@ -16,6 +26,8 @@ export {
   readerPhrases,
 } from './phrases.ts';
 export { type ChatSpeakingDeps, chatSpeaking } from './port.ts';
+export { type ChatterStanding, hasPriority, PRIORITY_BADGES, priorityFirst } from './priority.ts';
 export { ChatReader, type ChatReaderOptions, type ReaderStats } from './reader.ts';
+export { chorusText, collapseRepeats, type RepeatGroup, repeatKey } from './repeats.ts';
 export { type ChatContent, type CleanupOptions, cleanMessage, type SpokenMessage } from './text.ts';
 export type { ChatSpeaking, ChatTurn, ChatVoice, IncomingMessage, TurnSource } from './types.ts';

@@ -1,3 +1,10 @@
+export {
+  BLOCKLIST_LIMITS,
+  type BlockedSpan,
+  type BlocklistMatcher,
+  compileBlocklist,
+  type StepMeter,
+} from './blocklist.ts';
 export { audioDurationMs } from './duration.ts';
 export { type SayOptions, type TextBounds, type ValidatedSay, validateSay } from './options.ts';
 export { fileProgress, formatSeconds, voiceProgress } from './render.ts';

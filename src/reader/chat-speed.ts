@@ -1,0 +1,95 @@
+/**
+ * Speed that follows the backlog: when the chat's speech is forecast to run late, turns are
+ * generated faster with the API's `speed`, a step per turn up to the server's `max-speed`, and
+ * back down a step per turn once the chat calms. The rate model learns ms per character at
+ * speed 1 and scales by 1/speed, so the backlog's forecasts stay right while the speed moves.
+ * Pure.
+ */
+import { SpeechRate } from './speech-rate.ts';
+
+/** The speeds the API accepts. */
+export const API_SPEED = { min: 0.5, max: 2 } as const;
+/** `max-speed` when the server has not set one; 1 turns speeding up off. */
+export const DEFAULT_MAX_SPEED = 1.5;
+/**
+ * Factors on the member's or server's speed a busy chat steps through, one step per turn, so a
+ * voice never lurches. Neighbours differ by far less than {@link SPEED_UP_AT}/{@link CALM_BELOW}
+ * (2), so a step up never makes the next turn step down again, nor the reverse.
+ */
+export const SPEED_STEPS = [1, 1.15, 1.3, 1.5, 1.75, 2] as const;
+/** A step up when the backlog's forecast wait passes this share of max-age. */
+export const SPEED_UP_AT = 0.5;
+/** A step down when it falls below this share; between the two the speed holds. */
+export const CALM_BELOW = 0.25;
+
+/** What {@link speedFor} decides from. */
+export interface SpeedInput {
+  /** How long until the newest waiting message would be heard, forecast at the current speed. */
+  readonly forecastWaitMs: number;
+  readonly maxAgeMs: number;
+  /** The member's or server's speed for the turn (`request.speed ?? 1`). */
+  readonly baseSpeed: number;
+  /** The server's `max-speed`: the largest factor on the base speed (1: off). */
+  readonly maxSpeed: number;
+  /** The factor returned for the previous turn; 1 at first. */
+  readonly current: number;
+}
+
+/** The factor to keep for the next call, and the speed to send with this turn. */
+export interface ChatSpeed {
+  readonly factor: number;
+  readonly speed: number;
+}
+
+/** The steps up to `maxSpeed`, ending at `maxSpeed` itself. */
+export function speedSteps(maxSpeed: number): number[] {
+  const top = Math.min(API_SPEED.max, maxSpeed);
+  if (!(top > 1)) return [1];
+  return [...SPEED_STEPS.filter((step) => step < top), top];
+}
+
+/**
+ * The speed of the next chat turn: a step up from `current` when the forecast wait passes half
+ * of max-age, a step down below a quarter, else the same step; never below the base speed.
+ */
+export function speedFor(input: SpeedInput): ChatSpeed {
+  const steps = speedSteps(input.maxSpeed);
+  let index = 0;
+  steps.forEach((step, i) => {
+    if (step <= input.current + 1e-9) index = i;
+  });
+  const pressure = input.maxAgeMs > 0 ? input.forecastWaitMs / input.maxAgeMs : 0;
+  if (pressure > SPEED_UP_AT) index = Math.min(steps.length - 1, index + 1);
+  else if (pressure < CALM_BELOW) index = Math.max(0, index - 1);
+  const factor = steps[index] ?? 1;
+  const base = Math.min(API_SPEED.max, Math.max(API_SPEED.min, input.baseSpeed));
+  const speed = Math.min(API_SPEED.max, Math.round(base * factor * 100) / 100);
+  return { factor, speed: factor === 1 ? base : Math.max(base, speed) };
+}
+
+/**
+ * How long chat speech takes per character at any speed: learned at speed 1 from turns played
+ * at whatever speed they had (the API's speech is assumed to last 1/speed as long).
+ */
+export class SpeedAwareRate {
+  readonly #atNormal: SpeechRate;
+
+  constructor(initialMsPerChar?: number) {
+    this.#atNormal = new SpeechRate(initialMsPerChar);
+  }
+
+  /** The estimate at speed 1, in ms per character. */
+  get msPerCharAtNormal(): number {
+    return this.#atNormal.msPerChar;
+  }
+
+  /** The forecast in ms per character for turns generated at `speed`. */
+  msPerChar(speed: number): number {
+    return this.#atNormal.msPerChar / (speed > 0 ? speed : 1);
+  }
+
+  /** A turn of `characters` (as the backlog counts them), generated at `speed`, played for `durationMs`. */
+  observe(characters: number, durationMs: number, speed: number): void {
+    this.#atNormal.observe(characters, durationMs * (speed > 0 ? speed : 1));
+  }
+}
