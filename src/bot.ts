@@ -150,8 +150,8 @@ export async function startBot(
         new MemoryBudgetStore(config.ttsLimits),
         (error) => {
           // One line per 30 s of outage, not one per request.
-          if (Date.now() - warnedAt < 30_000) return;
-          warnedAt = Date.now();
+          if (clock.now() - warnedAt < 30_000) return;
+          warnedAt = clock.now();
           logger.warn({ err: error }, 'shared rate budgets unreachable; using this process’s own');
         },
       );
