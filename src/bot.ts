@@ -1,5 +1,5 @@
 import { Events, type Interaction, MessageFlags } from 'discord.js';
-import { resolveFfmpeg } from './audio/index.ts';
+import { FfmpegProcesses, resolveFfmpeg } from './audio/index.ts';
 import type { Config } from './config/index.ts';
 import { wireChatEvents } from './discord/chat-events.ts';
 import { createDiscordClient, MESSAGE_CONTENT_REFUSED } from './discord/client.ts';
@@ -46,6 +46,8 @@ import { VoiceManager, type VoiceService } from './voice/index.ts';
 /** What the voice service is built from. */
 export interface VoiceDependencies {
   readonly ffmpegPath: string;
+  /** Where ffmpeg children are registered, so stopping kills what still runs. */
+  readonly processes: FfmpegProcesses;
   readonly logger: Logger;
   readonly clock: Clock;
   readonly config: Config;
@@ -93,6 +95,8 @@ export async function startBot(
     /** Builds the voice service; the real {@link VoiceManager} by default. */
     createVoice?: (deps: VoiceDependencies) => VoiceService;
     clock?: Clock;
+    /** The registry of ffmpeg children; a new one by default (tests pass theirs to watch it). */
+    processes?: FfmpegProcesses;
     loginTimeoutMs?: number;
     /** Where metrics are recorded (and its gauges read from this bot); nowhere when absent. */
     metrics?: PrometheusMetrics;
@@ -185,6 +189,7 @@ export async function startBot(
       translatorFor(client.guilds.cache.get(guildId)?.preferredLocale);
     const voice = (options.createVoice ?? createVoiceManager)({
       ffmpegPath: ffmpeg.path,
+      processes: options.processes ?? new FfmpegProcesses(),
       logger: logger.child({ subsystem: 'voice' }),
       clock,
       config,
@@ -359,6 +364,7 @@ export function isRedisUrl(storeUrl: string): boolean {
 export function createVoiceManager(deps: VoiceDependencies): VoiceService {
   return new VoiceManager({
     ffmpegPath: deps.ffmpegPath,
+    processes: deps.processes,
     logger: deps.logger,
     clock: deps.clock,
     idleMs: deps.config.voiceIdleMs,
