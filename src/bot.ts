@@ -1,4 +1,5 @@
 import { Events, type Interaction, MessageFlags } from 'discord.js';
+import type Keyv from 'keyv';
 import { FfmpegProcesses, resolveFfmpeg } from './audio/index.ts';
 import type { Config } from './config/index.ts';
 import { wireChatEvents } from './discord/chat-events.ts';
@@ -61,6 +62,8 @@ export interface VoiceDependencies {
 export interface Bot {
   readonly services: Services;
   readonly client: ReturnType<typeof createDiscordClient>;
+  /** The bot's store itself, for tests that journal or slow it; handlers use Services' operations. */
+  readonly store: Keyv;
   /** Readiness: Discord ready and the store reachable (for `/readyz`). */
   ready(): Promise<Check[]>;
   /**
@@ -252,7 +255,6 @@ export async function startBot(
       config,
       logger,
       clock,
-      keyv,
       settings,
       apiKeys,
       tts,
@@ -318,7 +320,7 @@ export async function startBot(
       await timedCheck('store', () => keyv.get('ops:readyz')),
     ];
     const resumed = resumer.startWhenReadable();
-    return { services, client, ready, stop, resumed, resumer };
+    return { services, client, store: keyv, ready, stop, resumed, resumer };
   } catch (error) {
     await stop();
     throw error;

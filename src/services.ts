@@ -1,4 +1,3 @@
-import type Keyv from 'keyv';
 import type { Config } from './config/index.ts';
 import type { Logger } from './log/index.ts';
 import type { PreviewCache } from './preview/index.ts';
@@ -8,12 +7,14 @@ import type { ApiKeyVault, SettingsStore, UsageLedger } from './store/index.ts';
 import type { Clock, TtsClients } from './tts/index.ts';
 import type { VoiceService } from './voice/index.ts';
 
-/** Everything handlers use, built once in the entry point and passed down. */
+/**
+ * Everything handlers use, built once in the entry point and passed down. The store is reached
+ * only through its operations (settings, keys, usage, previews), never as the raw keyv.
+ */
 export interface Services {
   readonly config: Config;
   readonly logger: Logger;
   readonly clock: Clock;
-  readonly keyv: Keyv;
   readonly settings: SettingsStore;
   readonly apiKeys: ApiKeyVault;
   readonly tts: TtsClients;

@@ -26,7 +26,7 @@ const request = {
 async function resume(entry: PendingSpeech): Promise<void> {
   // The bot's own secret key (generated in its data folder), as an earlier run would have used.
   const secretKey = await loadSecretKey(undefined, t.dataDir, t.bot.services.logger);
-  await new PendingJournal(t.bot.services.keyv, { secretKey, clock: systemClock }).record(entry);
+  await new PendingJournal(t.bot.store, { secretKey, clock: systemClock }).record(entry);
   await t.bot.resumer.start();
   await t.bot.resumer.idle();
 }

@@ -208,7 +208,7 @@ describe('the Redis store going away and coming back', () => {
   });
 
   test('Redis dying while a generation is in flight: the member still gets the audio, and the journal catches up when Redis is back', async () => {
-    const index = async () => ((await t.bot.services.keyv.get('pending:index')) ?? []) as string[];
+    const index = async () => ((await t.bot.store.get('pending:index')) ?? []) as string[];
     const before = new Set(await index());
     const handle = say(t);
     // Journalled once the API accepted it; then Redis dies while the task generates.
