@@ -11,21 +11,23 @@ import {
 import {
   answerVoiceAutocomplete,
   type Command,
-  configSummary,
-  type DefaultsInput,
   described,
   guildClient,
   guildIdOf,
   limitsSubcommand,
-  removeApiKey,
   requireManager,
   runLimits,
-  saveApiKey,
-  saveDefaults,
   UserError,
 } from '../src/discord/index.ts';
 import { runReaderConfig, withReaderSubcommands } from '../src/discord/reader-config.ts';
 import { limitText, type Translator } from '../src/i18n/index.ts';
+import {
+  configSummary,
+  type DefaultsInput,
+  removeApiKey,
+  saveApiKey,
+  saveDefaults,
+} from '../src/settings/index.ts';
 import { codeSpan } from '../src/speech/index.ts';
 import { isSendableKey, MODELS, type Model, maskKey } from '../src/tts/index.ts';
 

@@ -4,6 +4,7 @@ import {
   PermissionFlagsBits,
 } from 'discord.js';
 import type { Services } from '../services.ts';
+import { serverClient } from '../settings/index.ts';
 import type { TtsClient } from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';
 import { memberVoiceChannel } from './names.ts';
@@ -32,11 +33,7 @@ export async function guildClient(
   interaction: Interaction,
   services: Services,
 ): Promise<TtsClient> {
-  const apiKey = await services.apiKeys.get(guildIdOf(interaction));
-  if (apiKey === undefined) {
-    throw new UserError(canManage(interaction) ? 'no_api_key_admin' : 'no_api_key_member', {});
-  }
-  return services.tts.forKey(apiKey);
+  return serverClient(services, guildIdOf(interaction), canManage(interaction));
 }
 
 /**

@@ -10,16 +10,6 @@ export { type PreviewChoice, sendPreview } from './preview-reply.ts';
 export { ThrottledReply } from './progress.ts';
 export { registerCommands } from './register.ts';
 export { createRouter, reportFailure } from './router.ts';
-export {
-  type ConfigServices,
-  type ConfigSummary,
-  configSummary,
-  type DefaultsInput,
-  mergeDefaults,
-  removeApiKey,
-  saveApiKey,
-  saveDefaults,
-} from './server-config.ts';
 export { addSpeechOptions, speechChoicesOf } from './speech-options.ts';
 export {
   captionOf,

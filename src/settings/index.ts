@@ -1,0 +1,16 @@
+/**
+ * A server's configuration as the bot's parts use it, below Discord: its key (and the client
+ * for it), defaults and what changing them means. `/config` renders; the speaking service and
+ * resuming ask for the server's client here.
+ */
+export { type KeyServices, serverClient } from './key.ts';
+export {
+  type ConfigServices,
+  type ConfigSummary,
+  configSummary,
+  type DefaultsInput,
+  mergeDefaults,
+  removeApiKey,
+  saveApiKey,
+  saveDefaults,
+} from './server-config.ts';
