@@ -7,7 +7,7 @@ import { createDiscordClient, MESSAGE_CONTENT_REFUSED } from './discord/client.t
 import { createRouter, describeFailure, loadCommands, registerCommands } from './discord/index.ts';
 import { restResultSender } from './discord/result-sender.ts';
 import { wireVoiceEvents } from './discord/voice-events.ts';
-import { JournalRecorder, PendingJournal, PendingResumer, voiceRequeue } from './durable/index.ts';
+import { JournalRecorder, PendingJournal, PendingResumer } from './durable/index.ts';
 import { type Translator, translatorFor } from './i18n/index.ts';
 import type { Logger } from './log/index.ts';
 import {
@@ -212,27 +212,6 @@ export async function startBot(
       clock,
       voiceChannelOf: (guildId) => voice.channelOf(guildId),
     });
-    const resumer = new PendingResumer({
-      journal: pending,
-      clientFor: async (guildId) => {
-        const apiKey = await apiKeys.get(guildId);
-        return apiKey === undefined ? undefined : tts.forKey(apiKey);
-      },
-      // Through whichever client is logged in (a refused intent replaces the first one).
-      send: (route, message) => restResultSender(client)(route, message),
-      describeFailure: (error, translator) => describeFailure(error, translator).text,
-      translatorOf: guildTranslator,
-      voiceChannelOf: (guildId) => voice.channelOf(guildId),
-      requeue: voiceRequeue(voice),
-      clock,
-      logger,
-      voiceWaitMs: VOICE_RESUME_WAIT_MS,
-    });
-    // Stopping: nothing interrupted from here on is forgotten; resumed work stops waiting.
-    opened.push(async () => {
-      recorder.freeze();
-      await resumer.stop();
-    });
     const usage = new KeyvUsageLedger(keyv);
     const speaking = new SpeakingService({
       settings,
@@ -244,8 +223,32 @@ export async function startBot(
       clock,
       logger,
       minTextLength: config.minTextLength,
+      previews: new PreviewCache(keyv),
       journal: recorder,
       onEnd: (state) => metrics.generation(OUTCOME_OF[state]),
+    });
+    const resumer = new PendingResumer({
+      journal: pending,
+      clientFor: async (guildId) => {
+        const apiKey = await apiKeys.get(guildId);
+        return apiKey === undefined ? undefined : tts.forKey(apiKey);
+      },
+      // Through whichever client is logged in (a refused intent replaces the first one).
+      send: (route, message) => restResultSender(client)(route, message),
+      describeFailure: (error, translator) => describeFailure(error, translator).text,
+      translatorOf: guildTranslator,
+      voiceChannelOf: (guildId) => voice.channelOf(guildId),
+      // Resumed requests take the speaking path too: it records what they cost and queues them.
+      submit: (entry, generate) => speaking.resubmit(entry, generate),
+      requeue: (entry, audio, onEnd) => speaking.replay(entry, audio, onEnd),
+      clock,
+      logger,
+      voiceWaitMs: VOICE_RESUME_WAIT_MS,
+    });
+    // Stopping: nothing interrupted from here on is forgotten; resumed work stops waiting.
+    opened.push(async () => {
+      recorder.freeze();
+      await resumer.stop();
     });
     options.metrics?.watch({
       queueItems: () => sumOverGuilds(client, (id) => voice.queue(id).length),
@@ -261,7 +264,6 @@ export async function startBot(
       voice,
       usage,
       speaking,
-      previews: new PreviewCache(keyv),
       reader: new ChatReader({
         settings,
         speaking: chatSpeaking({

@@ -11,13 +11,7 @@ export { ThrottledReply } from './progress.ts';
 export { registerCommands } from './register.ts';
 export { createRouter, reportFailure } from './router.ts';
 export { addSpeechOptions, speechChoicesOf } from './speech-options.ts';
-export {
-  captionOf,
-  originOf,
-  replyWithFile,
-  replyWithVoice,
-  requesterOf,
-} from './speech-reply.ts';
+export { captionOf, originOf, requesterOf, SayReply } from './speech-reply.ts';
 export { UserError, type UserErrorId } from './user-error.ts';
 export {
   formatPageId,

@@ -519,6 +519,7 @@ export interface MessageParams {
   };
   'usage.title': Record<string, never>;
   'usage.top': Record<string, never>;
+  'usage.top_chat': Record<string, never>;
   'usage.used_up': {
     when: Param;
   };

@@ -180,8 +180,8 @@ export class GuildReader {
       return;
     }
     this.#pacing = true;
-    oldest.voice.client
-      .usage('generate')
+    oldest.voice
+      .usage()
       .then(
         (usages) => nextTurnAt(usages, this.#lastTurnAt, clock.now()),
         (error: unknown) => {
@@ -273,10 +273,10 @@ export class GuildReader {
       turn.dirty = false;
       turn.voice = first.voice;
       try {
-        const { audioUrl } = await first.voice.client.generate(
-          { ...first.voice.request, text },
-          { signal: AbortSignal.any([signal, attempt.signal]) },
-        );
+        const audioUrl = await first.voice.generate(text, {
+          authors: turn.batch.map((message) => message.authorId),
+          signal: AbortSignal.any([signal, attempt.signal]),
+        });
         if (!turn.dirty) {
           turn.state = 'ready';
           return audioUrl;

@@ -91,3 +91,24 @@ test('a live reply is edited in place: the progress line gives way to the audio'
     true,
   );
 });
+
+test('a resumed request that never reached the API is submitted once, and counted for its requester', async () => {
+  const memberId = t.discord.users.member.id;
+  const guildId = t.discord.guild.id;
+  const today = async () => (await t.bot.services.usage.days(guildId, Date.now(), Date.now()))[0];
+  const before = (await today())?.members[memberId] ?? 0;
+  const posts = t.emulator.counts()['POST /v2/tts']?.total ?? 0;
+  const now = Date.now();
+  await resume({
+    id: 'unsubmitted-1',
+    guildId,
+    channelId: t.discord.guild.textChannelId,
+    requesterId: memberId,
+    requesterName: 'member',
+    output: 'file',
+    request,
+    recordedAt: now,
+  });
+  expect(t.emulator.counts()['POST /v2/tts']?.total).toBe(posts + 1);
+  expect((await today())?.members[memberId]).toBe(before + 1);
+});

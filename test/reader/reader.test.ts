@@ -5,7 +5,7 @@ import { translatorFor } from '../../src/i18n/index.ts';
 import { SpeechQueue } from '../../src/queue/index.ts';
 import { ChatReader, type ChatTurn, type IncomingMessage } from '../../src/reader/index.ts';
 import { defaultReaderSettings, type GuildSettings } from '../../src/store/index.ts';
-import type { LimitUsage, SpeechRequest } from '../../src/tts/index.ts';
+import type { LimitUsage } from '../../src/tts/index.ts';
 import { FakeClock, settle } from '../support/fake-clock.ts';
 
 const GUILD = 'g1';
@@ -40,23 +40,21 @@ class Stage {
     return {
       key: 'k|v',
       request: { voiceId: 'v', model: 'base' as const },
-      client: {
-        generate: (request: SpeechRequest, options: { signal?: AbortSignal } = {}) =>
-          new Promise<{ generationId: string; audioUrl: string }>((resolve, reject) => {
-            const url = `audio:${++this.#generations}`;
-            const release = () => {
-              this.submitted.push(request.text);
-              this.#texts.set(url, request.text);
-              resolve({ generationId: url, audioUrl: url });
-            };
-            options.signal?.addEventListener('abort', () => reject(options.signal?.reason), {
-              once: true,
-            });
-            if (this.autoRelease) release();
-            else this.pending.push({ text: request.text, release });
-          }),
-        usage: async () => this.usages,
-      },
+      usage: async () => this.usages,
+      generate: (text: string, options: { signal: AbortSignal }) =>
+        new Promise<string>((resolve, reject) => {
+          const url = `audio:${++this.#generations}`;
+          const release = () => {
+            this.submitted.push(text);
+            this.#texts.set(url, text);
+            resolve(url);
+          };
+          options.signal.addEventListener('abort', () => reject(options.signal.reason), {
+            once: true,
+          });
+          if (this.autoRelease) release();
+          else this.pending.push({ text, release });
+        }),
       open: async (url: string) => ({
         stream: Readable.from([this.#texts.get(url) ?? '']),
         extension: 'txt',

@@ -5,6 +5,7 @@
 import Keyv from 'keyv';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { UserError } from '../../src/discord/index.ts';
+import { PreviewCache } from '../../src/preview/index.ts';
 import {
   SpeakingService,
   type SpeechEnd,
@@ -90,6 +91,7 @@ async function setup(
     }).clients,
     voice: manager,
     usage,
+    previews: new PreviewCache(new Keyv()),
     dailyLimit: 500,
     ...(options.filesAtOnce === undefined ? {} : { filesAtOnce: options.filesAtOnce }),
     clock: systemClock,
