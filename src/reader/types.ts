@@ -40,7 +40,10 @@ export interface ChatTurn {
 export interface ChatSpeaking {
   /** The bot's voice channel in the server, if any. */
   channelOf(guildId: string): string | undefined;
-  /** The voice for a member's messages; throws a UserError when the server has no key. */
+  /**
+   * The voice for a member's messages; throws a UserError when the server has no key or the
+   * member's chat share is used up (their message is then not read).
+   */
   voiceOf(guildId: string, member: { id: string; name: string }): Promise<ChatVoice>;
   /** Queues a turn; false when the queue refuses it now (full, or not in voice). */
   queue(turn: ChatTurn): { ok: true; itemId: string } | { ok: false };

@@ -4,6 +4,7 @@
  * resuming ask for the server's client here.
  */
 export { type KeyServices, serverClient } from './key.ts';
+export { type LimitsInput, saveLimits } from './limits.ts';
 export {
   type ConfigServices,
   type ConfigSummary,

@@ -9,6 +9,7 @@ import { openSniffed, type SpeechRequest } from '../tts/index.ts';
 import type { SpeakUpdate, SpeechSource } from '../voice/index.ts';
 import { defaultChoice, pickVoice } from './choose.ts';
 import type { SpeakingContext } from './context.ts';
+import { memberDailyShare } from './quota.ts';
 import { queueRefusal } from './refusals.ts';
 import type { ChatVoice, Queued, Requester } from './types.ts';
 
@@ -31,12 +32,16 @@ export class ChatTurns {
 
   /**
    * The voice `author`'s messages are read in: theirs, else the server's default, as `/say`
-   * picks it. Refused with a UserError when the server has no key.
+   * picks it. Refused with a UserError when the server has no key, or when the author's chat
+   * generations today reached the server's chat share (`chat-daily`, else `/say`'s share).
    */
   async voiceOf(guildId: string, author: Pick<Requester, 'id' | 'name'>): Promise<ChatVoice> {
-    const { settings } = this.#context.options;
+    const { settings, dailyLimit } = this.#context.options;
     const client = await this.#context.clientFor(guildId, false);
     const [guild, user] = await Promise.all([settings.guild(guildId), settings.user(author.id)]);
+    const { chatDaily, memberDaily } = guild.limits;
+    const share = memberDailyShare(chatDaily ?? memberDaily, dailyLimit);
+    await this.#context.spending.check(guildId, { id: author.id, canManage: false }, share);
     const choice = defaultChoice(user, guild.defaults);
     const voice = pickVoice(await client.voices(choice.model), choice.voiceId, choice.model);
     const request: Omit<SpeechRequest, 'text'> = {

@@ -71,7 +71,8 @@ export class SpeakingService {
 
   /**
    * The voice a chat author's messages are read in, and how the reader generates its turns in
-   * it (recorded in the usage ledger). Refused without a key.
+   * it (recorded in the usage ledger). Refused without a key, or once the author's chat share
+   * (`chat-daily`, else `/say`'s share) is used up.
    */
   chatVoice(guildId: string, author: Pick<Requester, 'id' | 'name'>): Promise<ChatVoice> {
     return this.#chat.voiceOf(guildId, author);

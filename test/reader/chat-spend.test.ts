@@ -97,4 +97,26 @@ describe('chat spending', () => {
     expect(posts() - before.posts).toBe(1);
     expect(await ledgerToday(CHAT_LEDGER_ID)).toBe(before.chat + 1);
   });
+
+  test('a chat author’s daily share (`/config limits chat-daily`) caps their chat; others are still read', async () => {
+    await quiet();
+    const bobby = t.discord.users.bobby?.id ?? '';
+    const used = await ledgerToday(bobby);
+    expect(used).toBeGreaterThan(0); // his chat turns of the tests before
+    const saved = await config('limits', { 'chat-daily': used }).waitForReply();
+    expect(saved.content).toContain('Saved.');
+    expect(saved.content).toContain(`**Chat share:** ${used} generation`);
+    try {
+      const before = posts();
+      t.discord.sendMessage({ user: 'bobby', channelId: chat(), content: 'over my share, bobby' });
+      await sleep(2500);
+      t.discord.sendMessage({ user: 'carol', channelId: chat(), content: 'carol is still read' });
+      expect(await heardMatching(/carol is still read/)).toMatch(/carol is still read\.$/);
+      await quiet();
+      expect(posts() - before).toBe(1);
+      expect(heard().join('\n')).not.toContain('over my share');
+    } finally {
+      await config('limits', { 'chat-daily': 0 }).waitForReply();
+    }
+  });
 });
