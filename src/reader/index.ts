@@ -8,7 +8,7 @@ export {
 } from './compose.ts';
 export { applyDictionary, withEntry, withoutWord } from './dictionary.ts';
 export { type MessageFacts, type ReadDecision, readDecision } from './filter.ts';
-export { CHAT_REQUESTER, NothingToRead } from './guild-reader.ts';
+export { CHAT_REQUESTER } from './guild-reader.ts';
 export {
   type AttachmentKind,
   ENGLISH_PHRASES,
@@ -18,4 +18,5 @@ export {
 export { type ChatSpeakingDeps, chatSpeaking } from './port.ts';
 export { ChatReader, type ChatReaderOptions, type ReaderStats } from './reader.ts';
 export { type ChatContent, type CleanupOptions, cleanMessage, type SpokenMessage } from './text.ts';
+export { NothingToRead } from './turns.ts';
 export type { ChatSpeaking, ChatTurn, ChatVoice, IncomingMessage, TurnSource } from './types.ts';
