@@ -106,7 +106,10 @@ export class GuildReader {
     this.#schedule();
   }
 
-  /** An edited message: read in its latest form unless it is being spoken already. */
+  /**
+   * An edited message: a waiting one is read in its latest form (no extra generation); one
+   * already taken for generation is read once more at most, within `max-age`, unless it plays.
+   */
   edit(messageId: string, spoken: SpokenMessage): void {
     if (spoken.text === '') {
       this.remove(messageId);

@@ -1,7 +1,8 @@
 /**
  * What one server's chat turns read: a turn takes its batch from the backlog when its generation
  * starts (dropping what could not be heard within `max-age`), composes and generates it, and
- * makes it again when one of its messages is deleted or edited, until it plays.
+ * makes it again when one of its messages is deleted, or edited within its one re-read, until it
+ * plays.
  */
 import type { Logger } from '../log/index.ts';
 import { DEFAULT_MAX_AGE_MS, type ReaderSettings } from '../store/index.ts';
@@ -29,6 +30,11 @@ export class NothingToRead extends Error {
 /** A message with the voice it is spoken in. */
 export interface ReaderMessage extends PendingMessage {
   readonly voice: ChatVoice;
+  /**
+   * An edit made after the message was taken for generation was read (its one re-read): later
+   * edits no longer change what is said, so ten edits cost at most one generation more.
+   */
+  readonly reread?: boolean;
 }
 
 /** One chat turn in the speech queue: the batch it reads and where it stands. */
@@ -126,7 +132,10 @@ export class ReaderTurns {
     this.#turns.delete(turn);
   }
 
-  /** An edit of a message a turn holds: read in its latest form unless it plays; false when no turn holds it. */
+  /**
+   * An edit of a message a turn holds; false when no turn holds it. Before the turn plays, the
+   * edit is read once more if the message is within `max-age`; later edits change nothing.
+   */
   edit(messageId: string, spoken: SpokenMessage): boolean {
     const turn = this.#held.get(messageId);
     if (turn === undefined) return false;
@@ -134,7 +143,11 @@ export class ReaderTurns {
     if (turn.state === 'playing' || turn.state === 'done' || message === undefined) return true;
     // Discord also sends updates that leave the text as it was (a link preview arriving).
     if (message.text === spoken.text && message.kind === spoken.kind) return true;
-    turn.batch = turn.batch.map((m) => (m.id === messageId ? { ...m, ...spoken } : m));
+    const maxAgeMs = this.#options.current().settings?.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+    if (message.reread || this.#options.clock.now() - message.at > maxAgeMs) return true;
+    turn.batch = turn.batch.map((m) =>
+      m.id === messageId ? { ...m, ...spoken, reread: true } : m,
+    );
     this.#changed(turn);
     return true;
   }

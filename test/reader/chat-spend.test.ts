@@ -72,6 +72,45 @@ async function ledgerToday(memberId: string): Promise<number> {
 }
 
 describe('chat spending', () => {
+  test('edits of a waiting message only change what is said: no extra generation', async () => {
+    await quiet();
+    const before = posts();
+    const message = t.discord.sendMessage({
+      user: 'carol',
+      channelId: chat(),
+      content: 'waiting edit probe, version zero',
+    });
+    for (let i = 1; i <= 10; i++)
+      t.discord.editMessage(message.id, `waiting edit probe, version ${i}`);
+    expect(await heardMatching(/waiting edit probe/)).toBe(
+      'carol said waiting edit probe, version 10.',
+    );
+    await quiet();
+    expect(posts() - before).toBe(1);
+  });
+
+  test('one message and ten edits while it generates: read at most once more (2 generations, not 11)', async () => {
+    await quiet();
+    const before = posts();
+    const message = t.discord.sendMessage({
+      user: 'carol',
+      channelId: chat(),
+      content: 'generated edit probe, version zero',
+    });
+    await eventually('its generation was submitted', () => posts() > before, 15_000);
+    for (let i = 1; i <= 10; i++) {
+      t.discord.editMessage(message.id, `generated edit probe, version ${i}`);
+      await sleep(100);
+    }
+    await heardMatching(/generated edit probe/);
+    await quiet();
+    expect(posts() - before).toBe(2);
+    // The first edit is read; the nine after it change nothing.
+    const read = heard().filter((text) => /generated edit probe/.test(text));
+    expect(read).toHaveLength(1);
+    expect(read[0]).toMatch(/generated edit probe, version 1\.$/);
+  });
+
   test('a chat turn is in the usage ledger under its author, and /usage shows it', async () => {
     await quiet();
     const bobby = t.discord.users.bobby?.id ?? '';
@@ -110,8 +149,11 @@ describe('chat spending', () => {
       const before = posts();
       t.discord.sendMessage({ user: 'bobby', channelId: chat(), content: 'over my share, bobby' });
       await sleep(2500);
-      t.discord.sendMessage({ user: 'carol', channelId: chat(), content: 'carol is still read' });
-      expect(await heardMatching(/carol is still read/)).toMatch(/carol is still read\.$/);
+      // The admin has read nothing in chat today: well within the same share.
+      t.discord.sendMessage({ user: 'admin', channelId: chat(), content: 'others are still read' });
+      expect(await heardMatching(/others are still read/)).toBe(
+        'admin said others are still read.',
+      );
       await quiet();
       expect(posts() - before).toBe(1);
       expect(heard().join('\n')).not.toContain('over my share');

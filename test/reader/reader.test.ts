@@ -356,6 +356,46 @@ describe('ChatReader, edits after the audio was made', () => {
   });
 });
 
+describe('ChatReader, what edits may cost (issue 22)', () => {
+  const edit = (message: IncomingMessage, content: string) =>
+    reader.edited({ ...message, content, message: { ...message.message, content } });
+
+  test('after its generation started, a message is read once more at most: later edits change nothing', async () => {
+    stage.autoRelease = false;
+    const message = post('Bobby', 'the boss is at 900 hp now');
+    await wait(1100);
+    expect(stage.pending.map((p) => p.text)).toEqual(['Bobby said the boss is at 900 hp now.']);
+    for (const hp of [800, 700, 600, 500]) {
+      await edit(message, `the boss is at ${hp} hp now`);
+      await wait(10);
+    }
+    // Two generations asked for: the first (aborted by the first edit), and its one re-read.
+    expect(stage.pending.map((p) => p.text)).toEqual([
+      'Bobby said the boss is at 900 hp now.',
+      'Bobby said the boss is at 800 hp now.',
+    ]);
+    stage.autoRelease = true;
+    for (const p of stage.pending.splice(0)) p.release();
+    await wait(100);
+    expect(stage.played).toEqual(['Bobby said the boss is at 800 hp now.']);
+  });
+
+  test('an edit later than max-age after the message was posted is not read again', async () => {
+    guild.reader.maxAgeMs = 20_000;
+    stage.autoRelease = false;
+    const message = post('Bobby', 'an old message that waits long');
+    await wait(1100);
+    expect(stage.pending).toHaveLength(1); // its generation takes long
+    await wait(20_000);
+    await edit(message, 'an old message, edited too late');
+    stage.autoRelease = true;
+    for (const p of stage.pending.splice(0)) p.release();
+    await wait(100);
+    expect(stage.played).toEqual(['Bobby said an old message that waits long.']);
+    expect(stage.submitted.join()).not.toContain('too late');
+  });
+});
+
 describe('ChatReader, updates that change nothing', () => {
   test('an update with the same text (a link preview arriving) does not make the audio again', async () => {
     stage.autoRelease = false;
