@@ -8,9 +8,8 @@ import {
   memberVoiceChannel,
   mentionNames,
   originOf,
-  replyWithFile,
-  replyWithVoice,
   requesterOf,
+  SayReply,
   speechChoicesOf,
 } from '../src/discord/index.ts';
 import { MAX_TEXT_LENGTH, type Output } from '../src/speaking/index.ts';
@@ -33,18 +32,28 @@ export default {
     // Acknowledge before any store access: a store that is slow or away must not let the
     // interaction expire unanswered (failures below still reach the member, privately).
     await interaction.deferReply();
-    const prepared = await speaking.prepare({
-      guildId: guildIdOf(interaction),
-      requester: requesterOf(interaction),
-      text: speakableText(interaction.options.getString('text', true), mentionNames(interaction)),
-      choices: speechChoicesOf(interaction),
-      output: (interaction.options.getString('output') as Output | null) ?? undefined,
-      requesterChannelId: memberVoiceChannel(interaction),
-      origin: originOf(interaction),
-    });
-    const speech = await speaking.chooseVoice(prepared);
-    if (speech.output === 'voice') replyWithVoice(interaction, context, speech);
-    else await replyWithFile(interaction, context, speech);
+    const reply = new SayReply(interaction, context);
+    try {
+      await speaking.say(
+        {
+          guildId: guildIdOf(interaction),
+          requester: requesterOf(interaction),
+          text: speakableText(
+            interaction.options.getString('text', true),
+            mentionNames(interaction),
+          ),
+          choices: speechChoicesOf(interaction),
+          output: (interaction.options.getString('output') as Output | null) ?? undefined,
+          requesterChannelId: memberVoiceChannel(interaction),
+          origin: originOf(interaction),
+        },
+        reply,
+      );
+    } catch (error) {
+      // The failure message replaces the progress; no scheduled progress edit may overwrite it.
+      await reply.cancel();
+      throw error;
+    }
   },
 
   autocomplete: (interaction, context) => answerVoiceAutocomplete(interaction, context),

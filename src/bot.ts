@@ -1,5 +1,6 @@
 import { Events, type Interaction, MessageFlags } from 'discord.js';
-import { resolveFfmpeg } from './audio/index.ts';
+import type Keyv from 'keyv';
+import { FfmpegProcesses, resolveFfmpeg } from './audio/index.ts';
 import type { Config } from './config/index.ts';
 import { wireChatEvents } from './discord/chat-events.ts';
 import { createDiscordClient, MESSAGE_CONTENT_REFUSED } from './discord/client.ts';
@@ -13,7 +14,6 @@ import {
   PendingJournal,
   PendingResumer,
   RedisJournalIndex,
-  voiceRequeue,
 } from './durable/index.ts';
 import { type Translator, translatorFor } from './i18n/index.ts';
 import type { Logger } from './log/index.ts';
@@ -57,6 +57,8 @@ import { VoiceManager, type VoiceService } from './voice/index.ts';
 /** What the voice service is built from. */
 export interface VoiceDependencies {
   readonly ffmpegPath: string;
+  /** Where ffmpeg children are registered, so stopping kills what still runs. */
+  readonly processes: FfmpegProcesses;
   readonly logger: Logger;
   readonly clock: Clock;
   readonly config: Config;
@@ -70,6 +72,8 @@ export interface VoiceDependencies {
 export interface Bot {
   readonly services: Services;
   readonly client: ReturnType<typeof createDiscordClient>;
+  /** The bot's store itself, for tests that journal or slow it; handlers use Services' operations. */
+  readonly store: Keyv;
   /** Readiness: Discord ready and the store reachable (for `/readyz`). */
   ready(): Promise<Check[]>;
   /**
@@ -104,6 +108,8 @@ export async function startBot(
     /** Builds the voice service; the real {@link VoiceManager} by default. */
     createVoice?: (deps: VoiceDependencies) => VoiceService;
     clock?: Clock;
+    /** The registry of ffmpeg children; a new one by default (tests pass theirs to watch it). */
+    processes?: FfmpegProcesses;
     loginTimeoutMs?: number;
     /** Where metrics are recorded (and its gauges read from this bot); nowhere when absent. */
     metrics?: PrometheusMetrics;
@@ -111,7 +117,7 @@ export async function startBot(
      * How many bot processes share the keys' budgets (the shard count under a manager; 1 by
      * default): while Redis is away, this one keeps to its share of each limit.
      */
-    processes?: number;
+    budgetSharers?: number;
   },
 ): Promise<Bot> {
   const { logger } = options;
@@ -166,11 +172,11 @@ export async function startBot(
       let warnedAt = Number.NEGATIVE_INFINITY;
       budgets = new FallbackBudgetStore(
         new RedisBudgetStore(redis, config.ttsLimits),
-        new MemoryBudgetStore(shareOfLimits(config.ttsLimits, options.processes ?? 1)),
+        new MemoryBudgetStore(shareOfLimits(config.ttsLimits, options.budgetSharers ?? 1)),
         (error) => {
           // One line per 30 s of outage, not one per request.
-          if (Date.now() - warnedAt < 30_000) return;
-          warnedAt = Date.now();
+          if (clock.now() - warnedAt < 30_000) return;
+          warnedAt = clock.now();
           logger.warn({ err: error }, 'shared rate budgets unreachable; using this process’s own');
         },
       );
@@ -204,6 +210,7 @@ export async function startBot(
       translatorFor(client.guilds.cache.get(guildId)?.preferredLocale);
     const voice = (options.createVoice ?? createVoiceManager)({
       ffmpegPath: ffmpeg.path,
+      processes: options.processes ?? new FfmpegProcesses(),
       logger: logger.child({ subsystem: 'voice' }),
       clock,
       config,
@@ -232,6 +239,21 @@ export async function startBot(
       clock,
       voiceChannelOf: (guildId) => voice.channelOf(guildId),
     });
+    const usage = new KeyvUsageLedger(keyv);
+    const speaking = new SpeakingService({
+      settings,
+      apiKeyOf: (guildId) => apiKeys.get(guildId),
+      tts,
+      voice,
+      usage,
+      dailyLimit: dailyLimitOf(config.ttsLimits.generate),
+      clock,
+      logger,
+      minTextLength: config.minTextLength,
+      previews: new PreviewCache(keyv),
+      journal: recorder,
+      onEnd: (state) => metrics.generation(OUTCOME_OF[state]),
+    });
     const resumer = new PendingResumer({
       journal: pending,
       clientFor: async (guildId) => {
@@ -245,7 +267,9 @@ export async function startBot(
       // Every shard reads the one journal; each resumes only the guilds it serves.
       owns: (guildId) => ownsGuild(client.shard, guildId),
       voiceChannelOf: (guildId) => voice.channelOf(guildId),
-      requeue: voiceRequeue(voice),
+      // Resumed requests take the speaking path too: it records what they cost and queues them.
+      submit: (entry, generate) => speaking.resubmit(entry, generate),
+      requeue: (entry, audio, onEnd) => speaking.replay(entry, audio, onEnd),
       clock,
       logger,
       voiceWaitMs: VOICE_RESUME_WAIT_MS,
@@ -255,20 +279,6 @@ export async function startBot(
       recorder.freeze();
       await resumer.stop();
     });
-    const usage = new KeyvUsageLedger(keyv);
-    const speaking = new SpeakingService({
-      settings,
-      apiKeyOf: (guildId) => apiKeys.get(guildId),
-      tts,
-      voice,
-      usage,
-      dailyLimit: dailyLimitOf(config.ttsLimits.generate),
-      clock,
-      logger,
-      minTextLength: config.minTextLength,
-      journal: recorder,
-      onEnd: (state) => metrics.generation(OUTCOME_OF[state]),
-    });
     options.metrics?.watch({
       queueItems: () => sumOverGuilds(client, (id) => voice.queue(id).length),
       voiceConnections: () => sumOverGuilds(client, (id) => (voice.channelOf(id) ? 1 : 0)),
@@ -277,14 +287,12 @@ export async function startBot(
       config,
       logger,
       clock,
-      keyv,
       settings,
       apiKeys,
       tts,
       voice,
       usage,
       speaking,
-      previews: new PreviewCache(keyv),
       reader: new ChatReader({
         settings,
         speaking: chatSpeaking({
@@ -345,7 +353,7 @@ export async function startBot(
     ];
     options.metrics?.watchReadiness(ready);
     const resumed = resumer.startWhenReadable();
-    return { services, client, ready, stop, resumed, resumer };
+    return { services, client, store: keyv, ready, stop, resumed, resumer };
   } catch (error) {
     await stop();
     throw error;
@@ -391,6 +399,7 @@ export function isRedisUrl(storeUrl: string): boolean {
 export function createVoiceManager(deps: VoiceDependencies): VoiceService {
   return new VoiceManager({
     ffmpegPath: deps.ffmpegPath,
+    processes: deps.processes,
     logger: deps.logger,
     clock: deps.clock,
     idleMs: deps.config.voiceIdleMs,

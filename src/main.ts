@@ -32,10 +32,11 @@ const metrics = underManager || config.httpPort !== undefined ? new PrometheusMe
 let http: OpsServer | undefined;
 try {
   // Under a manager, discord.js sets SHARD_COUNT to the total: every shard shares the budgets.
-  const processes = underManager && typeof config.shardCount === 'number' ? config.shardCount : 1;
+  const budgetSharers =
+    underManager && typeof config.shardCount === 'number' ? config.shardCount : 1;
   const bot = await startBot(config, {
     logger,
-    processes,
+    budgetSharers,
     ...(metrics === undefined ? {} : { metrics }),
   });
   const send = process.send?.bind(process);

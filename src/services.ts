@@ -1,29 +1,27 @@
-import type Keyv from 'keyv';
 import type { Config } from './config/index.ts';
 import type { Logger } from './log/index.ts';
-import type { PreviewCache } from './preview/index.ts';
 import type { ChatReader } from './reader/index.ts';
 import type { SpeakingService } from './speaking/index.ts';
 import type { ApiKeyVault, SettingsStore, UsageLedger } from './store/index.ts';
 import type { Clock, TtsClients } from './tts/index.ts';
 import type { VoiceService } from './voice/index.ts';
 
-/** Everything handlers use, built once in the entry point and passed down. */
+/**
+ * Everything handlers use, built once in the entry point and passed down. The store is reached
+ * only through its operations (settings, keys, usage), never as the raw keyv.
+ */
 export interface Services {
   readonly config: Config;
   readonly logger: Logger;
   readonly clock: Clock;
-  readonly keyv: Keyv;
   readonly settings: SettingsStore;
   readonly apiKeys: ApiKeyVault;
   readonly tts: TtsClients;
   readonly voice: VoiceService;
   /** Generations per server, member and day (the per-member share, `/usage`). */
   readonly usage: UsageLedger;
-  /** The one path from a request (`/say`, the chat reader) to speech. */
+  /** The one path from a request (`/say`, previews, the chat reader, resuming) to speech. */
   readonly speaking: SpeakingService;
-  /** Voice samples, generated once per key and voice. */
-  readonly previews: PreviewCache;
   /** Streamer mode: reads the configured chat channels aloud (`/queue`, `/stop` see it). */
   readonly reader: ChatReader;
 }

@@ -2,14 +2,12 @@
 import { type ChatInputCommandInteraction, MessageFlags } from 'discord.js';
 import {
   answerVoiceAutocomplete,
-  type DefaultsInput,
-  describeDefaults,
   described,
   guildClient,
   guildIdOf,
   type SubcommandPart,
-  saveDefaults,
 } from '../../src/discord/index.ts';
+import { type DefaultsInput, describeDefaults, saveDefaults } from '../../src/settings/index.ts';
 import { MODELS, type Model } from '../../src/tts/index.ts';
 
 export default {

@@ -6,14 +6,9 @@ import {
   TextInputBuilder,
   TextInputStyle,
 } from 'discord.js';
-import {
-  described,
-  guildIdOf,
-  removeApiKey,
-  type SubcommandPart,
-  saveApiKey,
-} from '../../src/discord/index.ts';
+import { described, guildIdOf, type SubcommandPart } from '../../src/discord/index.ts';
 import { UserError } from '../../src/refusal/index.ts';
+import { removeApiKey, saveApiKey } from '../../src/settings/index.ts';
 import { isSendableKey, maskKey } from '../../src/tts/index.ts';
 
 const KEY_FIELD = 'api-key';

@@ -1,12 +1,7 @@
 /** `/config show`: the server's key (masked), defaults and generation budget. */
 import { MessageFlags } from 'discord.js';
-import {
-  configSummary,
-  described,
-  describeSummary,
-  guildIdOf,
-  type SubcommandPart,
-} from '../../src/discord/index.ts';
+import { described, guildIdOf, type SubcommandPart } from '../../src/discord/index.ts';
+import { configSummary, describeSummary } from '../../src/settings/index.ts';
 
 export default {
   names: ['show'],

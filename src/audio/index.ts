@@ -5,7 +5,7 @@ export { buildTranscodeArgs, demuxerFor, NORMALIZE_FILTER } from './args.ts';
 export type { FfmpegCandidateFailure, FfmpegFailureReason, FfmpegSource } from './errors.ts';
 export { FfmpegError, FfmpegNotFoundError } from './errors.ts';
 export { oggOpusDurationMs } from './ogg.ts';
-export { defaultFfmpegProcesses, FfmpegProcesses, liveFfmpegProcesses } from './processes.ts';
+export { FfmpegProcesses } from './processes.ts';
 export type { FfmpegBinary, ResolveFfmpegOptions, RunVersion } from './resolve.ts';
 export { parseFfmpegVersion, resolveFfmpeg } from './resolve.ts';
 export type {

@@ -2,7 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 
 /**
  * Registry of live ffmpeg children, so shutdown and tests can see and kill what is running.
- * A child is listed from spawn until Node has reaped it.
+ * A child is listed from spawn until Node has reaped it. Built by the composition root (one per
+ * bot) and passed down; there is no shared default.
  */
 export class FfmpegProcesses {
   readonly #live = new Map<number, ChildProcess>();
@@ -39,12 +40,4 @@ export class FfmpegProcesses {
     for (const child of this.#live.values()) child.kill('SIGKILL');
     await Promise.all(waits);
   }
-}
-
-/** Registry used by `transcodeToOpus` when the caller passes none. */
-export const defaultFfmpegProcesses = new FfmpegProcesses();
-
-/** Pids of live ffmpeg children started with the default registry. */
-export function liveFfmpegProcesses(): number[] {
-  return defaultFfmpegProcesses.pids();
 }

@@ -5,7 +5,6 @@ import { buildTranscodeArgs } from './args.ts';
 import type { FfmpegFailureReason } from './errors.ts';
 import { FfmpegError } from './errors.ts';
 import type { FfmpegProcesses } from './processes.ts';
-import { defaultFfmpegProcesses } from './processes.ts';
 import { StderrTail } from './stderr.ts';
 
 /** The subset of a pino logger the transcoder uses. */
@@ -31,8 +30,8 @@ export interface TranscodeOptions {
   stallTimeoutMs?: number | undefined;
   /** Time between SIGTERM and SIGKILL; default 1000. */
   killGraceMs?: number | undefined;
-  /** Where the child is registered until reaped; default {@link defaultFfmpegProcesses}. */
-  processes?: FfmpegProcesses | undefined;
+  /** Where the child is registered until reaped (the bot's registry, so shutdown can kill it). */
+  processes: FfmpegProcesses;
   logger?: TranscodeLogger | undefined;
 }
 
@@ -106,7 +105,7 @@ export function startTranscode(options: TranscodeOptions): WaitingTranscode {
 
   const child = spawn(options.ffmpegPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const pid = child.pid;
-  (options.processes ?? defaultFfmpegProcesses).track(child);
+  options.processes.track(child);
   logger?.debug({ pid, args }, 'ffmpeg started');
 
   const finish = (): void => {

@@ -1,4 +1,4 @@
-/** `/config limits`: the per-member limits of a server, shown and set (Manage Server). */
+/** `/config limits`: the daily shares of a server, shown and set (Manage Server). */
 import {
   type ChatInputCommandInteraction,
   MessageFlags,
@@ -6,30 +6,44 @@ import {
 } from 'discord.js';
 import type { Translator } from '../i18n/index.ts';
 import type { Services } from '../services.ts';
+import { saveLimits } from '../settings/index.ts';
 import { dailyLimitOf, memberDailyShare } from '../speaking/index.ts';
+import type { GuildLimits } from '../store/index.ts';
 import { guildIdOf, requireManager } from './guild.ts';
 import { described } from './localize.ts';
 
-/** The `limits` subcommand: `member-daily` sets the share; without options it shows the limits. */
+/**
+ * The `limits` subcommand: `member-daily` sets `/say`'s share, `chat-daily` the chat's; without
+ * options it shows the limits.
+ */
 export function limitsSubcommand(
   sub: SlashCommandSubcommandBuilder,
 ): SlashCommandSubcommandBuilder {
-  return described(sub.setName('limits'), 'commands.config.limits').addIntegerOption((o) =>
-    described(o.setName('member-daily'), 'commands.config.limits-member-daily')
-      .setMinValue(0)
-      .setMaxValue(1_000_000),
-  );
+  return described(sub.setName('limits'), 'commands.config.limits')
+    .addIntegerOption((o) =>
+      described(o.setName('member-daily'), 'commands.config.limits-member-daily')
+        .setMinValue(0)
+        .setMaxValue(1_000_000),
+    )
+    .addIntegerOption((o) =>
+      described(o.setName('chat-daily'), 'commands.config.limits-chat-daily')
+        .setMinValue(0)
+        .setMaxValue(1_000_000),
+    );
 }
 
 /** What a server's limits are, in words, in the member's language. */
 export function describeLimits(
-  { t }: Translator,
+  translator: Translator,
   input: {
     readonly setting: number | undefined;
+    /** The chat's share as set; absent: the same as the per-member share. */
+    readonly chatSetting?: number | undefined;
     readonly dailyLimit: number | undefined;
     readonly perMemberQueue: number;
   },
 ): string {
+  const { t } = translator;
   const share = memberDailyShare(input.setting, input.dailyLimit);
   const daily =
     share === undefined
@@ -37,14 +51,21 @@ export function describeLimits(
       : input.setting === undefined && input.dailyLimit !== undefined
         ? t('limits.share_default', { count: share, limit: input.dailyLimit })
         : t('limits.share', { count: share });
+  const chat =
+    input.chatSetting === undefined
+      ? t('limits.chat_same')
+      : input.chatSetting === 0
+        ? t('limits.no_share')
+        : t('limits.share', { count: input.chatSetting });
   return [
     t('limits.share_line', { share: daily }),
+    t('limits.chat_line', { share: chat }),
     t('limits.queue_line', { count: input.perMemberQueue }),
     t('limits.change'),
   ].join('\n');
 }
 
-/** Shows the server's limits, after saving `member-daily` when given. */
+/** Shows the server's limits, after saving `member-daily` and `chat-daily` when given. */
 export async function runLimits(
   interaction: ChatInputCommandInteraction,
   services: Services,
@@ -53,22 +74,21 @@ export async function runLimits(
   requireManager(interaction);
   const dailyLimit = dailyLimitOf(services.config.ttsLimits.generate);
   const guildId = guildIdOf(interaction);
-  const memberDaily = interaction.options.getInteger('member-daily');
+  const memberDaily = interaction.options.getInteger('member-daily') ?? undefined;
+  const chatDaily = interaction.options.getInteger('chat-daily') ?? undefined;
+  const changed = memberDaily !== undefined || chatDaily !== undefined;
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const { limits } =
-    memberDaily === null
-      ? await services.settings.guild(guildId)
-      : await services.settings.updateGuild(guildId, (settings) => ({
-          ...settings,
-          limits: { ...settings.limits, memberDaily },
-        }));
+  const limits: GuildLimits = changed
+    ? await saveLimits(services.settings, guildId, { memberDaily, chatDaily })
+    : (await services.settings.guild(guildId)).limits;
   const description = describeLimits(translator, {
     setting: limits.memberDaily,
+    chatSetting: limits.chatDaily,
     dailyLimit,
     perMemberQueue: services.config.queueMaxPerMember,
   });
   await interaction.editReply({
-    content: memberDaily === null ? description : `${translator.t('limits.saved')}\n${description}`,
+    content: changed ? `${translator.t('limits.saved')}\n${description}` : description,
     allowedMentions: { parse: [] },
   });
 }

@@ -5,6 +5,7 @@ import {
 } from 'discord.js';
 import { UserError } from '../refusal/index.ts';
 import type { Services } from '../services.ts';
+import { serverClient } from '../settings/index.ts';
 import type { TtsClient } from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';
 import type { Command, CommandContext } from './command.ts';
@@ -33,11 +34,7 @@ export async function guildClient(
   interaction: Interaction,
   services: Services,
 ): Promise<TtsClient> {
-  const apiKey = await services.apiKeys.get(guildIdOf(interaction));
-  if (apiKey === undefined) {
-    throw new UserError(canManage(interaction) ? 'no_api_key_admin' : 'no_api_key_member', {});
-  }
-  return services.tts.forKey(apiKey);
+  return serverClient(services, guildIdOf(interaction), canManage(interaction));
 }
 
 /**

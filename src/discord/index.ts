@@ -18,26 +18,8 @@ export { type PreviewChoice, sendPreview } from './preview-reply.ts';
 export { ThrottledReply } from './progress.ts';
 export { registerCommands } from './register.ts';
 export { createRouter, reportFailure } from './router.ts';
-export {
-  type ConfigServices,
-  type ConfigSummary,
-  configSummary,
-  type DefaultsInput,
-  describeDefaults,
-  describeSummary,
-  mergeDefaults,
-  removeApiKey,
-  saveApiKey,
-  saveDefaults,
-} from './server-config.ts';
 export { addSpeechOptions, speechChoicesOf } from './speech-options.ts';
-export {
-  captionOf,
-  originOf,
-  replyWithFile,
-  replyWithVoice,
-  requesterOf,
-} from './speech-reply.ts';
+export { captionOf, originOf, requesterOf, SayReply } from './speech-reply.ts';
 export { partOf, type SubcommandPart, withParts } from './subcommands.ts';
 export {
   formatPageId,

@@ -7,7 +7,14 @@ import type {
   Interaction,
   InteractionEditReplyOptions,
 } from 'discord.js';
-import type { FileProgress, ReadySpeech, Requester, SpeechOrigin } from '../speaking/index.ts';
+import type {
+  FileProgress,
+  ReadySpeech,
+  Requester,
+  SpeechFile,
+  SpeechFollower,
+  SpeechOrigin,
+} from '../speaking/index.ts';
 import {
   fileProgress,
   formatSeconds,
@@ -17,6 +24,7 @@ import {
 } from '../speech/index.ts';
 import { safeFileStem } from '../tts/index.ts';
 import { dailyUsage, lowQuotaLine } from '../usage/index.ts';
+import type { SpeakUpdate } from '../voice/index.ts';
 import type { CommandContext } from './command.ts';
 import { canManage } from './guild.ts';
 import { ThrottledReply } from './progress.ts';
@@ -52,116 +60,129 @@ export function captionOf(speech: ReadySpeech): string {
   return `**${quoteSafely(speech.voice.name, 80)}** · ${speech.request.model} — “${quoteSafely(speech.request.text)}”`;
 }
 
-/** The reply a `/say` edits while it works, throttled to what Discord tolerates. */
-function progressReply(
-  interaction: ChatInputCommandInteraction,
-  { services, logger }: CommandContext,
-): ThrottledReply<InteractionEditReplyOptions> {
-  return new ThrottledReply<InteractionEditReplyOptions>(
-    (payload) => interaction.editReply(payload),
-    services.clock,
-    { onError: (error) => logger.warn({ err: error }, 'could not update the /say reply') },
-  );
-}
+/**
+ * The reply that follows a `/say` through the speaking service: throttled progress edits (what
+ * Discord tolerates), then the audio or the outcome. After a failure, {@link SayReply.cancel}
+ * keeps any scheduled progress edit from overwriting the failure message.
+ */
+export class SayReply implements SpeechFollower {
+  readonly maxBytes: number;
+  readonly #interaction: ChatInputCommandInteraction;
+  readonly #context: CommandContext;
+  readonly #reply: ThrottledReply<InteractionEditReplyOptions>;
+  readonly #ticker = new AbortController();
+  #speech: ReadySpeech | undefined;
+  #startedAt = 0;
+  #stage: FileProgress['stage'] = 'waiting';
+  #count = (): number => 0;
+  /** The quota line, once the audio is generated (undefined before, or when plenty is left). */
+  #quota: Promise<string | undefined> | undefined;
 
-/** Generates the speech as a file and attaches it to the (deferred) reply, showing progress. */
-export async function replyWithFile(
-  interaction: ChatInputCommandInteraction,
-  context: CommandContext,
-  speech: ReadySpeech,
-): Promise<void> {
-  const { clock } = context.services;
-  const startedAt = clock.now();
-  const reply = progressReply(interaction, context);
-  let stage: FileProgress['stage'] = 'waiting';
-  let count = (): number => 0;
-  const show = () =>
-    reply.update({
-      content: fileProgress(
-        context.translator,
-        stage,
-        clock.now() - startedAt,
-        voiceLabel(speech.voice, context.translator),
-        count(),
-      ),
+  constructor(interaction: ChatInputCommandInteraction, context: CommandContext) {
+    this.#interaction = interaction;
+    this.#context = context;
+    this.maxBytes = interaction.attachmentSizeLimit;
+    const { services, logger } = context;
+    this.#reply = new ThrottledReply<InteractionEditReplyOptions>(
+      (payload) => interaction.editReply(payload),
+      services.clock,
+      { onError: (error) => logger.warn({ err: error }, 'could not update the /say reply') },
+    );
+  }
+
+  accepted(speech: ReadySpeech): void {
+    this.#speech = speech;
+    this.#startedAt = this.#context.services.clock.now();
+    if (speech.output === 'file') this.#tick();
+  }
+
+  onProgress(progress: FileProgress): void {
+    this.#stage = progress.stage;
+    if (progress.stage === 'waiting') this.#count = progress.ahead;
+    else if (progress.stage === 'queued') this.#count = () => progress.place;
+    this.#showFile();
+  }
+
+  async deliver(file: SpeechFile): Promise<void> {
+    this.#ticker.abort();
+    const speech = this.#accepted();
+    const quota = await quotaLine(this.#context, speech);
+    const duration = file.durationMs === undefined ? '' : ` · ${formatSeconds(file.durationMs)}`;
+    await this.#reply.finish({
+      content: withQuota(`🔊 ${captionOf(speech)}${duration}`, quota),
+      files: [
+        {
+          attachment: file.bytes,
+          name: `speech-${safeFileStem(file.generationId, 8)}.${file.extension}`,
+          contentType: file.mime,
+        },
+      ],
       ...noMentions,
     });
-  const ticker = new AbortController();
-  void (async () => {
-    while (!ticker.signal.aborted) {
-      show();
-      await clock.sleep(3000, ticker.signal).catch((error: unknown) => {
-        if (!ticker.signal.aborted) context.logger.warn({ err: error }, 'progress ticker stopped');
-      });
-    }
-  })();
-  try {
-    await context.services.speaking.attach(speech, {
-      maxBytes: interaction.attachmentSizeLimit,
-      onProgress: (progress) => {
-        stage = progress.stage;
-        if (progress.stage === 'waiting') count = progress.ahead;
-        else if (progress.stage === 'queued') count = () => progress.place;
-        show();
-      },
-      deliver: async (file) => {
-        ticker.abort();
-        const quota = await quotaLine(context, speech);
-        const duration =
-          file.durationMs === undefined ? '' : ` · ${formatSeconds(file.durationMs)}`;
-        await reply.finish({
-          content: withQuota(`🔊 ${captionOf(speech)}${duration}`, quota),
-          files: [
-            {
-              attachment: file.bytes,
-              name: `speech-${safeFileStem(file.generationId, 8)}.${file.extension}`,
-              contentType: file.mime,
-            },
-          ],
-          ...noMentions,
-        });
-      },
-    });
-  } catch (error) {
-    // The failure message replaces the progress; no scheduled progress edit may overwrite it.
-    await reply.cancel();
-    throw error;
-  } finally {
-    ticker.abort();
   }
-}
 
-/** Queues the speech in the voice channel and mirrors the item's progress in the reply. */
-export function replyWithVoice(
-  interaction: ChatInputCommandInteraction,
-  context: CommandContext,
-  speech: ReadySpeech,
-): void {
-  const { services, logger, translator } = context;
-  const startedAt = services.clock.now();
-  const reply = progressReply(interaction, context);
-  const caption = captionOf(speech);
-  const editFailed = (error: unknown) => logger.warn({ err: error }, 'could not edit the reply');
-  /** The quota line, once the audio is generated (undefined before, or when plenty is left). */
-  let quota: Promise<string | undefined> | undefined;
-  services.speaking.speak(speech, (update) => {
-    if (quota === undefined && ['ready', 'playing', 'played'].includes(update.state))
-      quota = quotaLine(context, speech);
-    const progress = `${voiceProgress(translator, update, services.clock.now() - startedAt)}\n${caption}`;
-    const shown = Promise.resolve(quota).then((line) => ({
+  onUpdate(update: SpeakUpdate): void {
+    const { services, logger, translator } = this.#context;
+    const speech = this.#accepted();
+    const editFailed = (error: unknown) => logger.warn({ err: error }, 'could not edit the reply');
+    if (this.#quota === undefined && ['ready', 'playing', 'played'].includes(update.state))
+      this.#quota = quotaLine(this.#context, speech);
+    const elapsed = services.clock.now() - this.#startedAt;
+    const progress = `${voiceProgress(translator, update, elapsed)}\n${captionOf(speech)}`;
+    const shown = Promise.resolve(this.#quota).then((line) => ({
       content: withQuota(progress, line),
       ...noMentions,
     }));
     if (update.state === 'failed') {
       void shown
-        .then((payload) => reply.finish(payload))
-        .then(() => reportFailure(interaction, update.error, logger), editFailed);
+        .then((payload) => this.#reply.finish(payload))
+        .then(() => reportFailure(this.#interaction, update.error, logger), editFailed);
     } else if (['played', 'skipped', 'cancelled'].includes(update.state)) {
-      shown.then((payload) => reply.finish(payload)).catch(editFailed);
+      shown.then((payload) => this.#reply.finish(payload)).catch(editFailed);
     } else {
-      void shown.then((payload) => reply.update(payload));
+      void shown.then((payload) => this.#reply.update(payload));
     }
-  });
+  }
+
+  /** The request failed or was refused: progress stops, and no scheduled edit may follow. */
+  async cancel(): Promise<void> {
+    this.#ticker.abort();
+    await this.#reply.cancel();
+  }
+
+  #accepted(): ReadySpeech {
+    if (this.#speech === undefined) throw new Error('SayReply: told of progress before accepted');
+    return this.#speech;
+  }
+
+  #showFile(): void {
+    const { clock } = this.#context.services;
+    const speech = this.#accepted();
+    this.#reply.update({
+      content: fileProgress(
+        this.#context.translator,
+        this.#stage,
+        clock.now() - this.#startedAt,
+        voiceLabel(speech.voice, this.#context.translator),
+        this.#count(),
+      ),
+      ...noMentions,
+    });
+  }
+
+  // Shows the file's progress every 3 s (the elapsed time moves) until it is delivered or fails.
+  #tick(): void {
+    const { clock } = this.#context.services;
+    const signal = this.#ticker.signal;
+    void (async () => {
+      while (!signal.aborted) {
+        this.#showFile();
+        await clock.sleep(3000, signal).catch((error: unknown) => {
+          if (!signal.aborted) this.#context.logger.warn({ err: error }, 'progress ticker stopped');
+        });
+      }
+    })();
+  }
 }
 
 /**

@@ -19,7 +19,6 @@ export {
   tokenUsable,
 } from './pending.ts';
 export { JournalRecorder } from './recorder.ts';
-export { voiceRequeue } from './requeue.ts';
 export {
   PendingResumer,
   type RequeuedEnd,

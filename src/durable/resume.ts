@@ -6,7 +6,14 @@ import { english, type Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import { quoteSafely } from '../speech/index.ts';
 import { StoreUnavailableError } from '../store/index.ts';
-import { type Audio, type Clock, type TtsClient, untilAborted } from '../tts/index.ts';
+import {
+  type Audio,
+  type Clock,
+  type FinishedGeneration,
+  type GenerateOptions,
+  type TtsClient,
+  untilAborted,
+} from '../tts/index.ts';
 import type { PendingJournal } from './journal.ts';
 import { type DeliveryRoute, deliveryRoute, type PendingSpeech, resumePlan } from './pending.ts';
 
@@ -39,6 +46,11 @@ export interface ResumeOptions {
   readonly owns?: (guildId: string) => boolean;
   /** The voice channel the bot is in, in a guild. */
   readonly voiceChannelOf: (guildId: string) => string | undefined;
+  /**
+   * Submits an entry that never reached the API (the speaking service, which records it in the
+   * usage ledger); straight to the guild's client when absent.
+   */
+  readonly submit?: (entry: PendingSpeech, options: GenerateOptions) => Promise<FinishedGeneration>;
   /**
    * Queues finished audio of `entry` in its guild's voice channel; `onEnd` hears how it ended.
    * False when it could not be queued.
@@ -170,11 +182,15 @@ export class PendingResumer {
     }
     if (plan.kind === 'submit') {
       // Never reached the API: generated now (from the cache when it has it), journalled once accepted.
-      const finished = await client.generate(entry.request, {
+      const options: GenerateOptions = {
         signal,
         onSubmitted: (generationId) =>
           journal.record({ ...entry, generationId, submittedAt: clock.now() }),
-      });
+      };
+      const { submit } = this.#options;
+      const finished = await (submit
+        ? submit(entry, options)
+        : client.generate(entry.request, options));
       return finished.audioUrl;
     }
     const { generationId, submittedAt } = plan;

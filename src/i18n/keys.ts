@@ -19,6 +19,7 @@ export interface MessageParams {
   'commands.config.dictionary-remove': Record<string, never>;
   'commands.config.dictionary-remove-word': Record<string, never>;
   'commands.config.limits': Record<string, never>;
+  'commands.config.limits-chat-daily': Record<string, never>;
   'commands.config.limits-member-daily': Record<string, never>;
   'commands.config.read-channel': Record<string, never>;
   'commands.config.read-channel-add': Record<string, never>;
@@ -214,6 +215,10 @@ export interface MessageParams {
     count: number;
   };
   'limits.change': Record<string, never>;
+  'limits.chat_line': {
+    share: Param;
+  };
+  'limits.chat_same': Record<string, never>;
   'limits.no_share': Record<string, never>;
   'limits.queue_line': {
     count: number;
@@ -534,6 +539,7 @@ export interface MessageParams {
   };
   'usage.title': Record<string, never>;
   'usage.top': Record<string, never>;
+  'usage.top_chat': Record<string, never>;
   'usage.used_up': {
     when: Param;
   };

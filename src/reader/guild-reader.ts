@@ -1,39 +1,20 @@
 /**
- * One server's chat reading: its backlog, the chat turn waiting in the speech queue, and the
- * turns generating or playing. A turn takes its batch when its generation starts; a delete or
- * edit of one of its messages makes it again from what is left, up to the moment it plays.
+ * One server's chat reading: its backlog, and when the next chat turn is queued. At most one
+ * turn waits in the speech queue, and turns are spaced so the key's generation budget lasts
+ * its window; what each turn reads is {@link ReaderTurns}'s job.
  */
 import type { Logger } from '../log/index.ts';
-import { DEFAULT_MAX_AGE_MS, type ReaderSettings } from '../store/index.ts';
+import type { ReaderSettings } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
-import type { SpeakUpdate } from '../voice/index.ts';
-import { batchCost, ChatBacklog, type PendingMessage } from './backlog.ts';
-import { composeBatch, type LastRead } from './compose.ts';
+import { ChatBacklog } from './backlog.ts';
 import { nextTurnAt } from './pacing.ts';
 import { ENGLISH_PHRASES, type ReaderPhrases } from './phrases.ts';
-import { SpeechRate } from './speech-rate.ts';
 import type { SpokenMessage } from './text.ts';
-import type { ChatSpeaking, ChatVoice } from './types.ts';
+import { type ReaderMessage, ReaderTurns, type Turn } from './turns.ts';
+import type { ChatSpeaking } from './types.ts';
 
 /** The requester id chat turns have in the speech queue: the chat takes turns with `/say` members. */
 export const CHAT_REQUESTER = 'chat';
-
-/**
- * Share of max-age the speech forecast aims at: a message is read only if it is forecast to
- * be heard within three quarters of max-age, leaving the rest for what the forecast cannot
- * see (a `/say` item in between, the generation itself, a voice slower than learned).
- */
-export const FORECAST_SHARE = 0.75;
-
-/** Thrown by a turn whose messages were all deleted or went stale before it could speak. */
-export class NothingToRead extends Error {
-  override readonly name = 'NothingToRead';
-}
-
-/** A message with the voice it is spoken in. */
-export interface ReaderMessage extends PendingMessage {
-  readonly voice: ChatVoice;
-}
 
 /** Settings of a {@link GuildReader}. */
 export interface GuildReaderOptions {
@@ -49,20 +30,6 @@ export interface GuildReaderOptions {
   readonly onCleared: () => void;
 }
 
-interface Turn {
-  batch: ReaderMessage[];
-  state: 'waiting' | 'generating' | 'ready' | 'playing' | 'done';
-  /** The generation under way, aborted when one of its messages is deleted or edited. */
-  attempt: AbortController | undefined;
-  /** A message of the batch changed after its audio was made: make it again before playing. */
-  dirty: boolean;
-  voice: ChatVoice | undefined;
-  /** Characters of the batch as the backlog counts them, for the speech forecast. */
-  cost: number;
-  /** When it started playing. */
-  playingSince: number | undefined;
-}
-
 /** The chat of one server on its way to speech. */
 export class GuildReader {
   /** The server's reader settings as last seen with a message. */
@@ -73,27 +40,42 @@ export class GuildReader {
   chain: Promise<void> = Promise.resolve();
   /** A missing key was logged once already. */
   warnedNoKey = false;
-  #droppedStale = 0;
   readonly #options: GuildReaderOptions;
   readonly #backlog: ChatBacklog<ReaderMessage>;
-  /** Messages handed to a turn, by id. */
-  readonly #held = new Map<string, Turn>();
-  readonly #turns = new Set<Turn>();
+  readonly #turns: ReaderTurns;
   /** The turn queued but not started: it will take whatever waits when it starts. */
   #waiting: Turn | undefined;
   #timer: AbortController | undefined;
-  #last: LastRead | undefined;
   /** When the last turn was queued, and whether the budget is being checked for the next. */
   #lastTurnAt = 0;
   #pacing = false;
-  /** How long the chat's speech takes per character, learned from what played. */
-  readonly #rate = new SpeechRate();
 
   constructor(options: GuildReaderOptions) {
     this.#options = options;
     this.#backlog = new ChatBacklog<ReaderMessage>({
       holdMs: options.holdMs,
       batchChars: options.batchChars,
+    });
+    this.#turns = new ReaderTurns({
+      guildId: options.guildId,
+      backlog: this.#backlog,
+      speaking: options.speaking,
+      clock: options.clock,
+      logger: options.logger,
+      minTextLength: options.minTextLength,
+      current: () => ({
+        phrases: this.phrases,
+        ...(this.settings === undefined ? {} : { settings: this.settings }),
+      }),
+      onProgress: (turn) => {
+        if (this.#waiting === turn) this.#waiting = undefined;
+        this.#schedule();
+      },
+      onCancelled: (turn) => {
+        if (this.#waiting === turn) this.#waiting = undefined;
+        this.clear();
+        this.#options.onCleared();
+      },
     });
   }
 
@@ -104,18 +86,18 @@ export class GuildReader {
 
   /** Messages dropped because they could not be heard within `max-age` of being posted. */
   get droppedStale(): number {
-    return this.#droppedStale;
+    return this.#turns.droppedStale;
   }
 
   /** True when nothing waits, generates, plays or was counted: the state can go. */
   get idle(): boolean {
-    const quiet = this.#backlog.size === 0 && this.#turns.size === 0 && !this.#timer;
-    return quiet && this.#droppedStale === 0;
+    const quiet = this.#backlog.size === 0 && !this.#turns.busy && !this.#timer;
+    return quiet && this.#turns.droppedStale === 0;
   }
 
   /** True while a chat turn is queued, generating or playing. */
   get busy(): boolean {
-    return this.#turns.size > 0;
+    return this.#turns.busy;
   }
 
   /** Adds a received message and queues a turn when one is due. */
@@ -124,34 +106,23 @@ export class GuildReader {
     this.#schedule();
   }
 
-  /** An edited message: read in its latest form unless it is being spoken already. */
+  /**
+   * An edited message: a waiting one is read in its latest form (no extra generation); one
+   * already taken for generation is read once more at most, within `max-age`, unless it plays.
+   */
   edit(messageId: string, spoken: SpokenMessage): void {
     if (spoken.text === '') {
       this.remove(messageId);
       return;
     }
     if (this.#backlog.edit(messageId, spoken)) return;
-    const turn = this.#held.get(messageId);
-    if (turn === undefined || turn.state === 'playing' || turn.state === 'done') return;
-    // Discord also sends updates that leave the text as it was (a link preview arriving).
-    const same = (m: ReaderMessage) => m.text === spoken.text && m.kind === spoken.kind;
-    if (turn.batch.some((m) => m.id === messageId && same(m))) return;
-    turn.batch = turn.batch.map((m) => (m.id === messageId ? { ...m, ...spoken } : m));
-    this.#changed(turn);
+    this.#turns.edit(messageId, spoken);
   }
 
   /** A deleted message: never spoken; if it is playing, its turn is skipped. */
   remove(messageId: string): void {
     if (this.#backlog.delete(messageId)) return;
-    const turn = this.#held.get(messageId);
-    if (turn === undefined || turn.state === 'done') return;
-    if (turn.state === 'playing') {
-      this.#options.speaking.skip(this.#options.guildId);
-      return;
-    }
-    this.#held.delete(messageId);
-    turn.batch = turn.batch.filter((m) => m.id !== messageId);
-    this.#changed(turn);
+    this.#turns.remove(messageId);
   }
 
   /** Drops every waiting message and the timer; how many messages there were. */
@@ -159,12 +130,6 @@ export class GuildReader {
     this.#timer?.abort();
     this.#timer = undefined;
     return this.#backlog.clear();
-  }
-
-  // A message of a turn that has not played changed: make its audio again from what is left.
-  #changed(turn: Turn): void {
-    turn.dirty = true;
-    turn.attempt?.abort(new Error('a message of the batch changed'));
   }
 
   // Queues a chat turn when messages are ready, none waits already, and the key's budget
@@ -180,8 +145,8 @@ export class GuildReader {
       return;
     }
     this.#pacing = true;
-    oldest.voice.client
-      .usage('generate')
+    oldest.voice
+      .usage()
       .then(
         (usages) => nextTurnAt(usages, this.#lastTurnAt, clock.now()),
         (error: unknown) => {
@@ -199,42 +164,21 @@ export class GuildReader {
 
   #queueTurn(): void {
     this.#lastTurnAt = this.#options.clock.now();
-    const turn: Turn = {
-      batch: [],
-      state: 'waiting',
-      attempt: undefined,
-      dirty: false,
-      voice: undefined,
-      cost: 0,
-      playingSince: undefined,
-    };
+    const { turn, source, onUpdate } = this.#turns.open();
     this.#waiting = turn;
     const queued = this.#options.speaking.queue({
       guildId: this.#options.guildId,
       requesterId: CHAT_REQUESTER,
       requesterName: 'chat',
       text: '(chat messages)',
-      source: {
-        generate: (signal) => {
-          if (this.#waiting === turn) this.#waiting = undefined;
-          turn.state = 'generating';
-          this.#schedule();
-          return this.#produce(turn, signal);
-        },
-        open: async (audioUrl, signal) => {
-          const url = turn.dirty ? await this.#produce(turn, signal) : audioUrl;
-          if (turn.voice === undefined) throw new NothingToRead('the turn has no audio');
-          return turn.voice.open(url, signal);
-        },
-      },
-      onUpdate: (update) => this.#onUpdate(turn, update),
+      source,
+      onUpdate,
     });
     if (!queued.ok) {
+      this.#turns.discard(turn);
       this.#waiting = undefined;
       this.#wake(this.#options.retryMs);
-      return;
     }
-    this.#turns.add(turn);
   }
 
   #wake(ms: number): void {
@@ -251,124 +195,5 @@ export class GuildReader {
         if (!timer.signal.aborted) this.#options.logger.warn({ err: error }, 'reader timer failed');
       },
     );
-  }
-
-  // Takes a fresh batch (putting back what the turn held) and generates it; again when a
-  // message of the batch is deleted or edited before the audio is made.
-  async #produce(turn: Turn, signal: AbortSignal): Promise<string> {
-    for (;;) {
-      signal.throwIfAborted();
-      this.#refill(turn);
-      const first = turn.batch[0];
-      if (first === undefined) throw new NothingToRead('every message was deleted or too old');
-      const { text, last } = composeBatch(turn.batch, {
-        saidPrefix: this.settings?.saidPrefix ?? true,
-        minLength: this.#options.minTextLength,
-        last: this.#last,
-        phrases: this.phrases,
-      });
-      this.#last = last;
-      const attempt = new AbortController();
-      turn.attempt = attempt;
-      turn.dirty = false;
-      turn.voice = first.voice;
-      try {
-        const { audioUrl } = await first.voice.client.generate(
-          { ...first.voice.request, text },
-          { signal: AbortSignal.any([signal, attempt.signal]) },
-        );
-        if (!turn.dirty) {
-          turn.state = 'ready';
-          return audioUrl;
-        }
-      } catch (error) {
-        if (signal.aborted || !attempt.signal.aborted) throw error;
-      } finally {
-        turn.attempt = undefined;
-      }
-      turn.state = 'generating';
-    }
-  }
-
-  #refill(turn: Turn): void {
-    for (const message of turn.batch) this.#held.delete(message.id);
-    this.#backlog.requeue(turn.batch);
-    const now = this.#options.clock.now();
-    const maxAgeMs = this.settings?.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
-    const forecast = {
-      aheadMs: this.#aheadMs(turn, now),
-      msPerChar: this.#rate.msPerChar,
-      heardWithinMs: maxAgeMs * FORECAST_SHARE,
-    };
-    const taken = this.#backlog.take(now, maxAgeMs, forecast);
-    if (taken.stale.length > 0) {
-      this.#droppedStale += taken.stale.length;
-      this.#backlog.forget(taken.stale);
-      this.#options.logger.info(
-        { guildId: this.#options.guildId, dropped: taken.stale.length, total: this.#droppedStale },
-        'dropped chat messages that could not be heard within max-age',
-      );
-    }
-    turn.batch = taken.batch;
-    turn.cost = taken.batch.reduce((sum, message) => sum + batchCost(message), 0);
-    for (const message of turn.batch) this.#held.set(message.id, turn);
-  }
-
-  // Speech of the chat's other turns still to play: the rest of the playing one, and the ones
-  // made or being made. Items of `/say` members in between are not counted.
-  #aheadMs(except: Turn, now: number): number {
-    let ahead = 0;
-    for (const turn of this.#turns) {
-      if (turn === except || turn.state === 'waiting' || turn.state === 'done') continue;
-      const speech = turn.cost * this.#rate.msPerChar;
-      ahead += Math.max(
-        0,
-        speech - (turn.playingSince === undefined ? 0 : now - turn.playingSince),
-      );
-    }
-    return ahead;
-  }
-
-  #onUpdate(turn: Turn, update: SpeakUpdate): void {
-    switch (update.state) {
-      case 'playing':
-        turn.state = 'playing';
-        turn.playingSince = this.#options.clock.now();
-        // A playing item no longer counts against the chat's places in the queue.
-        this.#schedule();
-        return;
-      case 'failed':
-        if (!(update.error instanceof NothingToRead)) {
-          const { guildId } = this.#options;
-          this.#options.logger.warn({ err: update.error, guildId }, 'reading chat failed');
-        }
-        this.#done(turn);
-        return;
-      case 'played':
-        this.#rate.observe(turn.cost, update.durationMs);
-        this.#done(turn);
-        return;
-      case 'skipped':
-        this.#done(turn);
-        return;
-      case 'cancelled':
-        // `/stop` or leaving voice: the backlog goes with the queue.
-        this.clear();
-        this.#done(turn);
-        this.#options.onCleared();
-        return;
-      default:
-        return;
-    }
-  }
-
-  #done(turn: Turn): void {
-    turn.state = 'done';
-    turn.attempt?.abort(new Error('the turn ended'));
-    this.#turns.delete(turn);
-    if (this.#waiting === turn) this.#waiting = undefined;
-    for (const message of turn.batch) this.#held.delete(message.id);
-    this.#backlog.forget(turn.batch);
-    this.#schedule();
   }
 }

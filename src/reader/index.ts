@@ -18,7 +18,7 @@ export {
 export { type CrowdPhrases, crowdPhrases, ENGLISH_CROWD_PHRASES } from './crowd-phrases.ts';
 export { applyDictionary, withEntry, withoutWord } from './dictionary.ts';
 export { type MessageFacts, type ReadDecision, readDecision } from './filter.ts';
-export { CHAT_REQUESTER, NothingToRead } from './guild-reader.ts';
+export { CHAT_REQUESTER } from './guild-reader.ts';
 export {
   type AttachmentKind,
   ENGLISH_PHRASES,
@@ -30,4 +30,5 @@ export { type ChatterStanding, hasPriority, PRIORITY_BADGES, priorityFirst } fro
 export { ChatReader, type ChatReaderOptions, type ReaderStats } from './reader.ts';
 export { chorusText, collapseRepeats, type RepeatGroup, repeatKey } from './repeats.ts';
 export { type ChatContent, type CleanupOptions, cleanMessage, type SpokenMessage } from './text.ts';
+export { NothingToRead } from './turns.ts';
 export type { ChatSpeaking, ChatTurn, ChatVoice, IncomingMessage, TurnSource } from './types.ts';

@@ -1,6 +1,6 @@
 /** What the chat reader is handed: the messages it hears and the speaking path it uses. */
+import type { ChatVoice } from '../speaking/index.ts';
 import type { MentionNames } from '../speech/index.ts';
-import type { SpeechRequest, TtsClient } from '../tts/index.ts';
 import type { SniffedAudio, SpeakUpdate } from '../voice/index.ts';
 import type { MessageFacts } from './filter.ts';
 import type { ChatContent } from './text.ts';
@@ -16,16 +16,8 @@ export interface IncomingMessage extends MessageFacts {
   readonly names: MentionNames;
 }
 
-/** The voice a member's messages are spoken in, and the client of the server's key. */
-export interface ChatVoice {
-  /** Messages merge only when this is equal (same key, voice, model and speed). */
-  readonly key: string;
-  readonly client: Pick<TtsClient, 'generate' | 'usage'>;
-  /** Opens finished audio for playback, its format sniffed from the bytes. */
-  open(audioUrl: string, signal: AbortSignal): Promise<SniffedAudio>;
-  /** The request without its text. */
-  readonly request: Omit<SpeechRequest, 'text'>;
-}
+/** The voice a member's messages are spoken in, as the speaking service chose it. */
+export type { ChatVoice };
 
 /** Makes a queue item's audio when its turn to generate comes, and opens it when it plays. */
 export interface TurnSource {
@@ -48,7 +40,10 @@ export interface ChatTurn {
 export interface ChatSpeaking {
   /** The bot's voice channel in the server, if any. */
   channelOf(guildId: string): string | undefined;
-  /** The voice for a member's messages; throws a UserError when the server has no key. */
+  /**
+   * The voice for a member's messages; throws a UserError when the server has no key or the
+   * member's chat share is used up (their message is then not read).
+   */
   voiceOf(guildId: string, member: { id: string; name: string }): Promise<ChatVoice>;
   /** Queues a turn; false when the queue refuses it now (full, or not in voice). */
   queue(turn: ChatTurn): { ok: true; itemId: string } | { ok: false };

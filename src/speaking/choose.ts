@@ -1,6 +1,7 @@
 /** Pure choices of the speaking service: where speech goes and which voice speaks it. */
 import { UserError } from '../refusal/index.ts';
 import { codeSpan, findVoice } from '../speech/index.ts';
+import type { GuildDefaults, UserSettings } from '../store/index.ts';
 import type { Model, Voice } from '../tts/index.ts';
 import type { Output } from './types.ts';
 
@@ -41,4 +42,20 @@ export function pickVoice(
     throw new UserError('voice_not_found', { voice: codeSpan(voiceId, 50), model });
   }
   return voice;
+}
+
+/** What a requester speaks with when they choose nothing (chat): their voice, else the server's defaults. */
+export function defaultChoice(
+  user: UserSettings,
+  guild: GuildDefaults,
+): {
+  readonly voiceId: string | undefined;
+  readonly model: Model;
+  readonly speed: number | undefined;
+} {
+  return {
+    voiceId: user.voiceId ?? guild.voiceId,
+    model: guild.model ?? 'base',
+    speed: guild.speed,
+  };
 }

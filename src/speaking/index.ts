@@ -1,5 +1,8 @@
-/** The speaking service: the one path from a request to speech, shared by every adapter. */
-export { chooseOutput, pickVoice } from './choose.ts';
+/** The speaking service: the one path from a request to speech, shared by every entrance. */
+export type { ChatTurnRequest } from './chat.ts';
+export { chooseOutput, defaultChoice, pickVoice } from './choose.ts';
+export type { SpeakingServiceOptions } from './context.ts';
+export { DEFAULT_FILES_AT_ONCE } from './delivery.ts';
 export {
   checkShare,
   DEFAULT_SHARE_DIVISOR,
@@ -7,26 +10,30 @@ export {
   memberDailyShare,
   type ShareCheck,
 } from './quota.ts';
+export { queueRefusal, shareRefusal } from './refusals.ts';
 export { Reservations } from './reservations.ts';
+export { SpeakingService } from './service.ts';
+export { Slots } from './slots.ts';
+export { endOf, ttsSource } from './sources.ts';
 export {
   type AttachOptions,
-  DEFAULT_FILES_AT_ONCE,
-  type Queued,
-  SpeakingService,
-  type SpeakingServiceOptions,
-  ttsSource,
-} from './service.ts';
-export { Slots } from './slots.ts';
-export {
+  type ChatVoice,
   type FileProgress,
   MAX_TEXT_LENGTH,
   type Output,
   type PreparedSpeech,
+  type PreviewInput,
+  type PreviewResult,
+  type Queued,
   type ReadySpeech,
+  type ReplayEnd,
   type Requester,
+  type ResumedSpeech,
+  type SayOutcome,
   type SpeechChoices,
   type SpeechEnd,
   type SpeechFile,
+  type SpeechFollower,
   type SpeechInput,
   type SpeechJournal,
   type SpeechOrigin,

@@ -1,6 +1,8 @@
-/** The shapes adapters (`/say`, the chat reader) hand to the speaking service and get back. */
+/** The shapes adapters (`/say`, previews, the chat reader, resuming) hand to the speaking service and get back. */
+import type { PreviewAudio } from '../preview/index.ts';
 import type { ValidatedSay } from '../speech/index.ts';
-import type { SpeechRequest, TtsClient, Voice } from '../tts/index.ts';
+import type { LimitUsage, Model, SpeechRequest, TtsClient, Voice } from '../tts/index.ts';
+import type { SniffedAudio, SpeakUpdate } from '../voice/index.ts';
 
 /** Longest text one request may speak (the API's limit). */
 export const MAX_TEXT_LENGTH = 5000;
@@ -136,3 +138,91 @@ export interface SpeechFile {
   /** Length of the audio, when it could be read. */
   readonly durationMs: number | undefined;
 }
+
+/** How a file-mode request is followed and handed over. */
+export interface AttachOptions {
+  /** Largest attachment the server allows, in bytes. */
+  readonly maxBytes: number;
+  readonly onProgress: (progress: FileProgress) => void;
+  /** Hands the audio to the requester (e.g. edits the reply); the request counts as delivered once it resolves. */
+  readonly deliver: (file: SpeechFile) => Promise<void>;
+}
+
+/** Where a voice request was queued. */
+export interface Queued {
+  readonly itemId: string;
+  readonly position: number;
+}
+
+/**
+ * How an adapter follows a request it handed to `say`: told once what will be said, then of
+ * the voice item's changes, or of the file's progress and its hand-over.
+ */
+export interface SpeechFollower extends AttachOptions {
+  /** Every check passed and the voice is chosen; called once, before any other call. */
+  accepted(speech: ReadySpeech): void;
+  /** A voice item's changes, ending with played, failed, skipped or cancelled. */
+  onUpdate(update: SpeakUpdate): void;
+}
+
+/** What became of a request `say` took: queued in voice, or delivered as a file. */
+export type SayOutcome =
+  | { readonly output: 'voice'; readonly queued: Queued }
+  | { readonly output: 'file' };
+
+/** A voice preview asked for (`/preview`, the `/voices` menu). */
+export interface PreviewInput {
+  readonly guildId: string;
+  readonly requester: Requester;
+  readonly voiceId: string;
+  /** The server's default model when absent. */
+  readonly model?: Model | undefined;
+  /** The voice channel the requester is in, if any: the sample plays there when the bot is too. */
+  readonly requesterChannelId?: string | undefined;
+}
+
+/** A preview answered: the sample, and whether it was queued in voice or is the member's file. */
+export interface PreviewResult {
+  readonly voice: Voice;
+  readonly audio: PreviewAudio;
+  /** Read from the store: no generation was spent. */
+  readonly cached: boolean;
+  /** The voice channel the sample was queued in; undefined when the member gets the file. */
+  readonly channelId: string | undefined;
+}
+
+/** The voice a chat author's messages are spoken in, and how a chat turn is generated in it. */
+export interface ChatVoice {
+  /** Messages merge only when this is equal (same key, voice, model and speed). */
+  readonly key: string;
+  /** The request without its text. */
+  readonly request: Omit<SpeechRequest, 'text'>;
+  /** The key's generation budget now (the reader spaces its turns by it). */
+  usage(): Promise<readonly LimitUsage[]>;
+  /**
+   * Generates a chat turn's text in this voice with the server's current key; resolves with the
+   * audio's address. Recorded in the usage ledger once the API accepts it: under its author, or
+   * the chat as a whole when `authors` are several. `onSubmitted` hears of the acceptance.
+   */
+  generate(
+    text: string,
+    options: {
+      readonly authors: readonly string[];
+      readonly signal: AbortSignal;
+      readonly onSubmitted?: () => void;
+    },
+  ): Promise<string>;
+  /** Opens finished audio for playback, its format sniffed from the bytes. */
+  open(audioUrl: string, signal: AbortSignal): Promise<SniffedAudio>;
+}
+
+/** A request journalled by an earlier run, as resuming hands it back to the speaking service. */
+export interface ResumedSpeech {
+  readonly guildId: string;
+  readonly requesterId: string;
+  readonly requesterName: string;
+  readonly request: SpeechRequest;
+}
+
+/** How a replayed voice item ended. */
+export type ReplayEnd = 'played' | 'failed' | 'skipped' | 'cancelled';

@@ -47,6 +47,7 @@ export {
 export { KeyvSpeechCacheStore } from './speech-cache.ts';
 export {
   addGeneration,
+  CHAT_LEDGER_ID,
   type DayUsage,
   emptyDay,
   KeyvUsageLedger,

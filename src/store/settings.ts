@@ -17,6 +17,11 @@ export type GuildDefaults = z.infer<typeof guildDefaultsSchema>;
 export const guildLimitsSchema = z.object({
   /** Generations per member per UTC day; 0 turns the share off; absent: the default share. */
   memberDaily: z.number().int().min(0).max(1_000_000).optional(),
+  /**
+   * Chat generations per author per UTC day (the chat reader); 0 turns it off; absent: the
+   * same share as `memberDaily`'s.
+   */
+  chatDaily: z.number().int().min(0).max(1_000_000).optional(),
 });
 export type GuildLimits = z.infer<typeof guildLimitsSchema>;
 

@@ -8,6 +8,12 @@ const DAY_MS = 86_400_000;
 /** Days kept: today and the 14 before it, plus one so a late reader still finds the oldest. */
 export const USAGE_DAYS_KEPT = 16;
 
+/**
+ * The ledger's entry for generations of the chat as a whole: a chat turn that merges several
+ * authors' messages is nobody's alone. Member ids are Discord snowflakes, so it cannot clash.
+ */
+export const CHAT_LEDGER_ID = 'chat';
+
 /** One server's recorded generations on one UTC day. */
 export interface DayUsage {
   /** `YYYY-MM-DD`, UTC. */

@@ -1,6 +1,6 @@
 /** The figures `/usage` shows and how they read, in the member's language. Pure. */
 import type { Translator } from '../i18n/index.ts';
-import type { DayUsage } from '../store/index.ts';
+import { CHAT_LEDGER_ID, type DayUsage } from '../store/index.ts';
 import type { LimitUsage } from '../tts/index.ts';
 import type { ChartInput } from './chart.ts';
 
@@ -115,7 +115,12 @@ export function usageLines(
     top:
       top.length === 0
         ? [t('usage.nobody')]
-        : top.map((entry, i) => `${i + 1}. <@${entry.userId}> — ${entry.count}`),
+        : top.map((entry, i) => {
+            // Chat turns that merged several authors are the chat's, not a member's.
+            const who =
+              entry.userId === CHAT_LEDGER_ID ? t('usage.top_chat') : `<@${entry.userId}>`;
+            return `${i + 1}. ${who} — ${entry.count}`;
+          }),
   };
 }
 

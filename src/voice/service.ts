@@ -3,7 +3,7 @@
  * cleaned up only here.
  */
 import { type AudioPlayer, createAudioPlayer, NoSubscriberBehavior } from '@discordjs/voice';
-import { defaultFfmpegProcesses, type FfmpegProcesses } from '../audio/index.ts';
+import type { FfmpegProcesses } from '../audio/index.ts';
 import type { Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { Clock } from '../tts/index.ts';
@@ -40,8 +40,8 @@ export interface VoiceManagerOptions {
   /** Longest wait for a connection to become ready; default 20 000. */
   readonly readyTimeoutMs?: number;
   readonly reconnect?: Partial<ReconnectPolicy>;
-  /** Where ffmpeg children are registered; default the shared registry. */
-  readonly processes?: FfmpegProcesses;
+  /** Where ffmpeg children are registered (built by the composition root); killed on destroy. */
+  readonly processes: FfmpegProcesses;
   /** Kill ffmpeg when it writes nothing for this long; the transcoder's default when absent. */
   readonly stallTimeoutMs?: number;
   /** Most ffmpeg processes started ahead of their audio, over every guild; default 4. */
@@ -71,7 +71,7 @@ export class VoiceManager implements VoiceService {
   constructor(options: VoiceManagerOptions) {
     this.#options = options;
     this.#logger = options.logger.child({ component: 'voice' });
-    this.#processes = options.processes ?? defaultFfmpegProcesses;
+    this.#processes = options.processes;
     this.#warmSlots = new WarmSlots(options.maxWaitingFfmpeg ?? 4);
   }
 

@@ -60,7 +60,7 @@ beforeAll(async () => {
   const voices = t.discord.slash({ user: 'member', name: 'voices' });
   list = await voices.waitForReply(10_000);
   log = [];
-  store = slowStore(t.bot.services.keyv, STORE_DELAY_MS, log);
+  store = slowStore(t.bot.store, STORE_DELAY_MS, log);
 }, 60_000);
 afterAll(async () => {
   store?.restore();

@@ -26,7 +26,7 @@ const request = {
 async function resume(entry: PendingSpeech): Promise<void> {
   // The bot's own secret key (generated in its data folder), as an earlier run would have used.
   const secretKey = await loadSecretKey(undefined, t.dataDir, t.bot.services.logger);
-  await new PendingJournal(t.bot.services.keyv, { secretKey, clock: systemClock }).record(entry);
+  await new PendingJournal(t.bot.store, { secretKey, clock: systemClock }).record(entry);
   await t.bot.resumer.start();
   await t.bot.resumer.idle();
 }
@@ -90,4 +90,25 @@ test('a live reply is edited in place: the progress line gives way to the audio'
   expect(handle.files()[0]?.data.equals(t.emulator.audioOf(generationId) ?? Buffer.alloc(0))).toBe(
     true,
   );
+});
+
+test('a resumed request that never reached the API is submitted once, and counted for its requester', async () => {
+  const memberId = t.discord.users.member.id;
+  const guildId = t.discord.guild.id;
+  const today = async () => (await t.bot.services.usage.days(guildId, Date.now(), Date.now()))[0];
+  const before = (await today())?.members[memberId] ?? 0;
+  const posts = t.emulator.counts()['POST /v2/tts']?.total ?? 0;
+  const now = Date.now();
+  await resume({
+    id: 'unsubmitted-1',
+    guildId,
+    channelId: t.discord.guild.textChannelId,
+    requesterId: memberId,
+    requesterName: 'member',
+    output: 'file',
+    request,
+    recordedAt: now,
+  });
+  expect(t.emulator.counts()['POST /v2/tts']?.total).toBe(posts + 1);
+  expect((await today())?.members[memberId]).toBe(before + 1);
 });

@@ -214,7 +214,7 @@ describe('the Redis store going away and coming back', () => {
     const index = async () => {
       const connection = await openRedis(redis.url, () => undefined);
       try {
-        return await new RedisJournalIndex(connection, t.bot.services.keyv).ids();
+        return await new RedisJournalIndex(connection, t.bot.store).ids();
       } finally {
         await connection.close();
       }

@@ -271,8 +271,8 @@ describe('streamer mode: reading the chat', () => {
     );
   });
 
-  test('chat is the server’s: a member’s daily share of /say does not stop their messages being read', async () => {
-    await config('limits', { 'member-daily': 1 }).waitForReply();
+  test('the chat has its own share: with `chat-daily` off, a member whose /say share is used up is still read', async () => {
+    await config('limits', { 'member-daily': 1, 'chat-daily': 0 }).waitForReply();
     for (const n of ['one', 'two', 'three']) {
       t.discord.sendMessage({
         user: 'bobby',

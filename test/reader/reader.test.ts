@@ -5,7 +5,7 @@ import { translatorFor } from '../../src/i18n/index.ts';
 import { SpeechQueue } from '../../src/queue/index.ts';
 import { ChatReader, type ChatTurn, type IncomingMessage } from '../../src/reader/index.ts';
 import { defaultReaderSettings, type GuildSettings } from '../../src/store/index.ts';
-import type { LimitUsage, SpeechRequest } from '../../src/tts/index.ts';
+import type { LimitUsage } from '../../src/tts/index.ts';
 import { FakeClock, settle } from '../support/fake-clock.ts';
 
 const GUILD = 'g1';
@@ -40,23 +40,21 @@ class Stage {
     return {
       key: 'k|v',
       request: { voiceId: 'v', model: 'base' as const },
-      client: {
-        generate: (request: SpeechRequest, options: { signal?: AbortSignal } = {}) =>
-          new Promise<{ generationId: string; audioUrl: string }>((resolve, reject) => {
-            const url = `audio:${++this.#generations}`;
-            const release = () => {
-              this.submitted.push(request.text);
-              this.#texts.set(url, request.text);
-              resolve({ generationId: url, audioUrl: url });
-            };
-            options.signal?.addEventListener('abort', () => reject(options.signal?.reason), {
-              once: true,
-            });
-            if (this.autoRelease) release();
-            else this.pending.push({ text: request.text, release });
-          }),
-        usage: async () => this.usages,
-      },
+      usage: async () => this.usages,
+      generate: (text: string, options: { signal: AbortSignal }) =>
+        new Promise<string>((resolve, reject) => {
+          const url = `audio:${++this.#generations}`;
+          const release = () => {
+            this.submitted.push(text);
+            this.#texts.set(url, text);
+            resolve(url);
+          };
+          options.signal.addEventListener('abort', () => reject(options.signal.reason), {
+            once: true,
+          });
+          if (this.autoRelease) release();
+          else this.pending.push({ text, release });
+        }),
       open: async (url: string) => ({
         stream: Readable.from([this.#texts.get(url) ?? '']),
         extension: 'txt',
@@ -355,6 +353,46 @@ describe('ChatReader, edits after the audio was made', () => {
       'Carol said the score is three to two.',
     ]);
     expect(stage.submitted).toContain('Carol said the score is three to one.');
+  });
+});
+
+describe('ChatReader, what edits may cost (issue 22)', () => {
+  const edit = (message: IncomingMessage, content: string) =>
+    reader.edited({ ...message, content, message: { ...message.message, content } });
+
+  test('after its generation started, a message is read once more at most: later edits change nothing', async () => {
+    stage.autoRelease = false;
+    const message = post('Bobby', 'the boss is at 900 hp now');
+    await wait(1100);
+    expect(stage.pending.map((p) => p.text)).toEqual(['Bobby said the boss is at 900 hp now.']);
+    for (const hp of [800, 700, 600, 500]) {
+      await edit(message, `the boss is at ${hp} hp now`);
+      await wait(10);
+    }
+    // Two generations asked for: the first (aborted by the first edit), and its one re-read.
+    expect(stage.pending.map((p) => p.text)).toEqual([
+      'Bobby said the boss is at 900 hp now.',
+      'Bobby said the boss is at 800 hp now.',
+    ]);
+    stage.autoRelease = true;
+    for (const p of stage.pending.splice(0)) p.release();
+    await wait(100);
+    expect(stage.played).toEqual(['Bobby said the boss is at 800 hp now.']);
+  });
+
+  test('an edit later than max-age after the message was posted is not read again', async () => {
+    guild.reader.maxAgeMs = 20_000;
+    stage.autoRelease = false;
+    const message = post('Bobby', 'an old message that waits long');
+    await wait(1100);
+    expect(stage.pending).toHaveLength(1); // its generation takes long
+    await wait(20_000);
+    await edit(message, 'an old message, edited too late');
+    stage.autoRelease = true;
+    for (const p of stage.pending.splice(0)) p.release();
+    await wait(100);
+    expect(stage.played).toEqual(['Bobby said an old message that waits long.']);
+    expect(stage.submitted.join()).not.toContain('too late');
   });
 });
 

@@ -4,6 +4,7 @@
  */
 import Keyv from 'keyv';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { PreviewCache } from '../../src/preview/index.ts';
 import { UserError } from '../../src/refusal/index.ts';
 import {
   SpeakingService,
@@ -90,6 +91,7 @@ async function setup(
     }).clients,
     voice: manager,
     usage,
+    previews: new PreviewCache(new Keyv()),
     dailyLimit: 500,
     ...(options.filesAtOnce === undefined ? {} : { filesAtOnce: options.filesAtOnce }),
     clock: systemClock,

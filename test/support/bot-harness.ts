@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FfmpegProcesses } from '../../src/audio/index.ts';
 import { type Bot, startBot } from '../../src/bot.ts';
 import { parseConfig } from '../../src/config/index.ts';
 import { createLogger } from '../../src/log/index.ts';
@@ -31,6 +32,8 @@ export interface TestBot {
   /** Every log line the bot wrote (JSON), for secret checks. */
   readonly logs: string[];
   readonly dataDir: string;
+  /** The bot's ffmpeg children, from spawn until reaped. */
+  readonly processes: FfmpegProcesses;
   /** Sets the guild's API key through `/config api-key` as the admin, and waits for the confirmation. */
   configureKey(apiKey?: string): Promise<string>;
   /** Stops the bot and every server, and removes the data folder. */
@@ -80,10 +83,12 @@ export async function startTestBot(
     TTS_CACHE_TTL: '0',
     ...options.env,
   });
+  const processes = new FfmpegProcesses();
   let bot: Bot;
   try {
     bot = await startBot(config, {
       logger,
+      processes,
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     });
   } catch (error) {
@@ -97,6 +102,7 @@ export async function startTestBot(
     voiceServer,
     logs,
     dataDir,
+    processes,
     async configureKey(apiKey = USER_ONE.apiKey) {
       const handle = await discord
         .slash({ user: 'admin', name: 'config', subcommand: 'api-key' })

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { translatorFor } from '../../src/i18n/index.ts';
+import { CHAT_LEDGER_ID } from '../../src/store/index.ts';
 import {
   chartAltText,
   chartInput,
@@ -127,6 +128,24 @@ describe('usageLines', () => {
     });
     expect(lines.days).toEqual(['`05-13` 3', '`05-14` 5']);
     expect(lines.top).toEqual(['1. <@b> — 4', '2. <@a> — 3', '3. <@c> — 1']);
+  });
+
+  test('chat turns that merged several authors are listed as the chat, never as a mention', () => {
+    const lines = usageLines(en, {
+      server,
+      member,
+      history: {
+        days,
+        top: [
+          { userId: CHAT_LEDGER_ID, count: 7 },
+          { userId: 'b', count: 4 },
+        ],
+      },
+    });
+    expect(lines.top).toEqual([
+      '1. the chat (turns that merged several members’ messages) — 7',
+      '2. <@b> — 4',
+    ]);
   });
 
   test('managers, exempt from the share, are told the share members have', () => {

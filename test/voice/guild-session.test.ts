@@ -4,7 +4,6 @@
  * they generate, as the speaking service's sources do.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import { liveFfmpegProcesses } from '../../src/audio/index.ts';
 import type { TtsClient } from '../../src/tts/index.ts';
 import type { VoiceManager } from '../../src/voice/index.ts';
 import { type Emulator, startEmulator, USER_ONE, USER_TWO } from '../../tools/emulator/index.ts';
@@ -14,7 +13,15 @@ import {
   trustFakeVoiceCertificate,
 } from '../fake-discord/voice/index.ts';
 import { clientsFor, sentence, TIME_SCALE } from '../tts/emulated.ts';
-import { eventually, expectOneTerminal, newGuildId, newManager, speak, target } from './support.ts';
+import {
+  eventually,
+  expectOneTerminal,
+  newGuildId,
+  newManager,
+  speak,
+  target,
+  testProcesses,
+} from './support.ts';
 
 let server: FakeVoiceServer;
 let emulator: Emulator;
@@ -37,7 +44,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   for (const made of managers.splice(0)) await made.destroy();
-  expect(liveFfmpegProcesses()).toEqual([]);
+  expect(testProcesses.pids()).toEqual([]);
 });
 afterAll(async () => {
   await server.close();

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import pino from 'pino';
 import { expect } from 'vitest';
+import { FfmpegProcesses } from '../../src/audio/index.ts';
 import { ttsSource } from '../../src/speaking/index.ts';
 import { type SpeechRequest, systemClock, type TtsClient } from '../../src/tts/index.ts';
 import { type SpeakUpdate, VoiceManager, type VoiceManagerOptions } from '../../src/voice/index.ts';
@@ -33,6 +34,9 @@ export interface Notice {
   text: string;
 }
 
+/** The ffmpeg children of the managers {@link newManager} builds (unless told otherwise). */
+export const testProcesses = new FfmpegProcesses();
+
 /** A manager with test defaults; `notices` collects what it posts. */
 export function newManager(overrides: Partial<VoiceManagerOptions> = {}): {
   manager: VoiceManager;
@@ -41,6 +45,7 @@ export function newManager(overrides: Partial<VoiceManagerOptions> = {}): {
   const notices: Notice[] = [];
   const manager = new VoiceManager({
     ffmpegPath: 'ffmpeg',
+    processes: testProcesses,
     logger: quietLogger,
     clock: systemClock,
     idleMs: 60_000,

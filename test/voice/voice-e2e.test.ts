@@ -4,7 +4,6 @@
  * /stop, /leave, and leaving when the last member leaves.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { liveFfmpegProcesses } from '../../src/audio/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 import { sentence } from '../tts/emulated.ts';
@@ -110,7 +109,7 @@ describe('voice end to end', () => {
       expect(await replyMatching(handle, /Played|Removed/)).toMatch(/Removed from the queue/);
     }
     expect(botInVoice()).toBe(voiceChannel());
-    await eventually('ffmpeg gone', () => liveFfmpegProcesses().length === 0);
+    await eventually('ffmpeg gone', () => t.processes.pids().length === 0);
   });
 
   test('the bot leaves when the last member leaves, and says so where /join was used', async () => {
@@ -149,6 +148,6 @@ describe('voice end to end', () => {
     expect(await replyMatching(handle, /Removed/)).toContain('Removed from the queue');
     await eventually('cleaned up', () => t.bot.services.voice.channelOf(guildId()) === undefined);
     await eventually('no voice connection', () => t.voiceServer.connections().length === 0);
-    await eventually('ffmpeg gone', () => liveFfmpegProcesses().length === 0);
+    await eventually('ffmpeg gone', () => t.processes.pids().length === 0);
   });
 });

@@ -4,7 +4,6 @@
  * run (vitest reports uncaught exceptions as errors).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { liveFfmpegProcesses } from '../../src/audio/index.ts';
 import type { TtsClient } from '../../src/tts/index.ts';
 import type { VoiceManager } from '../../src/voice/index.ts';
 import { type Emulator, startEmulator } from '../../tools/emulator/index.ts';
@@ -25,6 +24,7 @@ import {
   procExists,
   speak,
   target,
+  testProcesses,
 } from './support.ts';
 
 let server: FakeVoiceServer;
@@ -50,7 +50,7 @@ beforeAll(async () => {
 
 afterEach(async () => {
   for (const made of managers.splice(0)) await made.destroy();
-  expect(liveFfmpegProcesses()).toEqual([]);
+  expect(testProcesses.pids()).toEqual([]);
   await eventually('no voice websocket remains', () => server.connections().length === 0);
 });
 
@@ -121,11 +121,11 @@ describe('joining and leaving', () => {
     await voice.join(target(server, guildId));
     const spoken = speak(voice, guildId, client, 'a', sentence(800));
     await eventually('audio arrives', () => server.received(guildId).durationMs > 300, 20_000);
-    const pids = liveFfmpegProcesses();
+    const pids = testProcesses.pids();
     expect(pids.length).toBeGreaterThan(0);
     await voice.destroy();
     expect(await spoken.ended).toEqual({ state: 'cancelled' });
-    expect(liveFfmpegProcesses()).toEqual([]);
+    expect(testProcesses.pids()).toEqual([]);
     expect(pids.filter(procExists)).toEqual([]);
     await eventually('no connection', () => connectionsOf(guildId).length === 0);
     expect(notices).toEqual([]);

@@ -4,7 +4,6 @@
  */
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { liveFfmpegProcesses } from '../../src/audio/index.ts';
 import { ttsSource } from '../../src/speaking/index.ts';
 import type { TtsClient } from '../../src/tts/index.ts';
 import type { VoiceManager } from '../../src/voice/index.ts';
@@ -25,6 +24,7 @@ import {
   procExists,
   speak,
   target,
+  testProcesses,
   wavDurationMs,
 } from './support.ts';
 
@@ -58,7 +58,7 @@ afterEach(async () => {
   generationMs = 100;
   emulator.clearFaults();
   for (const made of managers.splice(0)) await made.destroy();
-  expect(liveFfmpegProcesses()).toEqual([]);
+  expect(testProcesses.pids()).toEqual([]);
   await eventually('no voice websocket remains', () => server.connections().length === 0);
 });
 
@@ -112,7 +112,7 @@ describe('VoiceManager with the fake voice server and the emulator', () => {
     // The poller's first status check waits for an estimate that grows with the text length.
     await eventually('the long item plays', () => long.updates.at(-1)?.state === 'playing', 20_000);
     await eventually('audio arrives', () => server.received(guildId).durationMs > 500, 10_000);
-    const pids = liveFfmpegProcesses();
+    const pids = testProcesses.pids();
     expect(pids.length).toBeGreaterThan(0);
     expect(voice.skip(guildId)).toBe(true);
     expect(await long.ended).toEqual({ state: 'skipped' });
@@ -291,7 +291,7 @@ describe('VoiceManager with the fake voice server and the emulator', () => {
     const end = await stuck.ended;
     expect(end.state).toBe('failed');
     expect(end.state === 'failed' && String(end.error)).toMatch(/no output/);
-    await eventually('ffmpeg reaped', () => liveFfmpegProcesses().length === 0);
+    await eventually('ffmpeg reaped', () => testProcesses.pids().length === 0);
     expect(hanging.destroyed).toBe(true);
   });
 
@@ -303,18 +303,18 @@ describe('VoiceManager with the fake voice server and the emulator', () => {
     const polls = count('GET /v2/status');
     const head = speak(voice, guildId, client, 'alice', sentence(40));
     const second = speak(voice, guildId, client, 'bob', sentence(30));
-    await eventually('ffmpeg waits for the head', () => liveFfmpegProcesses().length === 1);
+    await eventually('ffmpeg waits for the head', () => testProcesses.pids().length === 1);
     await eventually('polling started', () => count('GET /v2/status') > polls);
     expect(voice.queue(guildId).map((entry) => entry.state)).toEqual(['generating', 'generating']);
-    const [waiting] = liveFfmpegProcesses();
+    const [waiting] = testProcesses.pids();
     expect(voice.skip(guildId)).toBe(true);
     expect(await head.ended).toEqual({ state: 'skipped' });
     // The skipped item's ffmpeg dies; the new head gets its own.
     await eventually('the skipped ffmpeg is gone', () => !procExists(waiting ?? 0));
-    await eventually('ffmpeg waits for the new head', () => liveFfmpegProcesses().length === 1);
+    await eventually('ffmpeg waits for the new head', () => testProcesses.pids().length === 1);
     expect(voice.stop(guildId)).toBe(1);
     expect(await second.ended).toEqual({ state: 'cancelled' });
-    await eventually('no ffmpeg left', () => liveFfmpegProcesses().length === 0);
+    await eventually('no ffmpeg left', () => testProcesses.pids().length === 0);
   });
 
   test('audio that ends before any sound fails its item instead of starting the player; the next plays', async () => {
@@ -355,13 +355,13 @@ describe('VoiceManager with the fake voice server and the emulator', () => {
     const polls = count('GET /v2/status');
     const items = guilds.map((guildId, i) => speak(voice, guildId, client, `u${i}`, sentence(30)));
     await eventually('polling started', () => count('GET /v2/status') > polls);
-    await eventually('one ffmpeg waits', () => liveFfmpegProcesses().length === 1);
+    await eventually('one ffmpeg waits', () => testProcesses.pids().length === 1);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(liveFfmpegProcesses()).toHaveLength(1);
+    expect(testProcesses.pids()).toHaveLength(1);
     // Cancelled items give their slot back: the next ones can wait ahead again, and play.
     for (const guildId of guilds) voice.stop(guildId);
     for (const item of items) expect((await item.ended).state).toBe('cancelled');
-    await eventually('no ffmpeg left', () => liveFfmpegProcesses().length === 0);
+    await eventually('no ffmpeg left', () => testProcesses.pids().length === 0);
     generationMs = 100;
     const played = guilds.map((guildId, i) => speak(voice, guildId, client, `v${i}`, sentence(30)));
     for (const item of played) expect(await item.ended).toMatchObject({ state: 'played' });

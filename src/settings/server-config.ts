@@ -1,21 +1,36 @@
 /**
- * What `/config` does to a server's configuration, apart from Discord: its API key (checked,
+ * What changing a server's configuration means, apart from Discord: its API key (checked,
  * stored, removed, with queued speech told), its defaults (validated against the voice list)
  * and the summary `/config show` renders. Every settings change goes through the store API.
  */
 import { limitText, type Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import { UserError } from '../refusal/index.ts';
-import type { Services } from '../services.ts';
 import { codeSpan, findVoice } from '../speech/index.ts';
-import { type GuildDefaults, guildDefaultsSchema, UnreadableKeyError } from '../store/index.ts';
-import { type LimitUsage, type Model, maskKey, type TtsClient, TtsError } from '../tts/index.ts';
+import {
+  type ApiKeyVault,
+  type GuildDefaults,
+  guildDefaultsSchema,
+  type SettingsStore,
+  UnreadableKeyError,
+} from '../store/index.ts';
+import {
+  type LimitUsage,
+  type Model,
+  maskKey,
+  type TtsClient,
+  type TtsClients,
+  TtsError,
+} from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';
 
-/** The services `/config` works with; of voice, only the news that the key changed. */
-export type ConfigServices = Pick<Services, 'settings' | 'apiKeys' | 'tts'> & {
+/** What a server's configuration is changed through; of voice, only the news that the key changed. */
+export interface ConfigServices {
+  readonly settings: Pick<SettingsStore, 'guild' | 'updateGuild'>;
+  readonly apiKeys: Pick<ApiKeyVault, 'get' | 'set' | 'remove'>;
+  readonly tts: Pick<TtsClients, 'verify' | 'forget' | 'forKey'>;
   readonly voice: Pick<VoiceService, 'keyChanged'>;
-};
+}
 
 /** `/config defaults` as typed: each option given changes its default, the others stay. */
 export interface DefaultsInput {

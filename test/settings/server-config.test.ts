@@ -1,6 +1,7 @@
 import Keyv from 'keyv';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { UserError } from '../../src/refusal/index.ts';
 import {
   type ConfigServices,
   configSummary,
@@ -8,10 +9,9 @@ import {
   removeApiKey,
   saveApiKey,
   saveDefaults,
-} from '../../src/discord/server-config.ts';
-import { UserError } from '../../src/refusal/index.ts';
+} from '../../src/settings/index.ts';
 import { ApiKeyVault, KeyvSettingsStore } from '../../src/store/index.ts';
-import { maskKey } from '../../src/tts/index.ts';
+import { maskKey, type TtsClients } from '../../src/tts/index.ts';
 import { type Emulator, startEmulator, USER_ONE, USER_TWO } from '../../tools/emulator/index.ts';
 import { clientsFor } from '../tts/emulated.ts';
 
@@ -46,6 +46,7 @@ describe('server configuration over a real store and the emulator', () => {
   let emulator: Emulator;
   let services: ConfigServices;
   let keyChanges: string[];
+  let tts: TtsClients;
 
   beforeAll(async () => {
     emulator = await startEmulator({ synth: 'tone', generationMs: () => 50 });
@@ -56,10 +57,11 @@ describe('server configuration over a real store and the emulator', () => {
   beforeEach(() => {
     const settings = new KeyvSettingsStore(new Keyv());
     keyChanges = [];
+    tts = clientsFor(emulator).clients;
     services = {
       settings,
       apiKeys: new ApiKeyVault(settings, Buffer.alloc(32, 7)),
-      tts: clientsFor(emulator).clients,
+      tts,
       // The voice service's side of a key change is its own test's concern; here, that it is told.
       voice: { keyChanged: (guildId, change) => keyChanges.push(`${guildId} ${change}`) },
     };
@@ -68,7 +70,7 @@ describe('server configuration over a real store and the emulator', () => {
   test('a valid key is saved and queued speech told; an invalid one leaves nothing', async () => {
     expect(await saveApiKey(services, GUILD, 'adx_wrong_key_000000', silent)).toBe('rejected');
     expect(await services.apiKeys.get(GUILD)).toBeUndefined();
-    expect(services.tts.size).toBe(0);
+    expect(tts.size).toBe(0);
     expect(keyChanges).toEqual([]);
 
     expect(await saveApiKey(services, GUILD, USER_ONE.apiKey, silent)).toBe('saved');
@@ -80,7 +82,7 @@ describe('server configuration over a real store and the emulator', () => {
     expect(await saveApiKey(services, GUILD, USER_TWO.apiKey, silent)).toBe('saved');
     expect(keyChanges).toEqual([`${GUILD} replaced`, `${GUILD} replaced`]);
     // The replaced key's client is gone; the new one's is held.
-    expect(services.tts.size).toBe(1);
+    expect(tts.size).toBe(1);
   });
 
   test('removing the key forgets its client and stops queued speech, once', async () => {
@@ -88,7 +90,7 @@ describe('server configuration over a real store and the emulator', () => {
     await saveApiKey(services, GUILD, USER_ONE.apiKey, silent);
     expect(await removeApiKey(services, GUILD)).toBe(true);
     expect(await services.apiKeys.get(GUILD)).toBeUndefined();
-    expect(services.tts.size).toBe(0);
+    expect(tts.size).toBe(0);
     expect(keyChanges).toEqual([`${GUILD} replaced`, `${GUILD} removed`]);
     expect(await removeApiKey(services, GUILD)).toBe(false);
   });

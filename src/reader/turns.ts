@@ -1,0 +1,294 @@
+/**
+ * What one server's chat turns read: a turn takes its batch from the backlog when its generation
+ * starts (dropping what could not be heard within `max-age`), composes and generates it, and
+ * makes it again when one of its messages is deleted, or edited within its one re-read, until it
+ * plays.
+ */
+import type { Logger } from '../log/index.ts';
+import { DEFAULT_MAX_AGE_MS, type ReaderSettings } from '../store/index.ts';
+import type { Clock } from '../tts/index.ts';
+import type { SpeakUpdate } from '../voice/index.ts';
+import { batchCost, type ChatBacklog, type PendingMessage } from './backlog.ts';
+import { composeBatch, type LastRead } from './compose.ts';
+import type { ReaderPhrases } from './phrases.ts';
+import { SpeechRate } from './speech-rate.ts';
+import type { SpokenMessage } from './text.ts';
+import type { ChatSpeaking, ChatVoice, TurnSource } from './types.ts';
+
+/**
+ * Share of max-age the speech forecast aims at: a message is read only if it is forecast to
+ * be heard within three quarters of max-age, leaving the rest for what the forecast cannot
+ * see (a `/say` item in between, the generation itself, a voice slower than learned).
+ */
+export const FORECAST_SHARE = 0.75;
+
+/** Thrown by a turn whose messages were all deleted or went stale before it could speak. */
+export class NothingToRead extends Error {
+  override readonly name = 'NothingToRead';
+}
+
+/** A message with the voice it is spoken in. */
+export interface ReaderMessage extends PendingMessage {
+  readonly voice: ChatVoice;
+  /**
+   * An edit made after the message was taken for generation was read (its one re-read): later
+   * edits no longer change what is said, so ten edits cost at most one generation more.
+   */
+  readonly reread?: boolean;
+}
+
+/** One chat turn in the speech queue: the batch it reads and where it stands. */
+export interface Turn {
+  batch: ReaderMessage[];
+  state: 'waiting' | 'generating' | 'ready' | 'playing' | 'done';
+  /** The generation under way, aborted when one of its messages is deleted or edited. */
+  attempt: AbortController | undefined;
+  /** A message of the batch changed after its audio was made: make it again before playing. */
+  dirty: boolean;
+  voice: ChatVoice | undefined;
+  /** Characters of the batch as the backlog counts them, for the speech forecast. */
+  cost: number;
+  /** When it started playing. */
+  playingSince: number | undefined;
+}
+
+/** What {@link ReaderTurns} works with. */
+export interface ReaderTurnsOptions {
+  readonly guildId: string;
+  readonly backlog: ChatBacklog<ReaderMessage>;
+  readonly speaking: Pick<ChatSpeaking, 'skip'>;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly minTextLength: number;
+  /** The server's reader settings and spoken phrases, as last seen with a message. */
+  readonly current: () => { readonly settings?: ReaderSettings; readonly phrases: ReaderPhrases };
+  /** `turn` started generating, started playing or ended: the next may be queued. */
+  readonly onProgress: (turn: Turn) => void;
+  /** `/stop` or leaving voice cancelled `turn` (now ended): the chat waiting goes too. */
+  readonly onCancelled: (turn: Turn) => void;
+}
+
+/** A server's chat turns, from queued to played. */
+export class ReaderTurns {
+  readonly #options: ReaderTurnsOptions;
+  /** Messages handed to a turn, by id. */
+  readonly #held = new Map<string, Turn>();
+  readonly #turns = new Set<Turn>();
+  #last: LastRead | undefined;
+  #droppedStale = 0;
+  /** How long the chat's speech takes per character, learned from what played. */
+  readonly #rate = new SpeechRate();
+
+  constructor(options: ReaderTurnsOptions) {
+    this.#options = options;
+  }
+
+  /** True while a chat turn is queued, generating or playing. */
+  get busy(): boolean {
+    return this.#turns.size > 0;
+  }
+
+  /** Messages dropped because they could not be heard within `max-age` of being posted. */
+  get droppedStale(): number {
+    return this.#droppedStale;
+  }
+
+  /** A new turn for the speech queue: its source makes the audio when its generation starts. */
+  open(): {
+    readonly turn: Turn;
+    readonly source: TurnSource;
+    onUpdate(update: SpeakUpdate): void;
+  } {
+    const turn: Turn = {
+      batch: [],
+      state: 'waiting',
+      attempt: undefined,
+      dirty: false,
+      voice: undefined,
+      cost: 0,
+      playingSince: undefined,
+    };
+    this.#turns.add(turn);
+    return {
+      turn,
+      source: {
+        generate: (signal) => {
+          turn.state = 'generating';
+          this.#options.onProgress(turn);
+          return this.#produce(turn, signal);
+        },
+        open: async (audioUrl, signal) => {
+          const url = turn.dirty ? await this.#produce(turn, signal) : audioUrl;
+          if (turn.voice === undefined) throw new NothingToRead('the turn has no audio');
+          return turn.voice.open(url, signal);
+        },
+      },
+      onUpdate: (update) => this.#onUpdate(turn, update),
+    };
+  }
+
+  /** The queue refused `turn`: it is forgotten. */
+  discard(turn: Turn): void {
+    this.#turns.delete(turn);
+  }
+
+  /**
+   * An edit of a message a turn holds; false when no turn holds it. Before the turn plays, the
+   * edit is read once more if the message is within `max-age`; later edits change nothing.
+   */
+  edit(messageId: string, spoken: SpokenMessage): boolean {
+    const turn = this.#held.get(messageId);
+    if (turn === undefined) return false;
+    const message = turn.batch.find((m) => m.id === messageId);
+    if (turn.state === 'playing' || turn.state === 'done' || message === undefined) return true;
+    // Discord also sends updates that leave the text as it was (a link preview arriving).
+    if (message.text === spoken.text && message.kind === spoken.kind) return true;
+    const maxAgeMs = this.#options.current().settings?.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+    if (message.reread || this.#options.clock.now() - message.at > maxAgeMs) return true;
+    turn.batch = turn.batch.map((m) =>
+      m.id === messageId ? { ...m, ...spoken, reread: true } : m,
+    );
+    this.#changed(turn);
+    return true;
+  }
+
+  /** A deleted message a turn holds: never spoken (its turn skipped if playing); false when none holds it. */
+  remove(messageId: string): boolean {
+    const turn = this.#held.get(messageId);
+    if (turn === undefined) return false;
+    if (turn.state === 'done') return true;
+    if (turn.state === 'playing') {
+      this.#options.speaking.skip(this.#options.guildId);
+      return true;
+    }
+    this.#held.delete(messageId);
+    turn.batch = turn.batch.filter((m) => m.id !== messageId);
+    this.#changed(turn);
+    return true;
+  }
+
+  // A message of a turn that has not played changed: make its audio again from what is left.
+  #changed(turn: Turn): void {
+    turn.dirty = true;
+    turn.attempt?.abort(new Error('a message of the batch changed'));
+  }
+
+  // Takes a fresh batch (putting back what the turn held) and generates it; again when a
+  // message of the batch is deleted or edited before the audio is made.
+  async #produce(turn: Turn, signal: AbortSignal): Promise<string> {
+    for (;;) {
+      signal.throwIfAborted();
+      this.#refill(turn);
+      const first = turn.batch[0];
+      if (first === undefined) throw new NothingToRead('every message was deleted or too old');
+      const { settings, phrases } = this.#options.current();
+      const { text, last } = composeBatch(turn.batch, {
+        saidPrefix: settings?.saidPrefix ?? true,
+        minLength: this.#options.minTextLength,
+        last: this.#last,
+        phrases,
+      });
+      this.#last = last;
+      const attempt = new AbortController();
+      turn.attempt = attempt;
+      turn.dirty = false;
+      turn.voice = first.voice;
+      try {
+        const audioUrl = await first.voice.generate(text, {
+          authors: turn.batch.map((message) => message.authorId),
+          signal: AbortSignal.any([signal, attempt.signal]),
+        });
+        if (!turn.dirty) {
+          turn.state = 'ready';
+          return audioUrl;
+        }
+      } catch (error) {
+        if (signal.aborted || !attempt.signal.aborted) throw error;
+      } finally {
+        turn.attempt = undefined;
+      }
+      turn.state = 'generating';
+    }
+  }
+
+  #refill(turn: Turn): void {
+    const { backlog, clock, logger, guildId } = this.#options;
+    for (const message of turn.batch) this.#held.delete(message.id);
+    backlog.requeue(turn.batch);
+    const now = clock.now();
+    const maxAgeMs = this.#options.current().settings?.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+    const forecast = {
+      aheadMs: this.#aheadMs(turn, now),
+      msPerChar: this.#rate.msPerChar,
+      heardWithinMs: maxAgeMs * FORECAST_SHARE,
+    };
+    const taken = backlog.take(now, maxAgeMs, forecast);
+    if (taken.stale.length > 0) {
+      this.#droppedStale += taken.stale.length;
+      backlog.forget(taken.stale);
+      logger.info(
+        { guildId, dropped: taken.stale.length, total: this.#droppedStale },
+        'dropped chat messages that could not be heard within max-age',
+      );
+    }
+    turn.batch = taken.batch;
+    turn.cost = taken.batch.reduce((sum, message) => sum + batchCost(message), 0);
+    for (const message of turn.batch) this.#held.set(message.id, turn);
+  }
+
+  // Speech of the chat's other turns still to play: the rest of the playing one, and the ones
+  // made or being made. Items of `/say` members in between are not counted.
+  #aheadMs(except: Turn, now: number): number {
+    let ahead = 0;
+    for (const turn of this.#turns) {
+      if (turn === except || turn.state === 'waiting' || turn.state === 'done') continue;
+      const speech = turn.cost * this.#rate.msPerChar;
+      ahead += Math.max(
+        0,
+        speech - (turn.playingSince === undefined ? 0 : now - turn.playingSince),
+      );
+    }
+    return ahead;
+  }
+
+  #onUpdate(turn: Turn, update: SpeakUpdate): void {
+    switch (update.state) {
+      case 'playing':
+        turn.state = 'playing';
+        turn.playingSince = this.#options.clock.now();
+        // A playing item no longer counts against the chat's places in the queue.
+        this.#options.onProgress(turn);
+        return;
+      case 'failed':
+        if (!(update.error instanceof NothingToRead)) {
+          const { guildId } = this.#options;
+          this.#options.logger.warn({ err: update.error, guildId }, 'reading chat failed');
+        }
+        this.#done(turn);
+        return;
+      case 'played':
+        this.#rate.observe(turn.cost, update.durationMs);
+        this.#done(turn);
+        return;
+      case 'skipped':
+        this.#done(turn);
+        return;
+      case 'cancelled':
+        // `/stop` or leaving voice: the backlog goes with the queue, and nothing is queued next.
+        this.#done(turn, false);
+        this.#options.onCancelled(turn);
+        return;
+      default:
+        return;
+    }
+  }
+
+  #done(turn: Turn, next = true): void {
+    turn.state = 'done';
+    turn.attempt?.abort(new Error('the turn ended'));
+    this.#turns.delete(turn);
+    for (const message of turn.batch) this.#held.delete(message.id);
+    this.#options.backlog.forget(turn.batch);
+    if (next) this.#options.onProgress(turn);
+  }
+}

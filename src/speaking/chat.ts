@@ -1,0 +1,100 @@
+/**
+ * Chat turns on the speaking path (the chat reader): the voice an author's messages are read
+ * in, with the author's chat share checked; turns queued with their text decided only when
+ * they generate; each generation recorded in the usage ledger. Not journalled: nothing is owed
+ * to a chat after a restart (its messages are past `max-age` by then).
+ */
+import { CHAT_LEDGER_ID } from '../store/index.ts';
+import { openSniffed, type SpeechRequest } from '../tts/index.ts';
+import type { SpeakUpdate, SpeechSource } from '../voice/index.ts';
+import { defaultChoice, pickVoice } from './choose.ts';
+import type { SpeakingContext } from './context.ts';
+import { memberDailyShare } from './quota.ts';
+import { queueRefusal } from './refusals.ts';
+import type { ChatVoice, Queued, Requester } from './types.ts';
+
+/** One chat turn for the voice queue: what `/queue` shows, and the source that makes its audio. */
+export interface ChatTurnRequest {
+  readonly guildId: string;
+  readonly requester: Pick<Requester, 'id' | 'name'>;
+  /** What `/queue` shows for the turn. */
+  readonly text: string;
+  readonly source: SpeechSource;
+}
+
+/** The chat reader's side of the speaking service. */
+export class ChatTurns {
+  readonly #context: SpeakingContext;
+
+  constructor(context: SpeakingContext) {
+    this.#context = context;
+  }
+
+  /**
+   * The voice `author`'s messages are read in: theirs, else the server's default, as `/say`
+   * picks it. Refused with a UserError when the server has no key, or when the author's chat
+   * generations today reached the server's chat share (`chat-daily`, else `/say`'s share).
+   */
+  async voiceOf(guildId: string, author: Pick<Requester, 'id' | 'name'>): Promise<ChatVoice> {
+    const { settings, dailyLimit } = this.#context.options;
+    const client = await this.#context.clientFor(guildId, false);
+    const [guild, user] = await Promise.all([settings.guild(guildId), settings.user(author.id)]);
+    const { chatDaily, memberDaily } = guild.limits;
+    const share = memberDailyShare(chatDaily ?? memberDaily, dailyLimit);
+    await this.#context.spending.check(guildId, { id: author.id, canManage: false }, share);
+    const choice = defaultChoice(user, guild.defaults);
+    const voice = pickVoice(await client.voices(choice.model), choice.voiceId, choice.model);
+    const request: Omit<SpeechRequest, 'text'> = {
+      voiceId: voice.voiceId,
+      model: choice.model,
+      ...(choice.speed === undefined ? {} : { speed: choice.speed }),
+    };
+    return {
+      key: [client.keyId, request.voiceId, request.model, request.speed ?? 1].join('|'),
+      request,
+      usage: () => client.usage('generate'),
+      generate: (text, options) => this.#generate(guildId, { ...request, text }, options),
+      open: (audioUrl, signal) => openSniffed(client, audioUrl, signal),
+    };
+  }
+
+  /**
+   * Queues a turn whose text is decided only when its generation starts: `source` makes the
+   * audio then (the reader takes whatever chat waits at that moment, so a busy chat merges)
+   * and opens it when it plays. Throws a UserError when refused.
+   */
+  speak(turn: ChatTurnRequest, onUpdate: (update: SpeakUpdate) => void): Queued {
+    const outcome = this.#context.options.voice.speak({
+      guildId: turn.guildId,
+      requesterId: turn.requester.id,
+      requesterName: turn.requester.name,
+      text: turn.text,
+      source: turn.source,
+      onUpdate,
+    });
+    if (outcome.ok) return { itemId: outcome.itemId, position: outcome.position };
+    throw queueRefusal(outcome, 'not_in_voice');
+  }
+
+  // Generates with the server's key of this moment (a key replaced meanwhile is never used
+  // again). Recorded under the author when the turn is one author's, else under the chat as a
+  // whole: a merged generation is nobody's alone, and splitting it would overcount the server.
+  async #generate(
+    guildId: string,
+    request: SpeechRequest,
+    options: Parameters<ChatVoice['generate']>[1],
+  ): Promise<string> {
+    const client = await this.#context.clientFor(guildId, false);
+    const authors = new Set(options.authors);
+    const [only] = authors;
+    const payer = authors.size === 1 && only !== undefined ? only : CHAT_LEDGER_ID;
+    const { audioUrl } = await client.generate(request, {
+      signal: options.signal,
+      onSubmitted: async (generationId) => {
+        options.onSubmitted?.();
+        await this.#context.spending.record(guildId, payer, generationId);
+      },
+    });
+    return audioUrl;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Deciding a request before anything is generated: the server's key, the text and options with
+ * the requester's and the server's defaults, where the speech goes, the voice, and the daily
+ * share it is counted against.
+ */
+import { randomUUID } from 'node:crypto';
+import { validateSay } from '../speech/index.ts';
+import type { SpeechRequest } from '../tts/index.ts';
+import { chooseOutput, pickVoice } from './choose.ts';
+import type { SpeakingContext } from './context.ts';
+import { memberDailyShare } from './quota.ts';
+import {
+  MAX_TEXT_LENGTH,
+  type PreparedSpeech,
+  type ReadySpeech,
+  type SpeechInput,
+  type SpeechTicket,
+} from './types.ts';
+
+/** The checks every request passes, in order; each throws a UserError saying what to fix. */
+export class RequestChecks {
+  readonly #context: SpeakingContext;
+
+  constructor(context: SpeakingContext) {
+    this.#context = context;
+  }
+
+  /**
+   * Every check that needs no TTS call: the server's key, the text and options (with the
+   * requester's and the server's defaults), and where the speech goes.
+   */
+  async prepare(input: SpeechInput): Promise<PreparedSpeech> {
+    const { settings, voice } = this.#context.options;
+    const client = await this.#context.clientFor(input.guildId, input.requester.canManage);
+    const [guild, user] = await Promise.all([
+      settings.guild(input.guildId),
+      settings.user(input.requester.id),
+    ]);
+    const choices = input.choices ?? {};
+    const validated = validateSay(
+      {
+        text: input.text,
+        voice: choices.voice ?? null,
+        model: choices.model ?? null,
+        speed: choices.speed ?? null,
+        emotion: choices.emotion ?? null,
+      },
+      input.text,
+      { user, guild: guild.defaults },
+      { min: this.#context.options.minTextLength, max: MAX_TEXT_LENGTH },
+    );
+    const output = chooseOutput(
+      input.output,
+      voice.channelOf(input.guildId),
+      input.requesterChannelId,
+    );
+    const memberDaily = memberDailyShare(
+      guild.limits.memberDaily,
+      this.#context.options.dailyLimit,
+    );
+    return { input, output, validated, client, memberDaily };
+  }
+
+  /**
+   * Chooses the voice from the server's (cached) voice list, and counts the request against
+   * the requester's daily share (refused with when it frees up once it is used).
+   */
+  async chooseVoice(prepared: PreparedSpeech): Promise<ReadySpeech> {
+    const { validated, input, output } = prepared;
+    const voice = pickVoice(
+      await prepared.client.voices(validated.model),
+      validated.voiceId,
+      validated.model,
+    );
+    const request: SpeechRequest = {
+      text: validated.text,
+      voiceId: voice.voiceId,
+      model: validated.model,
+      ...(validated.speed === undefined ? {} : { speed: validated.speed }),
+      ...(validated.emotion === undefined ? {} : { emotion: validated.emotion }),
+    };
+    const ticket: SpeechTicket = {
+      id: randomUUID(),
+      guildId: input.guildId,
+      requesterId: input.requester.id,
+      requesterName: input.requester.name,
+      output,
+      request,
+      origin: input.origin ?? {},
+    };
+    await this.#context.spending.reserve(
+      input.guildId,
+      input.requester,
+      prepared.memberDaily,
+      ticket.id,
+    );
+    return { ...prepared, voice, request, ticket };
+  }
+
+  /**
+   * Generations per member per day in force on the server for `/say` and previews (its
+   * `/config limits` setting, else the default share); undefined when there is none.
+   */
+  async memberShareOf(guildId: string): Promise<number | undefined> {
+    const guild = await this.#context.options.settings.guild(guildId);
+    return memberDailyShare(guild.limits.memberDaily, this.#context.options.dailyLimit);
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * What the chat costs, end to end (issue 22): the real bot against the fake Discord and the
+ * emulator, counting `POST /tts` there. Edits do not regenerate without bound, chat turns are
+ * in the usage ledger (and `/usage`), and a chat author's daily share caps their chat.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CHAT_LEDGER_ID } from '../../src/store/index.ts';
+import { USER_ONE } from '../../tools/emulator/index.ts';
+import { startTestBot, type TestBot } from '../support/bot-harness.ts';
+import { eventually, fetchedGenerations } from '../voice/support.ts';
+
+let t: TestBot;
+const chat = () => t.discord.guild.channels.chat ?? '';
+const posts = () => t.emulator.counts()['POST /v2/tts']?.total ?? 0;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+beforeAll(async () => {
+  t = await startTestBot({
+    // Long enough for ten edits to arrive while a chat turn generates.
+    emulator: { generationMs: () => 1500 },
+    discord: {
+      extraUsers: ['bobby', 'carol'],
+      guilds: [{ textChannels: ['general', 'chat'], nicknames: { bobby: 'Bobby' } }],
+    },
+  });
+  await t.configureKey(USER_ONE.apiKey);
+  await config('read-channel add', { channel: 'chat' }).waitForReply();
+  for (const user of ['admin', 'bobby', 'carol'])
+    t.discord.moveMember({ userId: user, channelId: t.discord.guild.voiceChannelId });
+  const join = await t.discord.slash({ user: 'admin', name: 'join' }).waitForReply(15_000);
+  expect(join.content).toContain('Joined');
+}, 60_000);
+afterAll(async () => {
+  await t?.stop();
+});
+
+function config(subcommand: string, options: Record<string, string | number | boolean> = {}) {
+  return t.discord.slash({ user: 'admin', name: 'config', subcommand, options });
+}
+
+/** Texts of the generations whose audio was played, in order. */
+function heard(): string[] {
+  return fetchedGenerations(t.emulator).map((id) => t.emulator.generation(id)?.text ?? '');
+}
+
+async function heardMatching(pattern: RegExp, timeoutMs = 20_000): Promise<string> {
+  await eventually(`heard ${pattern}`, () => heard().some((text) => pattern.test(text)), timeoutMs);
+  return heard().find((text) => pattern.test(text)) ?? '';
+}
+
+/** Waits until the voice queue is empty and nothing new was submitted for a while. */
+async function quiet(): Promise<void> {
+  const guildId = t.discord.guild.id;
+  await eventually(
+    'the queue drains',
+    () => t.bot.services.voice.queue(guildId).length === 0,
+    20_000,
+  );
+  let last = posts();
+  for (;;) {
+    await sleep(1500);
+    if (posts() === last) return;
+    last = posts();
+  }
+}
+
+/** The member's generations today, as the ledger has them. */
+async function ledgerToday(memberId: string): Promise<number> {
+  const now = Date.now();
+  const [today] = await t.bot.services.usage.days(t.discord.guild.id, now, now);
+  return today?.members[memberId] ?? 0;
+}
+
+describe('chat spending', () => {
+  test('edits of a waiting message only change what is said: no extra generation', async () => {
+    await quiet();
+    const before = posts();
+    const message = t.discord.sendMessage({
+      user: 'carol',
+      channelId: chat(),
+      content: 'waiting edit probe, version zero',
+    });
+    for (let i = 1; i <= 10; i++)
+      t.discord.editMessage(message.id, `waiting edit probe, version ${i}`);
+    expect(await heardMatching(/waiting edit probe/)).toBe(
+      'carol said waiting edit probe, version 10.',
+    );
+    await quiet();
+    expect(posts() - before).toBe(1);
+  });
+
+  test('one message and ten edits while it generates: read at most once more (2 generations, not 11)', async () => {
+    await quiet();
+    const before = posts();
+    const message = t.discord.sendMessage({
+      user: 'carol',
+      channelId: chat(),
+      content: 'generated edit probe, version zero',
+    });
+    await eventually('its generation was submitted', () => posts() > before, 15_000);
+    for (let i = 1; i <= 10; i++) {
+      t.discord.editMessage(message.id, `generated edit probe, version ${i}`);
+      await sleep(100);
+    }
+    await heardMatching(/generated edit probe/);
+    await quiet();
+    expect(posts() - before).toBe(2);
+    // The first edit is read; the nine after it change nothing.
+    const read = heard().filter((text) => /generated edit probe/.test(text));
+    expect(read).toHaveLength(1);
+    expect(read[0]).toMatch(/generated edit probe, version 1\.$/);
+  });
+
+  test('a chat turn is in the usage ledger under its author, and /usage shows it', async () => {
+    await quiet();
+    const bobby = t.discord.users.bobby?.id ?? '';
+    const before = await ledgerToday(bobby);
+    t.discord.sendMessage({ user: 'bobby', channelId: chat(), content: 'ledger probe from bobby' });
+    await heardMatching(/ledger probe from bobby/);
+    await quiet();
+    expect(await ledgerToday(bobby)).toBe(before + 1);
+    const usage = await t.discord.slash({ user: 'admin', name: 'usage' }).waitForReply(15_000);
+    expect(JSON.stringify(usage.embeds)).toContain(`<@${bobby}>`);
+  });
+
+  test('a turn merging several authors is recorded once, under the chat as a whole', async () => {
+    await quiet();
+    const before = { chat: await ledgerToday(CHAT_LEDGER_ID), posts: posts() };
+    t.discord.sendMessage({ user: 'bobby', channelId: chat(), content: 'merged probe from bobby' });
+    t.discord.sendMessage({ user: 'carol', channelId: chat(), content: 'merged probe from carol' });
+    // One generation reads both ("Bobby said" is left out: he spoke last, a moment ago).
+    expect(await heardMatching(/merged probe from bobby/)).toMatch(
+      /merged probe from bobby\. carol said merged probe from carol\.$/,
+    );
+    await quiet();
+    expect(posts() - before.posts).toBe(1);
+    expect(await ledgerToday(CHAT_LEDGER_ID)).toBe(before.chat + 1);
+  });
+
+  test('a chat author’s daily share (`/config limits chat-daily`) caps their chat; others are still read', async () => {
+    await quiet();
+    const bobby = t.discord.users.bobby?.id ?? '';
+    const used = await ledgerToday(bobby);
+    expect(used).toBeGreaterThan(0); // his chat turns of the tests before
+    const saved = await config('limits', { 'chat-daily': used }).waitForReply();
+    expect(saved.content).toContain('Saved.');
+    expect(saved.content).toContain(`**Chat share:** ${used} generation`);
+    try {
+      const before = posts();
+      t.discord.sendMessage({ user: 'bobby', channelId: chat(), content: 'over my share, bobby' });
+      await sleep(2500);
+      // The admin has read nothing in chat today: well within the same share.
+      t.discord.sendMessage({ user: 'admin', channelId: chat(), content: 'others are still read' });
+      expect(await heardMatching(/others are still read/)).toBe(
+        'admin said others are still read.',
+      );
+      await quiet();
+      expect(posts() - before).toBe(1);
+      expect(heard().join('\n')).not.toContain('over my share');
+    } finally {
+      await config('limits', { 'chat-daily': 0 }).waitForReply();
+    }
+  });
+});
