@@ -199,19 +199,22 @@ describe('SECRET_KEY_PREVIOUS', () => {
     ['a short entry', `${a.toString('hex')},short-secret-value`, /entry 2 of the list must be 32/],
     ['an empty entry', `${a.toString('hex')},,${b.toString('hex')}`, /entry 2 of the list/],
     ['an all-zero entry', Buffer.alloc(32).toString('hex'), /entry 1 of the list must not be all/],
-  ])('%s is refused, naming the variable and the entry, never its value', (_name, text, message) => {
-    const error = (() => {
-      try {
-        parseConfig({ ...minimal, SECRET_KEY_PREVIOUS: text });
-      } catch (caught) {
-        return caught;
-      }
-    })();
-    expect(error).toBeInstanceOf(ConfigError);
-    expect(String(error)).toMatch(/SECRET_KEY_PREVIOUS /);
-    expect(String(error)).toMatch(message);
-    for (const part of text.split(',').filter(Boolean)) expect(String(error)).not.toContain(part);
-  });
+  ])(
+    '%s is refused, naming the variable and the entry, never its value',
+    (_name, text, message) => {
+      const error = (() => {
+        try {
+          parseConfig({ ...minimal, SECRET_KEY_PREVIOUS: text });
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(String(error)).toMatch(/SECRET_KEY_PREVIOUS /);
+      expect(String(error)).toMatch(message);
+      for (const part of text.split(',').filter(Boolean)) expect(String(error)).not.toContain(part);
+    },
+  );
 });
 
 describe('SHARD_LIST', () => {
@@ -227,7 +230,10 @@ describe('SHARD_LIST', () => {
 
   test.each([
     [{ SHARD_LIST: '0' }, /SHARD_LIST needs a number in SHARD_COUNT/],
-    [{ SHARD_COUNT: '2', SHARD_LIST: '2' }, /SHARD_LIST must list shard ids below SHARD_COUNT \(2\)/],
+    [
+      { SHARD_COUNT: '2', SHARD_LIST: '2' },
+      /SHARD_LIST must list shard ids below SHARD_COUNT \(2\)/,
+    ],
     [{ SHARD_COUNT: '2', SHARD_LIST: 'one' }, /SHARD_LIST must be shard ids separated by commas/],
     [{ SHARD_COUNT: '2', SHARD_LIST: '0,' }, /SHARD_LIST must be shard ids separated by commas/],
   ])('%j is refused, naming the variable', (env, message) => {

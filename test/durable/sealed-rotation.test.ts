@@ -7,10 +7,7 @@ import Keyv from 'keyv';
 import pino from 'pino';
 import { describe, expect, test } from 'vitest';
 import { PendingJournal } from '../../src/durable/journal.ts';
-import {
-  INTERACTION_TOKEN_LIFETIME_MS,
-  type PendingSpeech,
-} from '../../src/durable/pending.ts';
+import { INTERACTION_TOKEN_LIFETIME_MS, type PendingSpeech } from '../../src/durable/pending.ts';
 import { openEntry, sealEntry, storedPendingSchema } from '../../src/durable/sealed.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 
