@@ -50,9 +50,9 @@ describe('openEntry with previous secrets', () => {
     storedPendingSchema.parse(JSON.parse(JSON.stringify(sealEntry(pending('e'), secretKey, T0))));
 
   test.each([
-    ['the current secret', CURRENT, false],
-    ['a previous secret', OLD, true],
-  ])('a token sealed with %s opens; rewritten: %s', (_name, sealedWith, rewrite) => {
+    ['the current secret', false, CURRENT],
+    ['a previous secret', true, OLD],
+  ])('a token sealed with %s opens; rewritten: %s', (_name, rewrite, sealedWith) => {
     const opened = openEntry(stored(sealedWith), { current: CURRENT, previous: [OLD] }, T0);
     expect(opened).toEqual({ entry: pending('e'), rewrite, unreadable: false });
   });

@@ -65,9 +65,9 @@ describe('openWithAny', () => {
   const open = (key: Buffer) => openBound(sealed, key, 'ctx');
 
   test.each([
-    ['the current secret', { current: OLD, previous: [] }, false],
-    ['a previous secret', { current: CURRENT, previous: [OLDER, OLD] }, true],
-  ])('opens with %s (stale: %s)', (_name, keys, stale) => {
+    ['the current secret', false, { current: OLD, previous: [] }],
+    ['a previous secret', true, { current: CURRENT, previous: [OLDER, OLD] }],
+  ])('opens with %s (stale: %s)', (_name, stale, keys) => {
     expect(openWithAny(keys, open)).toEqual({ plaintext: 'plain', stale });
   });
 
