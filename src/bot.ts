@@ -35,7 +35,7 @@ import {
   KeyvSettingsStore,
   KeyvSpeechCacheStore,
   KeyvUsageLedger,
-  loadSecretKey,
+  loadSecretKeys,
   migrateLegacyApiKeys,
   openKeyv,
   openRedis,
@@ -157,7 +157,8 @@ export async function startBot(
     const commands = await loadCommands();
     const keyv = await openKeyv(config.storeUrl);
     opened.push(() => keyv.disconnect());
-    const secretKey = await loadSecretKey(config.secretKey, config.dataDir, logger);
+    // SECRET_KEY seals; SECRET_KEY_PREVIOUS still opens (each record is sealed again on first read).
+    const { current: secretKey, previous } = await loadSecretKeys(config, logger);
     const settings = new KeyvSettingsStore(keyv);
     let budgets: BudgetStore;
     // Pending speech's index: a Redis set when shard processes share the store.
@@ -222,7 +223,7 @@ export async function startBot(
       },
     });
     opened.push(() => voice.destroy());
-    const apiKeys = new ApiKeyVault(settings, secretKey);
+    const apiKeys = new ApiKeyVault(settings, { current: secretKey, previous }, logger);
     // Before anything reads a key: `v1` records are re-sealed bound to their guild, then refused.
     const migration = await migrateLegacyApiKeys(keyv, settings, apiKeys);
     if (migration !== 'done before' && migration.resealed > 0)
@@ -233,7 +234,13 @@ export async function startBot(
         'stored API keys in the v1 format do not open with this SECRET_KEY; they stay unreadable',
       );
     // Pending speech lives in the store from submission to delivery (see docs/ARCHITECTURE.md).
-    const pending = new PendingJournal(keyv, { secretKey, clock, logger, index: pendingIndex });
+    const pending = new PendingJournal(keyv, {
+      secretKey,
+      previousSecretKeys: previous,
+      clock,
+      logger,
+      index: pendingIndex,
+    });
     const recorder = new JournalRecorder({
       journal: pending,
       clock,

@@ -10,14 +10,20 @@ export interface TtsConfig {
   readonly pollDeadlineMs: number;
 }
 
-/** The bot's configuration, parsed once at start. */
-export interface Config extends TtsConfig {
-  readonly discordToken: string;
-  readonly discordApiUrl: string | undefined;
-  readonly devGuildId: string | undefined;
+/** Where the bot keeps its records and the secrets that seal them (the bot, `secrets:rotate`). */
+export interface StoreConfig {
   readonly storeUrl: string;
   readonly dataDir: string;
   readonly secretKey: Buffer | undefined;
+  /** Older secrets that may still open stored records (`SECRET_KEY_PREVIOUS`), newest first. */
+  readonly previousSecretKeys: readonly Buffer[];
+}
+
+/** The bot's configuration, parsed once at start. */
+export interface Config extends TtsConfig, StoreConfig {
+  readonly discordToken: string;
+  readonly discordApiUrl: string | undefined;
+  readonly devGuildId: string | undefined;
   readonly logLevel: string;
   readonly prettyLogs: boolean;
   readonly ffmpegPath: string | undefined;
@@ -33,6 +39,8 @@ export interface Config extends TtsConfig {
   readonly httpHost: string;
   /** Shards for `npm run start:sharded`: a number, or `auto` (Discord's recommendation). */
   readonly shardCount: number | 'auto';
+  /** The shards this host's manager runs (`SHARD_LIST`), or undefined for all of them. */
+  readonly shardList: readonly number[] | undefined;
   /** Twitch chat's WebSocket address (`ws://` for a local test server). */
   readonly twitchChatUrl: string;
 }
@@ -85,6 +93,19 @@ const secret = z.string().transform((text, context) => {
   }
   return key;
 });
+/** Comma-separated secrets, each read as {@link secret}; a bad one is named by its position only. */
+const secretList = z.string().transform((text, context) => {
+  const keys: Buffer[] = [];
+  for (const [index, part] of text.split(',').entries()) {
+    const key = parseSecretKey(part);
+    if (typeof key === 'string') {
+      context.addIssue({ code: 'custom', message: `entry ${index + 1} of the list ${key}` });
+      continue;
+    }
+    keys.push(key);
+  }
+  return keys;
+});
 
 const ttsSchema = z.object({
   TTS_API_URL: url.default('https://api.audixa.ai/v2'),
@@ -102,18 +123,23 @@ const ttsSchema = z.object({
   TTS_POLL_DEADLINE: duration({ min: 1000, max: 3_600_000 }).default(300_000),
 });
 
-const schema = ttsSchema.extend({
-  DISCORD_TOKEN: z.string({
-    error: 'is required: the bot token from the Discord developer portal',
-  }),
-  DISCORD_API_URL: url.optional(),
-  DISCORD_DEV_GUILD_ID: snowflake.optional(),
+const storeSchema = z.object({
   STORE_URL: z
     .string()
     .regex(/^(sqlite|redis|rediss):\/\//, 'must start with sqlite:// or redis://')
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   SECRET_KEY: secret.optional(),
+  SECRET_KEY_PREVIOUS: secretList.default([]),
+});
+
+const schema = ttsSchema.extend({
+  ...storeSchema.shape,
+  DISCORD_TOKEN: z.string({
+    error: 'is required: the bot token from the Discord developer portal',
+  }),
+  DISCORD_API_URL: url.optional(),
+  DISCORD_DEV_GUILD_ID: snowflake.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
   FFMPEG_PATH: z.string().min(1).optional(),
@@ -134,6 +160,11 @@ const schema = ttsSchema.extend({
     .regex(/^(auto|[1-9]\d{0,4})$/, 'must be auto or a whole number of shards (1 or more)')
     .transform((text) => (text === 'auto' ? 'auto' : Number(text)))
     .default('auto'),
+  SHARD_LIST: z
+    .string()
+    .regex(/^\s*\d{1,5}\s*(,\s*\d{1,5}\s*)*$/, 'must be shard ids separated by commas, like 0,1')
+    .transform((text) => [...new Set(text.split(',').map(Number))])
+    .optional(),
   TWITCH_CHAT_URL: z.url({ protocol: /^wss?$/ }).default('wss://irc-ws.chat.twitch.tv:443'),
 });
 
@@ -174,17 +205,44 @@ export function parseTtsConfig(env: Env): TtsConfig {
   return ttsConfig(validate(ttsSchema, env));
 }
 
+function storeConfig(e: z.infer<typeof storeSchema>): StoreConfig {
+  return {
+    storeUrl: e.STORE_URL ?? `sqlite://${e.DATA_DIR.replace(/\/+$/, '')}/bot.sqlite`,
+    dataDir: e.DATA_DIR,
+    secretKey: e.SECRET_KEY,
+    previousSecretKeys: e.SECRET_KEY_PREVIOUS,
+  };
+}
+
+/** Parses only the store's variables (for `npm run secrets:rotate`, which needs no Discord token). */
+export function parseStoreConfig(env: Env): StoreConfig {
+  return storeConfig(validate(storeSchema, env));
+}
+
+/** SHARD_LIST checked against SHARD_COUNT: every host must agree on one total, and ids lie below it. */
+function shardList(e: z.infer<typeof schema>): readonly number[] | undefined {
+  const { SHARD_LIST: list, SHARD_COUNT: count } = e;
+  if (list === undefined) return undefined;
+  let problem: string | undefined;
+  if (count === 'auto') {
+    problem = 'needs a number in SHARD_COUNT (every host must run the same total), not auto';
+  } else if (list.some((id) => id >= count)) {
+    problem = `must list shard ids below SHARD_COUNT (${count}): shards count from 0`;
+  }
+  if (problem !== undefined)
+    throw new ConfigError(`Invalid configuration:\n  SHARD_LIST ${problem}`);
+  return list;
+}
+
 /** Parses the environment into a {@link Config}, or throws a ConfigError naming every bad variable. */
 export function parseConfig(env: Env): Config {
   const e = validate(schema, env);
   return {
     ...ttsConfig(e),
+    ...storeConfig(e),
     discordToken: e.DISCORD_TOKEN,
     discordApiUrl: e.DISCORD_API_URL,
     devGuildId: e.DISCORD_DEV_GUILD_ID,
-    storeUrl: e.STORE_URL ?? `sqlite://${e.DATA_DIR.replace(/\/+$/, '')}/bot.sqlite`,
-    dataDir: e.DATA_DIR,
-    secretKey: e.SECRET_KEY,
     logLevel: e.LOG_LEVEL,
     prettyLogs: e.NODE_ENV !== 'production',
     ffmpegPath: e.FFMPEG_PATH,
@@ -196,6 +254,7 @@ export function parseConfig(env: Env): Config {
     httpPort: e.HTTP_PORT,
     httpHost: e.HTTP_HOST,
     shardCount: e.SHARD_COUNT,
+    shardList: shardList(e),
     twitchChatUrl: e.TWITCH_CHAT_URL,
   };
 }

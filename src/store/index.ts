@@ -1,12 +1,22 @@
 export {
+  type ApiKeyRotation,
   ApiKeyVault,
   LEGACY_KEYS_MIGRATED,
   migrateLegacyApiKeys,
   type ResealOutcome,
+  resealApiKeys,
   UnreadableKeyError,
 } from './api-keys.ts';
 export { KeyvBudgetJournal } from './budget-journal.ts';
 export { guardStore, StoreUnavailableError, withTimeout } from './guard.ts';
+export {
+  loadSecretKeys,
+  NoSecretOpensError,
+  onlyKey,
+  openWithAny,
+  type SecretKeys,
+  UNOPENABLE_HINT,
+} from './keyring.ts';
 export { OPERATION_TIMEOUT_MS, openKeyv } from './keyv.ts';
 export {
   DEFAULT_MAX_AGE_MS,
@@ -29,6 +39,7 @@ export {
   isLegacySecret,
   loadSecretKey,
   openBound,
+  openLegacySecret,
   parseSecretKey,
   resealLegacySecret,
   sealBound,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ConfigError, parseConfig } from '../../src/config/index.ts';
+import { ConfigError, parseConfig, parseStoreConfig } from '../../src/config/index.ts';
 
 const minimal = { DISCORD_TOKEN: 'token-value-that-must-stay-secret' };
 
@@ -171,4 +171,73 @@ describe('TWITCH_CHAT_URL', () => {
       expect(() => parseConfig({ ...minimal, TWITCH_CHAT_URL: value })).toThrow(/TWITCH_CHAT_URL/);
     },
   );
+});
+
+describe('SECRET_KEY_PREVIOUS', () => {
+  const a = Buffer.alloc(32, 1);
+  const b = Buffer.alloc(32, 2);
+
+  test('absent: no previous secrets', () => {
+    expect(parseConfig(minimal).previousSecretKeys).toEqual([]);
+  });
+
+  test('a comma-separated list, hex or base64, spaces ignored, in order', () => {
+    const config = parseConfig({
+      ...minimal,
+      SECRET_KEY_PREVIOUS: ` ${a.toString('hex')} , ${b.toString('base64')}`,
+    });
+    expect(config.previousSecretKeys).toEqual([a, b]);
+  });
+
+  test('also for tools that need no Discord token (secrets:rotate)', () => {
+    expect(
+      parseStoreConfig({ SECRET_KEY: b.toString('hex'), SECRET_KEY_PREVIOUS: a.toString('hex') }),
+    ).toMatchObject({ secretKey: b, previousSecretKeys: [a], dataDir: './data' });
+  });
+
+  test.each([
+    ['a short entry', `${a.toString('hex')},short-secret-value`, /entry 2 of the list must be 32/],
+    ['an empty entry', `${a.toString('hex')},,${b.toString('hex')}`, /entry 2 of the list/],
+    ['an all-zero entry', Buffer.alloc(32).toString('hex'), /entry 1 of the list must not be all/],
+  ])(
+    '%s is refused, naming the variable and the entry, never its value',
+    (_name, text, message) => {
+      const error = (() => {
+        try {
+          parseConfig({ ...minimal, SECRET_KEY_PREVIOUS: text });
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(String(error)).toMatch(/SECRET_KEY_PREVIOUS /);
+      expect(String(error)).toMatch(message);
+      for (const part of text.split(',').filter(Boolean)) expect(String(error)).not.toContain(part);
+    },
+  );
+});
+
+describe('SHARD_LIST', () => {
+  test('absent: every shard', () => {
+    expect(parseConfig(minimal).shardList).toBeUndefined();
+  });
+
+  test('this host’s shards of SHARD_COUNT, repeats dropped', () => {
+    expect(parseConfig({ ...minimal, SHARD_COUNT: '4', SHARD_LIST: '3, 1,3' }).shardList).toEqual([
+      3, 1,
+    ]);
+  });
+
+  test.each([
+    [{ SHARD_LIST: '0' }, /SHARD_LIST needs a number in SHARD_COUNT/],
+    [
+      { SHARD_COUNT: '2', SHARD_LIST: '2' },
+      /SHARD_LIST must list shard ids below SHARD_COUNT \(2\)/,
+    ],
+    [{ SHARD_COUNT: '2', SHARD_LIST: 'one' }, /SHARD_LIST must be shard ids separated by commas/],
+    [{ SHARD_COUNT: '2', SHARD_LIST: '0,' }, /SHARD_LIST must be shard ids separated by commas/],
+  ])('%j is refused, naming the variable', (env, message) => {
+    expect(() => parseConfig({ ...minimal, ...env })).toThrow(ConfigError);
+    expect(() => parseConfig({ ...minimal, ...env })).toThrow(message);
+  });
 });
