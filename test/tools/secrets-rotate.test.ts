@@ -136,10 +136,10 @@ describe('the bot with SECRET_KEY_PREVIOUS', () => {
 
   test('/say with a key sealed under the old secret works, and the record is sealed again with SECRET_KEY', async () => {
     const guildId = t.discord.guild.id;
-    await storeKey(t.bot.services.keyv, guildId, USER_ONE.apiKey, OLD);
+    await storeKey(t.bot.store, guildId, USER_ONE.apiKey, OLD);
     const spoken = await say(t);
     expect(spoken.files).toHaveLength(1);
-    const settings = new KeyvSettingsStore(t.bot.services.keyv);
+    const settings = new KeyvSettingsStore(t.bot.store);
     expect(await new ApiKeyVault(settings, CURRENT).get(guildId)).toBe(USER_ONE.apiKey);
     expect(t.logs.join('\n')).toContain('sealed again with the current SECRET_KEY');
     expectNoSecret(t.logs.join('\n'));
@@ -155,7 +155,7 @@ describe('on SQLite: a record no secret opens, then npm run secrets:rotate', () 
 
   test('the member is refused plainly, the operator is told to set SECRET_KEY_PREVIOUS, and the bot keeps running; after the rotation it works without it', async () => {
     const guildId = t.discord.guild.id;
-    const { keyv } = t.bot.services;
+    const keyv = t.bot.store;
     await storeKey(keyv, guildId, USER_ONE.apiKey, OLD);
     await storeKey(keyv, OTHER_GUILD, USER_TWO.apiKey, CURRENT);
     const old = new PendingJournal(keyv, { secretKey: OLD, clock: systemClock });
