@@ -1,6 +1,7 @@
 export { ApiKeyVault, UnreadableKeyError } from './api-keys.ts';
 export { KeyvBudgetJournal } from './budget-journal.ts';
 export { guardCall, guardStore, StoreUnavailableError } from './guard.ts';
+export { deleteKeysUnder, keysUnder } from './key-scan.ts';
 export { OPERATION_TIMEOUT_MS, openKeyv } from './keyv.ts';
 export {
   DEFAULT_MAX_AGE_MS,
