@@ -5,6 +5,7 @@ import { wireChatEvents } from './discord/chat-events.ts';
 import { createDiscordClient, MESSAGE_CONTENT_REFUSED } from './discord/client.ts';
 import { wireGuildEvents } from './discord/guild-events.ts';
 import { createRouter, describeFailure, loadCommands, registerCommands } from './discord/index.ts';
+import { wireRemovalEvents } from './discord/removal-events.ts';
 import { restResultSender } from './discord/result-sender.ts';
 import { wireVoiceEvents } from './discord/voice-events.ts';
 import {
@@ -25,6 +26,7 @@ import {
   timedCheck,
 } from './ops/index.ts';
 import { PreviewCache } from './preview/index.ts';
+import { createForgetting } from './privacy/index.ts';
 import { ChatReader, chatSpeaking } from './reader/index.ts';
 import type { Services } from './services.ts';
 import { ownsGuild } from './sharding/plan.ts';
@@ -253,6 +255,16 @@ export async function startBot(
       journal: recorder,
       onEnd: (state) => metrics.generation(OUTCOME_OF[state]),
     });
+    const previews = new PreviewCache(keyv);
+    // Forgetting a server: `/config forget`, and a removal once DATA_RETENTION is over.
+    const forgetting = createForgetting({
+      ...{ keyv, settings, apiKeys, usage, previews, tts, voice, logger, clock },
+      ...{ journal: pending, speechCache: new KeyvSpeechCacheStore(keyv) },
+      retentionMs: config.dataRetentionMs,
+      owns: (guildId) => ownsGuild(client.shard, guildId),
+      present: (guildId) => client.guilds.cache.has(guildId),
+    });
+    opened.push(() => forgetting.scheduler.stop());
     options.metrics?.watch({
       queueItems: () => sumOverGuilds(client, (id) => voice.queue(id).length),
       voiceConnections: () => sumOverGuilds(client, (id) => (voice.channelOf(id) ? 1 : 0)),
@@ -268,7 +280,8 @@ export async function startBot(
       voice,
       usage,
       speaking,
-      previews: new PreviewCache(keyv),
+      previews,
+      forget: forgetting.service,
       reader: new ChatReader({
         settings,
         speaking: chatSpeaking({
@@ -303,6 +316,7 @@ export async function startBot(
       wireVoiceEvents(discord, voice, logger);
       wireChatEvents(discord, services.reader, logger);
       wireGuildEvents(discord, logger);
+      wireRemovalEvents(discord, forgetting.scheduler, logger);
     };
     wire(client);
 
@@ -329,6 +343,7 @@ export async function startBot(
     ];
     options.metrics?.watchReadiness(ready);
     const resumed = resumer.startWhenReadable();
+    forgetting.scheduler.start();
     return { services, client, ready, stop, resumed, resumer };
   } catch (error) {
     await stop();

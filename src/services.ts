@@ -2,6 +2,7 @@ import type Keyv from 'keyv';
 import type { Config } from './config/index.ts';
 import type { Logger } from './log/index.ts';
 import type { PreviewCache } from './preview/index.ts';
+import type { ForgetService } from './privacy/index.ts';
 import type { ChatReader } from './reader/index.ts';
 import type { SpeakingService } from './speaking/index.ts';
 import type { ApiKeyVault, SettingsStore, UsageLedger } from './store/index.ts';
@@ -26,4 +27,6 @@ export interface Services {
   readonly previews: PreviewCache;
   /** Streamer mode: reads the configured chat channels aloud (`/queue`, `/stop` see it). */
   readonly reader: ChatReader;
+  /** Deletes everything stored for a server (`/config forget`, a removal after retention). */
+  readonly forget: ForgetService;
 }
