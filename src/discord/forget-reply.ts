@@ -6,8 +6,9 @@ import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 import type { Translator } from '../i18n/index.ts';
 import type { ForgetReport } from '../privacy/index.ts';
 
-/** The buttons' custom ids: routed to `/config`'s `forget` part. */
+/** The confirm button's custom id, routed to `/config`'s `forget` part. */
 export const FORGET_CONFIRM_ID = 'config:forget:confirm';
+/** The cancel button's custom id, routed there too. */
 export const FORGET_CANCEL_ID = 'config:forget:cancel';
 
 /** The question: everything that goes, and a red button to delete it all or one to cancel. */

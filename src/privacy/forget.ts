@@ -124,6 +124,8 @@ export class ForgetService {
   /**
    * True when another server stores the key with id `id`. Reads every server's key (one store
    * read and one decryption each): forgetting is rare, and the store keeps no index of keys.
+   * Through the vault, the one way to read a key (a v1 record met here is rewritten bound, as
+   * any read of it would).
    */
   async #usedElsewhere(id: string, guildId: string): Promise<boolean> {
     for (const key of await keysUnder(this.#deps.keyv, 'guild:')) {
