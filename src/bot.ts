@@ -6,6 +6,7 @@ import { wireChatEvents } from './discord/chat-events.ts';
 import { createDiscordClient, MESSAGE_CONTENT_REFUSED } from './discord/client.ts';
 import { wireGuildEvents } from './discord/guild-events.ts';
 import { createRouter, describeFailure, loadCommands, registerCommands } from './discord/index.ts';
+import { wireRemovalEvents } from './discord/removal-events.ts';
 import { restResultSender } from './discord/result-sender.ts';
 import { wireVoiceEvents } from './discord/voice-events.ts';
 import {
@@ -25,6 +26,7 @@ import {
   timedCheck,
 } from './ops/index.ts';
 import { PreviewCache } from './preview/index.ts';
+import { createForgetting } from './privacy/index.ts';
 import { ChatReader, chatSpeaking } from './reader/index.ts';
 import type { Services } from './services.ts';
 import { ownsGuild } from './sharding/plan.ts';
@@ -247,6 +249,7 @@ export async function startBot(
       voiceChannelOf: (guildId) => voice.channelOf(guildId),
     });
     const usage = new KeyvUsageLedger(keyv);
+    const previews = new PreviewCache(keyv);
     const speaking = new SpeakingService({
       settings,
       apiKeyOf: (guildId) => apiKeys.get(guildId),
@@ -257,7 +260,7 @@ export async function startBot(
       clock,
       logger,
       minTextLength: config.minTextLength,
-      previews: new PreviewCache(keyv),
+      previews,
       journal: recorder,
       onEnd: (state) => metrics.generation(OUTCOME_OF[state]),
     });
@@ -286,6 +289,15 @@ export async function startBot(
       recorder.freeze();
       await resumer.stop();
     });
+    // Forgetting a server: `/config forget`, and a removal once DATA_RETENTION is over.
+    const forgetting = createForgetting({
+      ...{ keyv, settings, apiKeys, usage, previews, tts, voice, logger, clock },
+      ...{ journal: pending, speechCache: new KeyvSpeechCacheStore(keyv) },
+      retentionMs: config.dataRetentionMs,
+      owns: (guildId) => ownsGuild(client.shard, guildId),
+      present: (guildId) => client.guilds.cache.has(guildId),
+    });
+    opened.push(() => forgetting.scheduler.stop());
     options.metrics?.watch({
       queueItems: () => sumOverGuilds(client, (id) => voice.queue(id).length),
       voiceConnections: () => sumOverGuilds(client, (id) => (voice.channelOf(id) ? 1 : 0)),
@@ -300,6 +312,7 @@ export async function startBot(
       voice,
       usage,
       speaking,
+      forget: forgetting.service,
       reader: new ChatReader({
         settings,
         speaking: chatSpeaking({
@@ -334,6 +347,7 @@ export async function startBot(
       wireVoiceEvents(discord, voice, logger);
       wireChatEvents(discord, services.reader, logger);
       wireGuildEvents(discord, logger);
+      wireRemovalEvents(discord, forgetting.scheduler, logger);
     };
     wire(client);
 
@@ -360,6 +374,7 @@ export async function startBot(
     ];
     options.metrics?.watchReadiness(ready);
     const resumed = resumer.startWhenReadable();
+    forgetting.scheduler.start();
     return { services, client, store: keyv, ready, stop, resumed, resumer };
   } catch (error) {
     await stop();

@@ -43,6 +43,8 @@ export interface Config extends TtsConfig, StoreConfig {
   readonly shardList: readonly number[] | undefined;
   /** Twitch chat's WebSocket address (`ws://` for a local test server). */
   readonly twitchChatUrl: string;
+  /** How long a removed server's data is kept in case the bot is added back (0: deleted at once). */
+  readonly dataRetentionMs: number;
 }
 
 /** A configuration variable that is missing or wrong; the message names it (never its value). */
@@ -52,10 +54,12 @@ export class ConfigError extends Error {
 
 const url = z.url({ protocol: /^https?$/ });
 const snowflake = z.string().regex(/^\d{17,20}$/, 'must be a numeric Discord id');
-const UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+const UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 /** `1500` → `1500ms`, `60000` → `1m`: a bound as the variable would be written. */
 function formatDuration(ms: number): string {
+  // Days only from a week up, where hours would be hard to read (a day's bound stays `24h`).
+  if (ms >= 7 * UNITS.d && ms % UNITS.d === 0) return `${ms / UNITS.d}d`;
   for (const unit of ['h', 'm', 's'] as const) {
     if (ms % UNITS[unit] === 0) return `${ms / UNITS[unit]}${unit}`;
   }
@@ -70,9 +74,9 @@ function duration(bounds: { min: number; max: number }) {
   const range = `must be between ${formatDuration(bounds.min)} and ${formatDuration(bounds.max)}`;
   return z
     .string()
-    .regex(/^\d+(ms|s|m|h)$/, 'must be a duration like 500ms, 30s, 5m or 1h')
+    .regex(/^\d+(ms|s|m|h|d)$/, 'must be a duration like 500ms, 30s, 5m or 1h')
     .transform((text) => {
-      const [, amount, unit] = /^(\d+)(ms|s|m|h)$/.exec(text) ?? [];
+      const [, amount, unit] = /^(\d+)(ms|s|m|h|d)$/.exec(text) ?? [];
       return Number(amount) * UNITS[unit as keyof typeof UNITS];
     })
     .refine((ms) => ms >= bounds.min && ms <= bounds.max, range);
@@ -82,9 +86,11 @@ function durationOrOff(bounds: { min: number; max: number }) {
   const on = duration(bounds);
   return z
     .string()
-    .regex(/^(0|\d+(ms|s|m|h))$/, 'must be a duration like 500ms, 30s, 5m or 1h, or 0 for off')
+    .regex(/^(0|\d+(ms|s|m|h|d))$/, 'must be a duration like 500ms, 30s, 5m or 1h, or 0 for off')
     .pipe(z.union([z.literal('0').transform(() => 0), on]));
 }
+/** Longest `DATA_RETENTION`: a removed server's data is never kept longer than this. */
+const MAX_RETENTION_MS = 365 * UNITS.d;
 const secret = z.string().transform((text, context) => {
   const key = parseSecretKey(text);
   if (typeof key === 'string') {
@@ -166,6 +172,13 @@ const schema = ttsSchema.extend({
     .transform((text) => [...new Set(text.split(',').map(Number))])
     .optional(),
   TWITCH_CHAT_URL: z.url({ protocol: /^wss?$/ }).default('wss://irc-ws.chat.twitch.tv:443'),
+  DATA_RETENTION: z
+    .string()
+    .regex(/^(0|\d+(ms|s|m|h|d))$/, 'must be a duration like 12h or 7d, or 0 to delete at once')
+    .pipe(
+      z.union([z.literal('0').transform(() => 0), duration({ min: 1000, max: MAX_RETENTION_MS })]),
+    )
+    .default(7 * UNITS.d),
 });
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -256,5 +269,6 @@ export function parseConfig(env: Env): Config {
     shardCount: e.SHARD_COUNT,
     shardList: shardList(e),
     twitchChatUrl: e.TWITCH_CHAT_URL,
+    dataRetentionMs: e.DATA_RETENTION,
   };
 }

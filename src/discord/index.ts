@@ -2,6 +2,12 @@ export { answerVoiceAutocomplete } from './autocomplete.ts';
 export type { Command, CommandContext } from './command.ts';
 export { describeLimits, limitsSubcommand, runLimits } from './config-limits.ts';
 export {
+  describeForgetReport,
+  FORGET_CANCEL_ID,
+  FORGET_CONFIRM_ID,
+  forgetQuestion,
+} from './forget-reply.ts';
+export {
   canManage,
   forListeners,
   guildClient,

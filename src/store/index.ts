@@ -9,6 +9,7 @@ export {
 } from './api-keys.ts';
 export { KeyvBudgetJournal } from './budget-journal.ts';
 export { guardStore, StoreUnavailableError, withTimeout } from './guard.ts';
+export { deleteKeysUnder, keysUnder } from './key-scan.ts';
 export {
   loadSecretKeys,
   NoSecretOpensError,

@@ -90,6 +90,25 @@ describe('parseConfig', () => {
   });
 
   test.each([
+    [undefined, 7 * 86_400_000],
+    ['0', 0],
+    ['12h', 12 * 3_600_000],
+    ['30d', 30 * 86_400_000],
+    ['365d', 365 * 86_400_000],
+  ])('DATA_RETENTION %s is %d ms (0: a removed server is forgotten at once)', (value, ms) => {
+    const env = value === undefined ? minimal : { ...minimal, DATA_RETENTION: value };
+    expect(parseConfig(env).dataRetentionMs).toBe(ms);
+  });
+
+  test.each([
+    ['366d', /DATA_RETENTION must be between 1s and 365d/],
+    ['1 week', /DATA_RETENTION must be a duration like 12h or 7d, or 0 to delete at once/],
+    ['-1d', /DATA_RETENTION must be a duration/],
+  ])('DATA_RETENTION=%s is refused, naming the variable', (value, message) => {
+    expect(() => parseConfig({ ...minimal, DATA_RETENTION: value })).toThrow(message);
+  });
+
+  test.each([
     ['VOICE_IDLE_TIMEOUT', '600h', /VOICE_IDLE_TIMEOUT must be between 1s and 24h/],
     ['VOICE_IDLE_TIMEOUT', '99999999999999999999h', /VOICE_IDLE_TIMEOUT must be between/],
     ['VOICE_IDLE_TIMEOUT', '0ms', /VOICE_IDLE_TIMEOUT must be between 1s and 24h/],
@@ -107,6 +126,7 @@ describe('parseConfig', () => {
     expect(parseConfig({ ...minimal, [name]: value })[field]).toBe(ms);
   });
 
+  // DATA_RETENTION is no timer: removed servers are swept at least hourly (src/privacy).
   test('every duration the bot reads fits a Node timer at its maximum', () => {
     const longest = parseConfig({ ...minimal, VOICE_IDLE_TIMEOUT: '24h', TTS_POLL_DEADLINE: '1h' });
     for (const ms of [longest.voiceIdleMs, longest.pollDeadlineMs]) {

@@ -82,6 +82,22 @@ export function dispatchGuildCreate(world: World, gateway: Gateway, guild: World
   }
 }
 
+/**
+ * GUILD_DELETE to the session whose shard holds the guild: without `unavailable` when the bot
+ * was removed (discord.js emits `guildDelete`), with `unavailable: true` for an outage
+ * (`guildUnavailable`).
+ */
+export function dispatchGuildDelete(gateway: Gateway, guildId: string, outage: boolean): void {
+  for (const session of gateway.connected()) {
+    if (!covers(session, guildId)) continue;
+    gateway.send(
+      session,
+      'GUILD_DELETE',
+      outage ? { id: guildId, unavailable: true } : { id: guildId },
+    );
+  }
+}
+
 /** Answers op 8 (request guild members) with one GUILD_MEMBERS_CHUNK per guild. */
 export function membersChunk(
   world: World,

@@ -92,6 +92,8 @@ export class World {
   readonly guilds: WorldGuild[];
   /** Shards GET /gateway/bot recommends; guild `i` lives on shard `i % shardCount`. */
   readonly shardCount: number;
+  /** Guilds the bot was removed from, by id. */
+  readonly #removed = new Map<string, WorldGuild>();
 
   constructor(options: FakeDiscordOptions) {
     this.shardCount = options.shards ?? 1;
@@ -107,6 +109,23 @@ export class World {
   /** Adds a guild the bot was just invited to (its GUILD_CREATE is sent by the caller). */
   addGuild(spec: GuildOptions): WorldGuild {
     const guild = this.#buildGuild(spec, this.guilds.length);
+    this.guilds.push(guild);
+    return guild;
+  }
+
+  /** Takes a guild the bot was removed from out of the world (kept for {@link World.restoreGuild}). */
+  removeGuild(id: string): WorldGuild {
+    const guild = this.guild(id);
+    this.guilds.splice(this.guilds.indexOf(guild), 1);
+    this.#removed.set(id, guild);
+    return guild;
+  }
+
+  /** Puts a removed guild back, as it was (the bot was invited again). */
+  restoreGuild(id: string): WorldGuild {
+    const guild = this.#removed.get(id);
+    if (!guild) throw new Error(`fake-discord: guild ${id} was not removed`);
+    this.#removed.delete(id);
     this.guilds.push(guild);
     return guild;
   }
