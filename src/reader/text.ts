@@ -4,6 +4,11 @@
  * added words in the server's language (`ReaderPhrases`). Pure; the invariants (no mention
  * syntax, raw URL or markdown marker, never over the maximum length) are enforced by a final
  * pass whatever came before.
+ *
+ * It runs on the event loop every server shares, so every step is linear in its input: no
+ * message or dictionary can stall the process (issue 22). Each pattern below can start a match
+ * at only a few positions of a run (a lookbehind, a line start), never rescan the run from
+ * each of its characters.
  */
 import type { MentionNames } from '../speech/index.ts';
 import type { DictionaryEntry } from '../store/index.ts';
@@ -38,9 +43,25 @@ export interface SpokenMessage {
   readonly kind: 'said' | 'sent';
 }
 
-const URL = /[a-z][a-z0-9+.-]*:\/\/[^\s<>]*/gi;
+/**
+ * A link with a scheme, as `(digits)(scheme://rest)`: the scheme is the first letter of a run of
+ * scheme characters onwards. The lookbehind starts the match only at the run's start, so a long
+ * run without `://` (`u.u.u…` after the dictionary) is scanned once, not once per character.
+ */
+const URL = /(?<![a-z0-9+.-])([0-9+.-]*)([a-z][a-z0-9+.-]*:\/\/[^\s<>]*)/gi;
+/** {@link URL} in raw chat, maybe in `<…>` (which hides its preview). */
+const RAW_URL = /<?(?<![a-z0-9+.-])([0-9+.-]*)([a-z][a-z0-9+.-]*:\/\/[^\s<>]+)>?/gi;
 const WWW = /\bwww\.[^\s<>]*/gi;
-const HAS_LINK = /[a-z][a-z0-9+.-]*:\/\/|\bwww\./i;
+const HAS_LINK = /(?<![a-z0-9+.-])[0-9+.-]*[a-z][a-z0-9+.-]*:\/\/|\bwww\./i;
+/**
+ * `[label](url)`. Neither the label nor the address holds a bracket, so each `](` belongs to
+ * one match attempt and an address is scanned once (`[a](x[a](x…` stays linear).
+ */
+const MARKDOWN_LINK = /\[([^[\]\n]{1,200})\]\(\s*<?([^)\]\s>]+)>?\s*\)/g;
+/** One emoji and its repeats (`🔥🔥🔥` is said once). */
+const EMOJI_RUN = new RegExp(`(${EMOJI_PATTERN.source})(?:\\s*\\1)*`, 'gu');
+/** Trailing stops and spaces; the lookbehind starts the match at the run's start only. */
+const TRAILING_STOPS = /(?<![\s,;:.!?])[\s,;:.!?]+$/;
 
 /** Sentence ends in the languages we speak, Latin and CJK. */
 const SENTENCE_END = /[.!?…。！？]$/;
@@ -101,11 +122,12 @@ function speakableBody(
       options.spoilers === 'read' ? ` ${hidden} ` : ' ',
     )
     .replace(/`([^`\n]*)`/g, ' $1 ')
+    .replace(MARKDOWN_LINK, (_, label: string, url: string) => `${label},${link(url)}`)
     .replace(
-      /\[([^\]\n]{1,200})\]\(\s*<?([^)\s>]+)>?\s*\)/g,
-      (_, label: string, url: string) => `${label},${link(url)}`,
+      RAW_URL,
+      (match: string, lead: string, url: string) =>
+        `${match.startsWith('<') ? ' ' : ''}${lead}${link(url)}`,
     )
-    .replace(/<?([a-z][a-z0-9+.-]*:\/\/[^\s<>]+)>?/gi, (_, url: string) => link(url))
     .replace(WWW, link)
     .replace(/<@!?(\d+)>/g, (_, id: string) => ` ${names.user(id) ?? phrases.someone} `)
     .replace(/<@&(\d+)>/g, (_, id: string) => ` ${names.role(id) ?? phrases.role} `)
@@ -120,15 +142,15 @@ function speakableBody(
     )
     .replace(/@(everyone|here)\b/g, '$1')
     .replace(/@(?=\w)/g, '');
-  text = text.replace(
-    new RegExp(`(${EMOJI_PATTERN.source})(?:\\s*\\1)*`, 'gu'),
-    (_, emoji: string) => (options.emoji === 'names' ? ` ${emojiName(emoji)} ` : ' '),
+  text = text.replace(EMOJI_RUN, (_, emoji: string) =>
+    options.emoji === 'names' ? ` ${emojiName(emoji)} ` : ' ',
   );
+  // Spaces within the line only: `^\s*` would rescan every blank line below each line start.
   text = text
-    .replace(/^\s*#{1,6}\s+/gm, '')
-    .replace(/^\s*-#\s+/gm, '')
-    .replace(/^\s*>{1,3}\s?/gm, '')
-    .replace(/^\s*[-*+]\s+/gm, '')
+    .replace(/^[^\S\n]*#{1,6}\s+/gm, '')
+    .replace(/^[^\S\n]*-#\s+/gm, '')
+    .replace(/^[^\S\n]*>{1,3}\s?/gm, '')
+    .replace(/^[^\S\n]*[-*+]\s+/gm, '')
     .replace(/_/g, ' ')
     .replace(/[*~`|\\]/g, '');
   const lines = text
@@ -178,13 +200,15 @@ export function finalPass(text: string, phrases: ReaderPhrases): string {
     .replace(/[<>]/g, ' ')
     .replace(/_/g, ' ')
     .replace(/[*~`|\\]/g, '')
-    .replace(/@+(?=\w)/g, '')
+    .replace(/(?<!@)@+(?=\w)/g, '')
     .replace(/(\D)\1{3,}/gsu, '$1$1$1')
     .replace(/([^\s\d]{2,6}?)\1{3,}/gu, '$1$1$1')
     .replace(/(^|\s)(\S+)(?:\s+\2(?=\s|$)){3,}/gu, '$1$2 $2 $2');
   for (let i = 0; i < 5 && HAS_LINK.test(out); i++) {
     const link = (url: string) => linkPhrase(url, phrases);
-    out = out.replace(URL, link).replace(WWW, link);
+    out = out
+      .replace(URL, (_, lead: string, url: string) => `${lead}${link(url)}`)
+      .replace(WWW, link);
   }
   return out
     .replace(/\s+/g, ' ')
@@ -201,6 +225,6 @@ export function truncate(text: string, max: number, phrases: ReaderPhrases): str
   const space = text.lastIndexOf(' ', cut);
   if (space > cut / 2) cut = space;
   if (/[\uD800-\uDBFF]/.test(text.charAt(cut - 1))) cut -= 1;
-  const head = text.slice(0, cut).replace(/[\s,;:.!?]+$/, '');
+  const head = text.slice(0, cut).replace(TRAILING_STOPS, '');
   return head === '' ? phrases.andMore.slice(0, max) : `${head}${andMore}`;
 }

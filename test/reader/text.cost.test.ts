@@ -1,0 +1,92 @@
+/**
+ * The chat cleanup runs on the event loop every server shares, so its cost must stay linear in
+ * the message whatever a member posts and whatever the dictionary holds (issue 22: `u.u.u…`
+ * with `u` → a long word blocked the process for seconds). Timings are generous bounds: the
+ * cleanup takes a few ms here, the old code seconds on the same inputs.
+ */
+import { describe, expect, test } from 'vitest';
+import { ENGLISH_PHRASES as EN } from '../../src/reader/phrases.ts';
+import { type CleanupOptions, cleanMessage, finalPass, truncate } from '../../src/reader/text.ts';
+import type { DictionaryEntry } from '../../src/store/index.ts';
+
+/** Per cleanup; the work done is a few ms, so only a stall of the old kind can reach it. */
+const BUDGET_MS = 250;
+
+const names = { user: () => 'Bobby', role: () => 'Mods', channel: () => 'general' };
+const options: CleanupOptions = { emoji: 'names', spoilers: 'read', maxLength: 1000 };
+
+/**
+ * The fastest of up to three runs: a pure function's cost without a noisy neighbour's pauses.
+ * A run ten times over the budget is no pause, so it is not repeated.
+ */
+function fastestMs(run: () => unknown): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const start = performance.now();
+    run();
+    best = Math.min(best, performance.now() - start);
+    if (best < BUDGET_MS || best > 10 * BUDGET_MS) break;
+  }
+  return best;
+}
+
+function clean(content: string, dictionary: readonly DictionaryEntry[] = [], maxLength = 1000) {
+  return cleanMessage(
+    { content, attachments: [], stickers: [] },
+    names,
+    { ...options, maxLength },
+    EN,
+    dictionary,
+  );
+}
+
+const letters = (length: number): string =>
+  'abcdefghijklmnopqrstuvwxyz'.repeat(Math.ceil(length / 26)).slice(0, length);
+
+describe('the probe of issue 22: `u.u.u…` with `u` → a long word', () => {
+  test.each([
+    [2000, 20],
+    [2000, 45],
+    [4000, 20],
+    [4000, 45],
+    [2000, 200],
+    [4000, 200],
+  ])('%i characters, `u` → %i letters: cleaned within the budget', (length, size) => {
+    const content = 'u.'.repeat(length / 2);
+    const dictionary = [{ word: 'u', replacement: letters(size) }];
+    expect(fastestMs(() => clean(content, dictionary))).toBeLessThan(BUDGET_MS);
+    const { text } = clean(content, dictionary);
+    expect(text.length).toBeLessThanOrEqual(1000);
+    expect(text).toMatch(/and more$/);
+  });
+});
+
+describe('each cleanup rule on the input that made it quadratic', () => {
+  test.each([
+    ['a scheme-like run of letters and digits', 'a1'.repeat(2000)],
+    ['letters and dots', 'ab.'.repeat(1333)],
+    ['a run of @ before no word', `${'@'.repeat(3999)} `],
+    ['empty lines', '\n'.repeat(4000)],
+    ['blank lines of spaces', ' \n'.repeat(2000)],
+    ['markdown link starts without an end', '[a](x'.repeat(800)],
+    ['opening brackets', '['.repeat(4000)],
+    ['inline code starts', '`a'.repeat(2000)],
+    ['mention starts', '<@1'.repeat(1333)],
+    ['spoiler and code fences', '||```'.repeat(800)],
+    ['repeated words', 'gg '.repeat(1333)],
+    ['repeated emoji', '🔥'.repeat(2000)],
+    ['punctuation and spaces', '. '.repeat(2000)],
+  ])('%s (4,000 characters)', (_, content) => {
+    expect(fastestMs(() => clean(content))).toBeLessThan(BUDGET_MS);
+  });
+
+  test.each([
+    ['a scheme-like run', 'a1'.repeat(20_000)],
+    ['a run of @', `${'@'.repeat(40_000)} `],
+    ['empty lines', '\n'.repeat(40_000)],
+    ['punctuation and spaces', `${'. '.repeat(20_000)}x`],
+  ])('finalPass and truncate on %s of 40,000 characters (a long dictionary result)', (_, text) => {
+    expect(fastestMs(() => finalPass(text, EN))).toBeLessThan(BUDGET_MS);
+    expect(fastestMs(() => truncate(text, 39_999, EN))).toBeLessThan(BUDGET_MS);
+  });
+});
