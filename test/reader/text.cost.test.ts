@@ -4,6 +4,7 @@
  * with `u` → a long word blocked the process for seconds). Timings are generous bounds: the
  * cleanup takes a few ms here, the old code seconds on the same inputs.
  */
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { ENGLISH_PHRASES as EN } from '../../src/reader/phrases.ts';
 import { type CleanupOptions, cleanMessage, finalPass, truncate } from '../../src/reader/text.ts';
@@ -78,6 +79,9 @@ describe('each cleanup rule on the input that made it quadratic', () => {
     ['punctuation and spaces', '. '.repeat(2000)],
   ])('%s (4,000 characters)', (_, content) => {
     expect(fastestMs(() => clean(content))).toBeLessThan(BUDGET_MS);
+    // The same input with every character a dictionary word.
+    const dictionary = [...new Set(content)].map((word) => ({ word, replacement: letters(200) }));
+    expect(fastestMs(() => clean(content, dictionary))).toBeLessThan(BUDGET_MS);
   });
 
   test.each([
@@ -88,5 +92,82 @@ describe('each cleanup rule on the input that made it quadratic', () => {
   ])('finalPass and truncate on %s of 40,000 characters (a long dictionary result)', (_, text) => {
     expect(fastestMs(() => finalPass(text, EN))).toBeLessThan(BUDGET_MS);
     expect(fastestMs(() => truncate(text, 39_999, EN))).toBeLessThan(BUDGET_MS);
+  });
+});
+
+/** Characters that feed the costly rules: runs of scheme letters, dots, mentions, fences. */
+const hostileUnit = fc.constantFrom(
+  'u',
+  'a',
+  '1',
+  '.',
+  '+',
+  '-',
+  ':',
+  '/',
+  'w',
+  '@',
+  '<',
+  '>',
+  '#',
+  '[',
+  ']',
+  '(',
+  ')',
+  '|',
+  '`',
+  '*',
+  '_',
+  ' ',
+  '\n',
+  '🔥',
+  '\u200b',
+);
+/** Text of hostile characters, with long runs of a short pattern (`u.u.u…`, `@@@…`). */
+const hostileText = (maxLength: number) =>
+  fc
+    .array(
+      fc.oneof(
+        fc.string({ unit: hostileUnit, maxLength: 20 }),
+        fc
+          .tuple(
+            fc.string({ unit: hostileUnit, minLength: 1, maxLength: 3 }),
+            fc.integer({ min: 2, max: 2000 }),
+          )
+          .map(([pattern, times]) => pattern.repeat(times)),
+      ),
+      { maxLength: 40 },
+    )
+    .map((parts) => parts.join('').slice(0, maxLength));
+
+describe('property: any message and dictionary', () => {
+  test('a message up to 4,000 characters with a dictionary of up to 500 entries is cleaned within the budget', () => {
+    fc.assert(
+      fc.property(
+        hostileText(4000),
+        fc.array(
+          fc.record({
+            word: fc.string({ unit: hostileUnit, minLength: 1, maxLength: 3 }),
+            replacement: fc.oneof(hostileText(200), fc.integer({ min: 1, max: 200 }).map(letters)),
+          }),
+          { maxLength: 500 },
+        ),
+        fc.integer({ min: 20, max: 1000 }),
+        (content, entries, maxLength) => {
+          const dictionary = entries.filter((e) => e.word.trim() !== '');
+          expect(fastestMs(() => clean(content, dictionary, maxLength))).toBeLessThan(BUDGET_MS);
+          expect(clean(content, dictionary, maxLength).text.length).toBeLessThanOrEqual(maxLength);
+        },
+      ),
+      {
+        numRuns: 150,
+        // Shrinking re-runs a slow case many times; the first failure says enough.
+        endOnFailure: true,
+        examples: [
+          ['u.'.repeat(2000), [{ word: 'u', replacement: letters(45) }], 1000],
+          ['u.'.repeat(1000), [{ word: 'u', replacement: letters(200) }], 1000],
+        ],
+      },
+    );
   });
 });

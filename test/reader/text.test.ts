@@ -101,6 +101,58 @@ describe('cleanMessage', () => {
   });
 });
 
+describe('cleanMessage cuts long input before any work', () => {
+  const long = (words: number) => Array.from({ length: words }, (_, i) => `word${i}`).join(' ');
+
+  test('a message far over max-length is cut at a word and said to be cut', () => {
+    const spoken = say(long(1000), { maxLength: 100 });
+    expect(spoken.length).toBeLessThanOrEqual(100);
+    expect(spoken).toMatch(/^word0 word1 .* word\d+ and more$/);
+  });
+
+  test('a message whose markup shortens it under max-length is read in full, as before', () => {
+    const links = Array.from({ length: 2 }, (_, i) => `https://example.org/${'x'.repeat(60)}${i}`);
+    const content = `look ${links.join(' ')} ok`;
+    expect(content.length).toBeGreaterThan(150);
+    expect(say(content, { maxLength: 100 })).toBe(
+      'look a link to example.org a link to example.org ok',
+    );
+  });
+
+  test('what is cut off is said to be, even when the rest is short (a long code block)', () => {
+    const spoken = say(`see \`\`\`${'x = 1\n'.repeat(200)}\`\`\` and tell me`, { maxLength: 100 });
+    expect(spoken).toBe('see a code block and more');
+  });
+
+  test('a spoiler whose end was cut off stays hidden', () => {
+    const spoken = say(`the end: ||${'he dies '.repeat(100)}||`, { maxLength: 100 });
+    expect(spoken).not.toContain('dies');
+    expect(spoken).toBe('the end and more');
+  });
+
+  test('the cut goes not through a mention when there is no space to cut at', () => {
+    const spoken = say(`${'a'.repeat(195)}<@1>`, { maxLength: 100 });
+    expect(spoken).not.toMatch(/\d/);
+    expect(spoken).toMatch(/and more$/);
+  });
+
+  test('the dictionary cannot lengthen the spoken text past max-length', () => {
+    const { text } = cleanMessage(
+      {
+        content: 'u '.repeat(100),
+        attachments: [{ name: 'a.png', contentType: null }],
+        stickers: [],
+      },
+      names,
+      { ...options, maxLength: 120 },
+      EN,
+      [{ word: 'u', replacement: 'a long replacement word' }],
+    );
+    expect(text.length).toBeLessThanOrEqual(120);
+    expect(text).toMatch(/^a long replacement word a long .* and more$/);
+  });
+});
+
 describe('cleanMessage in the server’s language', () => {
   const image = { name: 'cat.png', contentType: 'image/png' };
   const png = { name: 'b.png', contentType: null };
@@ -178,6 +230,13 @@ describe('cleanMessage in the server’s language', () => {
 });
 
 describe('truncate', () => {
+  test('after an earlier cut, it ends with “and more” even when the text fits', () => {
+    expect(truncate('short text.', 40, EN, true)).toBe('short text and more');
+    expect(truncate('one two three four five six seven', 25, EN, true)).toBe(
+      'one two three and more',
+    );
+  });
+
   test.each([
     ['short', 20, 'short'],
     ['one two three four five six seven', 25, 'one two three and more'],
