@@ -124,6 +124,12 @@ export class GuildReader {
     this.#schedule();
   }
 
+  /** Whether the message waits, or is in a turn not yet played out: only such a message can change. */
+  holds(messageId: string): boolean {
+    const turn = this.#held.get(messageId);
+    return this.#backlog.has(messageId) || (turn !== undefined && turn.state !== 'done');
+  }
+
   /** An edited message: read in its latest form unless it is being spoken already. */
   edit(messageId: string, spoken: SpokenMessage): void {
     if (spoken.text === '') {
