@@ -73,6 +73,22 @@ const SPACE = /\s/;
  */
 export const WORK_FACTOR = 2;
 
+/**
+ * Invisible format characters (`\p{Cf}`: zero-width space and joiners, word joiner, bidi
+ * controls, soft hyphen…), as `(kept)` for a joiner inside an emoji sequence (👨‍👩‍👧 stays one
+ * emoji) and no group for the rest.
+ */
+const FORMAT =
+  /([\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F]\u200D)(?=\p{Extended_Pictographic})|\p{Cf}/gu;
+
+/**
+ * Text without invisible format characters, which would hide a link, a prefix or a repeat from
+ * the rules (`ht\u200Btps://`, `\u200B!play`): the filters and the cleanup see chat through this.
+ */
+export function visibleText(text: string): string {
+  return text.replace(FORMAT, (_, joined: string | undefined) => joined ?? '');
+}
+
 /** Sentence ends in the languages we speak, Latin and CJK. */
 const SENTENCE_END = /[.!?…。！？]$/;
 
@@ -107,7 +123,7 @@ export function cleanMessage(
   dictionary: readonly DictionaryEntry[] = [],
 ): SpokenMessage {
   const budget = WORK_FACTOR * options.maxLength;
-  const input = cutAt(message.content, budget);
+  const input = cutAt(visibleText(message.content), budget);
   const speakable = cutAt(speakableBody(input.text, names, options, phrases, input.cut), budget);
   const replaced = cutAt(applyDictionary(speakable.text, dictionary), budget);
   const body = finalPass(replaced.text, phrases);
@@ -229,12 +245,14 @@ function dateWords(seconds: string, phrases: ReaderPhrases): string {
 }
 
 /**
- * Enforces the invariants on any text (including dictionary replacements and names): no angle
- * brackets (so no mention or emoji syntax), no markdown markers, no raw URL, runs of repeated
- * characters, chunks and words collapsed, one line.
+ * Enforces the invariants on any text (including dictionary replacements and names): no
+ * invisible format character, no angle brackets (so no mention or emoji syntax), no markdown
+ * markers, no raw URL, runs of repeated characters, chunks and words collapsed, one line.
  */
 export function finalPass(text: string, phrases: ReaderPhrases): string {
+  // Every format character, emoji joiners too: emoji are named before this pass.
   let out = text
+    .replace(/\p{Cf}/gu, '')
     .replace(/[<>]/g, ' ')
     .replace(/_/g, ' ')
     .replace(/[*~`|\\]/g, '')

@@ -6,7 +6,8 @@ import { type CleanupOptions, cleanMessage, finalPass, truncate } from '../../sr
 import { expectSpeakable, messageText, PHRASES } from './support.ts';
 
 const names = {
-  user: (id: string) => ({ '1': 'Bobby', '4': 'https://evil.example/**x**' })[id],
+  user: (id: string) =>
+    ({ '1': 'Bobby', '4': 'https://evil.example/**x**', '5': 'ht\u200btps://evil.example' })[id],
   role: (id: string) => ({ '2': 'Mods' })[id],
   channel: (id: string) => ({ '3': 'general' })[id],
 };
@@ -45,6 +46,14 @@ describe('cleanMessage', () => {
     ['use </say:123> now', 'use say now'],
     ['snake_case_name', 'snake case name'],
     ['hey <@1>, look <#3>!', 'hey Bobby, look general!'],
+    // Invisible format characters (\p{Cf}) hide nothing from the rules.
+    ['watch ht\u200btps://evil.example/x now', 'watch a link to evil.example now'],
+    ['watch https\u2060://evil.example/x now', 'watch a link to evil.example now'],
+    ['go to w\u200bww.twitch.tv/someone', 'go to a link to twitch.tv'],
+    ['lo\u200boo\u200boo\u200boo\u200bool', 'loool'],
+    ['gg \u200bgg gg\u200b gg gg', 'gg gg gg'],
+    ['\u202ehello\u202c \u00adworld', 'hello world'],
+    ['hot ❤️\u200d🔥', 'hot red heart'],
   ])('%j → %j', (input, spoken) => {
     expect(say(input)).toBe(spoken);
   });
@@ -82,6 +91,7 @@ describe('cleanMessage', () => {
 
   test('a name that looks like a link or markdown is spoken clean', () => {
     expect(say('hey <@4>')).toBe('hey a link to evil.example');
+    expect(say('hey <@5>')).toBe('hey a link to evil.example');
   });
 
   test('a dictionary replacement goes through the same cleanup', () => {
