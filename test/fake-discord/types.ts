@@ -43,6 +43,18 @@ export interface GuildOptions {
   locale?: string;
   /** Server nicknames by user (name or id). */
   nicknames?: Record<UserRef, string>;
+  /**
+   * Permission overwrites by channel name, as a server admin sets them in Edit Channel →
+   * Permissions: e.g. `{ mods: [{ target: '@everyone', deny: Permission.ViewChannel }] }`.
+   */
+  channelOverwrites?: Record<string, ChannelOverwrite[]>;
+}
+
+/** One overwrite of a channel: for a role (by name: '@everyone', 'Admins', 'tts-bot') or a user. */
+export interface ChannelOverwrite {
+  target: string;
+  allow?: bigint;
+  deny?: bigint;
 }
 
 /** Options of `startFakeDiscord`. */

@@ -155,6 +155,31 @@ export class World {
     return bits & Permission.Administrator ? ALL_PERMISSIONS : bits;
   }
 
+  /**
+   * A user's permissions in one channel, as Discord computes them: the guild's, then the
+   * channel's overwrites for @everyone, for the user's roles, then for the user.
+   */
+  channelPermissions(guild: WorldGuild, channelId: string, userId: string): bigint {
+    let bits = this.permissions(guild, userId);
+    if (bits === ALL_PERMISSIONS) return bits;
+    const channel = guild.channels.find((c) => c.id === channelId);
+    const overwrites = (channel?.permission_overwrites ?? []) as Array<{
+      id: string;
+      allow: string;
+      deny: string;
+    }>;
+    const apply = (found: Array<{ allow: string; deny: string }>) => {
+      const deny = found.reduce((all, o) => all | BigInt(o.deny), 0n);
+      const allow = found.reduce((all, o) => all | BigInt(o.allow), 0n);
+      bits = (bits & ~deny) | allow;
+    };
+    apply(overwrites.filter((o) => o.id === guild.id));
+    const roles = new Set(guild.memberRoles.get(userId) ?? []);
+    apply(overwrites.filter((o) => roles.has(o.id)));
+    apply(overwrites.filter((o) => o.id === userId));
+    return bits;
+  }
+
   /** A voice state in gateway JSON (`member` included for VOICE_STATE_UPDATE). */
   voiceStateJson(guild: WorldGuild, userId: string, entry: VoiceStateEntry | undefined): Json {
     return {
@@ -327,6 +352,19 @@ export class World {
       ),
       voiceStates: new Map(),
     };
+    for (const [name, overwrites] of Object.entries(spec.channelOverwrites ?? {})) {
+      const target = guild.channels.find((c) => c.name === name);
+      if (!target) throw new Error(`fake-discord: no channel "${name}" in ${guild.name}`);
+      target.permission_overwrites = overwrites.map((o) => {
+        const role = roles.find((r) => r.name === o.target);
+        return {
+          id: role ? String(role.id) : this.user(o.target).id,
+          type: role ? 0 : 1,
+          allow: String(o.allow ?? 0n),
+          deny: String(o.deny ?? 0n),
+        };
+      });
+    }
     for (const { user, channel: ref } of spec.voiceStates ?? []) {
       const target = guild.channels.find((c) => c.type === 2 && (c.name === ref || c.id === ref));
       if (!target) throw new Error(`fake-discord: no voice channel "${ref}" in ${guild.name}`);
