@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { USER_ONE } from '../../tools/emulator/index.ts';
+import { Permission } from '../fake-discord/index.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 import { eventually, fetchedGenerations } from '../voice/support.ts';
 
@@ -18,7 +19,22 @@ beforeAll(async () => {
     discord: {
       extraUsers: ['bobby', 'carol'],
       extraBots: ['musicbot'],
-      guilds: [{ textChannels: ['general', 'chat'], nicknames: { bobby: 'Bobby the Great' } }],
+      guilds: [
+        {
+          textChannels: ['general', 'chat', 'hidden', 'mods'],
+          nicknames: { bobby: 'Bobby the Great' },
+          channelOverwrites: {
+            // Hidden from the bot (its role), as an admin can do by mistake.
+            hidden: [{ target: 'tts-bot', deny: Permission.ViewChannel }],
+            // Only the bot and the Admins see it.
+            mods: [
+              { target: '@everyone', deny: Permission.ViewChannel },
+              { target: 'tts-bot', allow: Permission.ViewChannel },
+              { target: 'Admins', allow: Permission.ViewChannel },
+            ],
+          },
+        },
+      ],
     },
   });
   await t.configureKey(USER_ONE.apiKey);
@@ -74,6 +90,31 @@ describe('streamer mode: settings', () => {
     const stored = await t.bot.services.settings.guild(t.discord.guild.id);
     expect(stored.reader.channels).toEqual([chat()]);
     expect(stored.reader.maxAgeMs).toBe(90_000);
+  });
+
+  test('a channel the bot cannot view is refused privately, saying which permission it needs', async () => {
+    const hidden = t.discord.guild.channels.hidden ?? '';
+    const refused = await config('read-channel add', { channel: 'hidden' }).waitForReply();
+    expect(refused.content).toBe(
+      `I cannot read <#${hidden}>: I need the **View Channel** permission there to see its messages. Give it to me in the channel’s permissions, then add the channel again.`,
+    );
+    expect((refused.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
+    const german = await t.discord
+      .slash({
+        user: 'admin',
+        name: 'config',
+        subcommand: 'read-channel add',
+        options: { channel: 'hidden' },
+        locale: 'de',
+      })
+      .waitForReply();
+    expect(german.content).toContain('Mir fehlt dort die Berechtigung **Kanal ansehen**');
+    // Seen through the bot's own role, though @everyone cannot: accepted.
+    const mods = await config('read-channel add', { channel: 'mods' }).waitForReply();
+    expect(mods.content).toContain('I will read');
+    const stored = await t.bot.services.settings.guild(t.discord.guild.id);
+    expect(stored.reader.channels).toEqual([chat(), t.discord.guild.channels.mods]);
+    await config('read-channel remove', { channel: 'mods' }).waitForReply();
   });
 
   test('the settings answer in the member’s language (German)', async () => {
