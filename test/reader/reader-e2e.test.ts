@@ -265,6 +265,25 @@ describe('streamer mode: reading the chat', () => {
     expect(back.content).toContain('read again');
   });
 
+  test('a channel mention is named only when its author can see that channel', async () => {
+    const mods = t.discord.guild.channels.mods ?? '';
+    t.discord.sendMessage({
+      user: 'carol',
+      channelId: chat(),
+      content: `what is going on in <#${mods}> today`,
+    });
+    // ("carol said" may be left out: she spoke less than a minute ago.)
+    expect(await heardMatching(/what is going on in/)).toContain(
+      'what is going on in a channel today.',
+    );
+    t.discord.sendMessage({
+      user: 'admin',
+      channelId: chat(),
+      content: `read <#${mods}> for the raid plan`,
+    });
+    expect(await heardMatching(/for the raid plan/)).toContain('read mods for the raid plan.');
+  });
+
   test('/skip skips what is being read; the chat goes on', async () => {
     const guildId = t.discord.guild.id;
     const long = 'this is a very long message that keeps going '.repeat(6);
