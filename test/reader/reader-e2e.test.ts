@@ -371,6 +371,48 @@ describe('streamer mode: reading the chat', () => {
     }
   });
 
+  test('a hostile message and dictionary leave /say answered within Discord’s 3 s (issue 22)', async () => {
+    // Set up here too, so the test also runs alone (`-t 'issue 22'`).
+    for (const user of ['admin', 'bobby'])
+      t.discord.moveMember({ userId: user, channelId: voiceChannel() });
+    await t.discord.slash({ user: 'admin', name: 'join' }).waitForReply(15_000);
+    await config('read-channel add', { channel: 'chat' }).waitForReply();
+    const word = 'abcdefghijklmnopqrstuvwxyz'.repeat(8).slice(0, 200);
+    await config('dictionary add', { word: 'u', replacement: word }).waitForReply();
+    const hostile = 'u.'.repeat(1000); // 2,000 characters, Discord's limit
+    /** Ms from sending /say to the bot's first answer (its defer) at the fake Discord. */
+    const sayAnsweredMs = async (): Promise<number> => {
+      const start = performance.now();
+      const say = t.discord.slash({
+        user: 'member',
+        name: 'say',
+        options: { text: 'is the bot still answering anyone?', output: 'file' },
+      });
+      // A long wait, so a stall shows as its length rather than as a timeout.
+      await say.waitFor((event) => event.kind === 'callback', 120_000);
+      const ms = performance.now() - start;
+      await say.waitForReply(30_000);
+      return ms;
+    };
+    try {
+      // In a read channel, with the bot in voice: read (cut to max-length), never a stall.
+      t.discord.sendMessage({ user: 'bobby', channelId: chat(), content: hostile });
+      expect.soft(await sayAnsweredMs()).toBeLessThan(3000);
+      // Edited in a channel that is not read, where the message was never read at all.
+      const elsewhere = t.discord.sendMessage({
+        user: 'bobby',
+        channelId: t.discord.guild.textChannelId,
+        content: 'nothing to see here',
+      });
+      t.discord.editMessage(elsewhere.id, hostile);
+      expect.soft(await sayAnsweredMs()).toBeLessThan(3000);
+      expect(await heardMatching(/abcdefghij/)).toMatch(/ and more\.$/);
+    } finally {
+      await config('dictionary remove', { word: 'u' }).waitForReply();
+    }
+    // Long enough for a stall of the old kind to be measured rather than cut short.
+  }, 180_000);
+
   test('/queue shows the chat’s dropped-as-stale count; nothing was answered 429', async () => {
     const queue = await t.discord.slash({ user: 'member', name: 'queue' }).waitForReply();
     expect(queue.content).toMatch(/Chat: \d+ waiting, 0 dropped as stale/);
