@@ -79,7 +79,7 @@ export const WORK_FACTOR = 2;
  * emoji) and no group for the rest.
  */
 const FORMAT =
-  /([\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F]\u200D)(?=\p{Extended_Pictographic})|\p{Cf}/gu;
+  /((?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\uFE0F)\u200D)(?=\p{Extended_Pictographic})|\p{Cf}/gu;
 
 /**
  * Text without invisible format characters, which would hide a link, a prefix or a repeat from
