@@ -6,6 +6,7 @@ import {
   ChannelType,
   type ChatInputCommandInteraction,
   MessageFlags,
+  PermissionFlagsBits,
   type SlashCommandBuilder,
   type SlashCommandSubcommandsOnlyBuilder,
 } from 'discord.js';
@@ -19,6 +20,7 @@ import {
   removeReadChannel,
   toggleNotes,
 } from '../reader/config.ts';
+import { UserError } from '../refusal/index.ts';
 import { codeSpan, quoteSafely } from '../speech/index.ts';
 import { EMOJI_MODES, READ_BOTS, READER_BOUNDS, SPOILER_MODES } from '../store/index.ts';
 import type { CommandContext } from './command.ts';
@@ -134,6 +136,24 @@ export function withReaderSubcommands(
     );
 }
 
+/**
+ * Refuses a read channel whose messages the bot would never get. The reader hears only the
+ * gateway's message events, which Discord sends for the channels the bot can view; it never
+ * fetches history, so View Channel is what it needs (Read Message History is not).
+ */
+async function requireReadable(
+  interaction: ChatInputCommandInteraction,
+  channelId: string,
+): Promise<void> {
+  const guild = interaction.guild;
+  // Without the server in the cache the bot cannot tell; the setting is kept as asked.
+  if (guild === null) return;
+  const me = guild.members.me ?? (await guild.members.fetchMe());
+  const channel = guild.channels.cache.get(channelId);
+  if (channel?.permissionsFor(me).has(PermissionFlagsBits.ViewChannel) !== true)
+    throw new UserError('reader_channel_unreadable', { channel: `<#${channelId}>` });
+}
+
 /** The `/config reader` options as typed. */
 function readerInput(interaction: ChatInputCommandInteraction): ReaderOptionsInput {
   const o = interaction.options;
@@ -169,6 +189,7 @@ export async function runReaderConfig(
   let content: string;
   if (group === 'read-channel') {
     const channel = sub === 'list' ? undefined : interaction.options.getChannel('channel', true);
+    if (channel !== undefined && sub === 'add') await requireReadable(interaction, channel.id);
     const saved = await settings.updateGuild(guildId, (guild) => ({
       ...guild,
       reader:

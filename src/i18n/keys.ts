@@ -159,6 +159,9 @@ export interface MessageParams {
   'errors.queue_full': {
     max: Param;
   };
+  'errors.reader_channel_unreadable': {
+    channel: Param;
+  };
   'errors.reader_channels_full': {
     max: Param;
   };
