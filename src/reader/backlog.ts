@@ -36,6 +36,20 @@ export interface SpeechForecast {
   readonly heardWithinMs: number;
 }
 
+/** How `take` treats the waiting messages besides arrival order (both optional). */
+export interface TakePlan<M> {
+  /**
+   * The waiting messages in the order they are read (priority first, a flooder's last), and
+   * those held back from this batch (over their share); held ones are timed last.
+   */
+  readonly order?: (waiting: readonly M[]) => { readonly ordered: M[]; readonly held: M[] };
+  /**
+   * What a message says once folded (`repeatKey`; '' for none): a message saying what an
+   * earlier kept one says is heard with it, at no cost, and rides in its batch.
+   */
+  readonly repeatKey?: (message: M) => string;
+}
+
 /** What `take` hands out: the batch to read now, and the messages too old to read. */
 export interface Taken<M extends PendingMessage = PendingMessage> {
   readonly batch: M[];
@@ -67,6 +81,11 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
   /** Number of unread messages. */
   get size(): number {
     return this.#entries.length;
+  }
+
+  /** Characters of every unread message, as a batch counts them. */
+  get chars(): number {
+    return this.#entries.reduce((sum, e) => sum + batchCost(e.message), 0);
   }
 
   /** Adds a newly received message behind the others. */
@@ -115,29 +134,54 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
    * the oldest message has waited its hold; the batch takes only messages in that message's
    * voice; members take turns (each their oldest first) until the batch is full, then it is
    * put in arrival order. A member whose next message does not fit is done for this batch, so
-   * their messages are never reordered.
+   * their messages are never reordered. `plan` can change the reading order and hold some
+   * back (fairness, priority), and let repeats ride with the first message saying the same.
    */
-  take(now: number, maxAgeMs: number, forecast?: SpeechForecast): Taken<M> {
-    const stale: Entry<M>[] = [];
-    const kept: Entry<M>[] = [];
+  take(now: number, maxAgeMs: number, forecast?: SpeechForecast, plan: TakePlan<M> = {}): Taken<M> {
+    const byMessage = new Map(this.#entries.map((e) => [e.message, e]));
+    const fair = plan.order?.(this.#entries.map((e) => e.message));
+    const timed =
+      fair === undefined ? this.#entries : fair.ordered.flatMap((m) => byMessage.get(m) ?? []);
+    const held = new Set(fair?.held ?? []);
+    const stale = new Set<Entry<M>>();
+    // A message saying what a kept one says rides with it (its "leader"): heard in its chorus.
+    const leaders = new Map<string, Entry<M>>();
+    const riders = new Map<Entry<M>, Entry<M>[]>();
+    const riding = new Set<Entry<M>>();
     let speechEndsAt = now + (forecast?.aheadMs ?? 0);
-    for (const entry of this.#entries) {
+    for (const entry of timed) {
+      if (now - entry.message.at > maxAgeMs) {
+        stale.add(entry);
+        continue;
+      }
+      const key = plan.repeatKey?.(entry.message) ?? '';
+      const leader = key === '' ? undefined : leaders.get(key);
+      if (leader !== undefined) {
+        riders.get(leader)?.push(entry);
+        riding.add(entry);
+        continue;
+      }
       const endsAt = speechEndsAt + batchCost(entry.message) * (forecast?.msPerChar ?? 0);
-      const late = forecast !== undefined && endsAt - entry.message.at > forecast.heardWithinMs;
-      if (now - entry.message.at > maxAgeMs || late) {
-        stale.push(entry);
-      } else {
-        kept.push(entry);
-        speechEndsAt = endsAt;
+      if (forecast !== undefined && endsAt - entry.message.at > forecast.heardWithinMs) {
+        stale.add(entry);
+        continue;
+      }
+      speechEndsAt = endsAt;
+      if (key !== '') {
+        leaders.set(key, entry);
+        riders.set(entry, []);
       }
     }
-    this.#entries = kept;
-    const ready = this.#entries;
-    const head = ready[0];
+    this.#entries = this.#entries.filter((e) => !stale.has(e));
+    const staleMessages = [...stale].sort((a, b) => a.seq - b.seq).map((e) => e.message);
+    const head = this.#entries[0];
     if (head === undefined || now - head.message.at < this.#options.holdMs)
-      return { batch: [], stale: stale.map((e) => e.message) };
+      return { batch: [], stale: staleMessages };
+    const candidates = timed.filter((e) => !stale.has(e) && !riding.has(e) && !held.has(e.message));
+    const first = candidates[0];
+    if (first === undefined) return { batch: [], stale: staleMessages };
     const lanes = new Map<string, Entry<M>[]>();
-    for (const entry of ready) {
+    for (const entry of candidates) {
       const lane = lanes.get(entry.message.authorId);
       if (lane) lane.push(entry);
       else lanes.set(entry.message.authorId, [entry]);
@@ -149,11 +193,12 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
         const next = lane.shift();
         const cost = next === undefined ? 0 : batchCost(next.message);
         const fits = chosen.size === 0 || used + cost <= this.#options.batchChars;
-        if (next === undefined || next.message.voiceKey !== head.message.voiceKey || !fits) {
+        if (next === undefined || next.message.voiceKey !== first.message.voiceKey || !fits) {
           lanes.delete(author);
           continue;
         }
         chosen.add(next);
+        for (const rider of riders.get(next) ?? []) chosen.add(rider);
         used += cost;
         if (lane.length === 0) lanes.delete(author);
       }
@@ -161,7 +206,7 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     this.#entries = this.#entries.filter((e) => !chosen.has(e));
     const batch = [...chosen].sort((a, b) => a.seq - b.seq);
     for (const entry of batch) this.#taken.set(entry.message.id, entry.seq);
-    return { batch: batch.map((e) => e.message), stale: stale.map((e) => e.message) };
+    return { batch: batch.map((e) => e.message), stale: staleMessages };
   }
 
   /** Puts messages of a batch that will not be read after all back in their places. */

@@ -15,6 +15,8 @@ export interface ChatLine {
   readonly kind: 'said' | 'sent';
   /** When the bot received it (ms). */
   readonly at: number;
+  /** Said by many ("7 people said LUL."): read as it is, with no "Bobby said". */
+  readonly crowd?: boolean;
 }
 
 /** The last message read aloud in a server, for the prefix rule. */
@@ -59,6 +61,11 @@ export function composeBatch(
   let last = options.last;
   const prefixed: boolean[] = [];
   for (const line of lines) {
+    if (line.crowd === true) {
+      prefixed.push(false);
+      last = undefined;
+      continue;
+    }
     const continues =
       last !== undefined && last.authorId === line.authorId && line.at - last.at < PREFIX_GAP_MS;
     prefixed.push(line.kind === 'sent' || (options.saidPrefix && !continues));
@@ -76,7 +83,7 @@ export function composeBatch(
       .join(' ');
   let text = render(prefixed);
   if (text.length < options.minLength && lines.length > 0) {
-    text = render([true, ...prefixed.slice(1)]);
+    text = render([lines[0]?.crowd !== true, ...prefixed.slice(1)]);
     if (text.length < options.minLength) text = `${phrases.preface} ${text}`;
   }
   return { text, last };

@@ -15,6 +15,8 @@ export interface MessageFacts {
   /** The voice channel the author is in, if any. */
   readonly authorVoiceChannelId: string | undefined;
   readonly content: string;
+  /** When the author joined the server (ms), if the source knows it: the new-member rule. */
+  readonly joinedAt?: number | undefined;
 }
 
 /** Read it; join the author's voice channel first, then read; or why it is not read. */
@@ -30,14 +32,19 @@ export type ReadDecision =
         | 'ignored-role'
         | 'ignored-prefix'
         | 'not-in-voice'
-        | 'not-listening';
+        | 'not-listening'
+        | 'new-member';
     };
 
-/** Decides whether a message is read, given where the bot is in voice (undefined: nowhere). */
+/**
+ * Decides whether a message is read, given where the bot is in voice (undefined: nowhere) and
+ * the time (the new-member rule is checked only when `now` is given).
+ */
 export function readDecision(
   message: MessageFacts,
   settings: ReaderSettings,
   botChannelId: string | undefined,
+  now?: number,
 ): ReadDecision {
   const no = (why: Extract<ReadDecision, { read: false }>['why']): ReadDecision => ({
     read: false,
@@ -50,6 +57,10 @@ export function readDecision(
   if (settings.ignoredMembers.includes(message.authorId)) return no('ignored-member');
   if (message.roleIds.some((role) => settings.ignoredRoles.includes(role)))
     return no('ignored-role');
+  const delay = settings.newMemberDelayMs;
+  if (delay > 0 && now !== undefined && message.joinedAt !== undefined) {
+    if (now - message.joinedAt < delay) return no('new-member');
+  }
   const text = visibleText(message.content).trimStart();
   if (settings.ignorePrefixes.some((prefix) => text.startsWith(prefix)))
     return no('ignored-prefix');

@@ -7,6 +7,7 @@ import type { Logger } from '../log/index.ts';
 import type { ReaderSettings } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import { ChatBacklog } from './backlog.ts';
+import { type CrowdPhrases, ENGLISH_CROWD_PHRASES } from './crowd-phrases.ts';
 import { nextTurnAt } from './pacing.ts';
 import { ENGLISH_PHRASES, type ReaderPhrases } from './phrases.ts';
 import type { SpokenMessage } from './text.ts';
@@ -36,6 +37,8 @@ export class GuildReader {
   settings: ReaderSettings | undefined;
   /** The server's spoken phrases (its language) as last seen with a message. */
   phrases: ReaderPhrases = ENGLISH_PHRASES;
+  /** The server's busy-chat phrases ("7 people said"), as last seen with a message. */
+  crowd: CrowdPhrases = ENGLISH_CROWD_PHRASES;
   /** Message events of the server, handled one at a time in arrival order. */
   chain: Promise<void> = Promise.resolve();
   /** A missing key was logged once already. */
@@ -65,6 +68,7 @@ export class GuildReader {
       minTextLength: options.minTextLength,
       current: () => ({
         phrases: this.phrases,
+        crowd: this.crowd,
         ...(this.settings === undefined ? {} : { settings: this.settings }),
       }),
       onProgress: (turn) => {
@@ -89,10 +93,15 @@ export class GuildReader {
     return this.#turns.droppedStale;
   }
 
+  /** Messages heard as part of another's reading (a chorus, or spam read once). */
+  get collapsed(): number {
+    return this.#turns.collapsed;
+  }
+
   /** True when nothing waits, generates, plays or was counted: the state can go. */
   get idle(): boolean {
     const quiet = this.#backlog.size === 0 && !this.#turns.busy && !this.#timer;
-    return quiet && this.#turns.droppedStale === 0;
+    return quiet && this.#turns.droppedStale === 0 && this.#turns.collapsed === 0;
   }
 
   /** True while a chat turn is queued, generating or playing. */

@@ -6,12 +6,15 @@
  */
 import { english, type Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { SettingsStore } from '../store/index.ts';
+import { BlocklistCache, screenText } from '../speech/index.ts';
+import type { GuildSettings, SettingsStore } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
+import { type CrowdPhrases, crowdPhrases } from './crowd-phrases.ts';
 import { readDecision } from './filter.ts';
 import { GuildReader } from './guild-reader.ts';
 import { type ReaderPhrases, readerPhrases } from './phrases.ts';
-import { cleanMessage } from './text.ts';
+import { hasPriority } from './priority.ts';
+import { cleanMessage, type SpokenMessage } from './text.ts';
 import type { ChatSpeaking, ChatVoice, IncomingMessage } from './types.ts';
 
 /** Settings of a {@link ChatReader}. */
@@ -38,6 +41,18 @@ export interface ReaderStats {
   readonly waiting: number;
   /** Messages dropped because they could not be heard within `max-age` of being posted. */
   readonly droppedStale: number;
+  /** Messages heard within another's reading: repeats said as one ("7 people said LUL"). */
+  readonly collapsed: number;
+  /** Messages not read because of a blocked word (`blocked: skip`) since the bot started. */
+  readonly blocked: number;
+  /** Messages not read because their author joined the server too recently (`new-member-delay`). */
+  readonly newMember: number;
+}
+
+/** What the reader's rules skipped in one server, before a message reached the backlog. */
+interface Skips {
+  blocked: number;
+  newMember: number;
 }
 
 /** Reads chat messages of the configured channels aloud, through the speaking path. */
@@ -45,6 +60,9 @@ export class ChatReader {
   readonly #options: ChatReaderOptions;
   readonly #logger: Logger;
   readonly #guilds = new Map<string, GuildReader>();
+  /** Kept apart from the readers, which go when idle: counted since the bot started. */
+  readonly #skips = new Map<string, Skips>();
+  readonly #blocklists = new BlocklistCache();
 
   constructor(options: ChatReaderOptions) {
     this.#options = options;
@@ -71,6 +89,7 @@ export class ChatReader {
         message,
         guild.reader,
         this.#options.speaking.channelOf(guildId),
+        this.#options.clock.now(),
       );
       if (!decision.read) {
         this.#logger.debug({ guildId, messageId: message.id, why: decision.why }, 'edit not read');
@@ -78,10 +97,17 @@ export class ChatReader {
         return;
       }
       const phrases = this.#phrases(guildId);
-      reader.edit(
-        message.id,
+      const spoken = this.#screen(
+        guild,
         cleanMessage(message.message, message.names, guild.reader, phrases, guild.dictionary),
+        this.#crowd(guildId),
       );
+      if (spoken === undefined) {
+        this.#count(guildId, 'blocked');
+        reader.remove(message.id);
+        return;
+      }
+      reader.edit(message.id, spoken);
     });
   }
 
@@ -95,10 +121,17 @@ export class ChatReader {
     return this.#guilds.get(guildId)?.clear() ?? 0;
   }
 
-  /** The server's chat backlog and stale count, for `/queue`. */
+  /** The server's chat backlog, and what each rule kept from being read, for `/queue`. */
   stats(guildId: string): ReaderStats {
     const reader = this.#guilds.get(guildId);
-    return { waiting: reader?.waiting ?? 0, droppedStale: reader?.droppedStale ?? 0 };
+    const skips = this.#skips.get(guildId);
+    return {
+      waiting: reader?.waiting ?? 0,
+      droppedStale: reader?.droppedStale ?? 0,
+      collapsed: reader?.collapsed ?? 0,
+      blocked: skips?.blocked ?? 0,
+      newMember: skips?.newMember ?? 0,
+    };
   }
 
   /** Stops every timer (shutdown). */
@@ -109,6 +142,39 @@ export class ChatReader {
 
   #phrases(guildId: string): ReaderPhrases {
     return readerPhrases(this.#options.translatorOf?.(guildId) ?? english);
+  }
+
+  #crowd(guildId: string): CrowdPhrases {
+    return crowdPhrases(this.#options.translatorOf?.(guildId) ?? english);
+  }
+
+  #count(guildId: string, rule: keyof Skips): void {
+    const skips = this.#skips.get(guildId) ?? { blocked: 0, newMember: 0 };
+    skips[rule] += 1;
+    this.#skips.set(guildId, skips);
+  }
+
+  // The message as the server's blocked words allow it: undefined when it is not to be read
+  // (`skip`), else with a "beep" over each blocked word (`bleep`). The author's name counts
+  // too: it is read aloud before the message.
+  #screen(
+    guild: GuildSettings,
+    spoken: SpokenMessage,
+    crowd: CrowdPhrases,
+  ): SpokenMessage | undefined {
+    if (guild.blockedWords.length === 0) return spoken;
+    const matcher = this.#blocklists.matcher(guild.blockedWords);
+    const screened = screenText(matcher, spoken.text, guild.reader.blocked, crowd.bleep);
+    return screened.blocked ? undefined : { ...spoken, text: screened.text };
+  }
+
+  // The author's name as it may be spoken: a blocked word in it is bleeped, or with `skip` the
+  // message is not read (undefined).
+  #screenName(guild: GuildSettings, name: string, crowd: CrowdPhrases): string | undefined {
+    if (guild.blockedWords.length === 0) return name;
+    const matcher = this.#blocklists.matcher(guild.blockedWords);
+    const screened = screenText(matcher, name, guild.reader.blocked, crowd.bleep);
+    return screened.blocked ? undefined : screened.text;
   }
 
   #serial(guildId: string, task: (reader: GuildReader) => Promise<void>): Promise<void> {
@@ -156,8 +222,9 @@ export class ChatReader {
     const { guildId } = message;
     const { settings, speaking } = this.#options;
     const guild = await settings.guild(guildId);
-    const decision = readDecision(message, guild.reader, speaking.channelOf(guildId));
+    const decision = readDecision(message, guild.reader, speaking.channelOf(guildId), at);
     if (!decision.read) {
+      if (decision.why === 'new-member') this.#count(guildId, 'newMember');
       if (decision.why !== 'not-a-read-channel')
         this.#logger.debug({ guildId, messageId: message.id, why: decision.why }, 'not read');
       // Not in voice any more: nothing waiting from before is read later.
@@ -165,14 +232,22 @@ export class ChatReader {
       return;
     }
     const phrases = this.#phrases(guildId);
-    const spoken = cleanMessage(
+    const crowd = this.#crowd(guildId);
+    const cleaned = cleanMessage(
       message.message,
       message.names,
       guild.reader,
       phrases,
       guild.dictionary,
     );
-    if (spoken.text === '') return;
+    if (cleaned.text === '') return;
+    const spoken = this.#screen(guild, cleaned, crowd);
+    const authorName = this.#screenName(guild, message.authorName, crowd);
+    if (spoken === undefined || authorName === undefined) {
+      this.#count(guildId, 'blocked');
+      this.#logger.debug({ guildId, messageId: message.id }, 'not read: blocked word');
+      return;
+    }
     if (decision.join !== undefined) {
       try {
         await speaking.join(guildId, decision.join, message.channelId);
@@ -192,14 +267,20 @@ export class ChatReader {
     }
     reader.settings = guild.reader;
     reader.phrases = phrases;
+    reader.crowd = crowd;
+    const standing = {
+      roleIds: message.roleIds,
+      ...(message.badges ? { badges: message.badges } : {}),
+    };
     reader.add({
       id: message.id,
       authorId: message.authorId,
-      authorName: message.authorName,
+      authorName,
       ...spoken,
       at,
       voiceKey: voice.key,
       voice,
+      priority: hasPriority(standing, guild.reader.priorityRoles),
     });
   }
 }

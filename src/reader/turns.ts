@@ -8,10 +8,14 @@ import type { Logger } from '../log/index.ts';
 import { DEFAULT_MAX_AGE_MS, type ReaderSettings } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import type { SpeakUpdate } from '../voice/index.ts';
-import { batchCost, type ChatBacklog, type PendingMessage } from './backlog.ts';
-import { composeBatch, type LastRead } from './compose.ts';
+import { batchCost, type ChatBacklog, type PendingMessage, type TakePlan } from './backlog.ts';
+import { DEFAULT_MAX_SPEED, SpeedAwareRate, speedFor } from './chat-speed.ts';
+import { ChatterShare } from './chatter-share.ts';
+import { type ChatLine, composeBatch, type LastRead } from './compose.ts';
+import type { CrowdPhrases } from './crowd-phrases.ts';
 import type { ReaderPhrases } from './phrases.ts';
-import { SpeechRate } from './speech-rate.ts';
+import { priorityFirst } from './priority.ts';
+import { chorusText, collapseRepeats, repeatKey } from './repeats.ts';
 import type { SpokenMessage } from './text.ts';
 import type { ChatSpeaking, ChatVoice, TurnSource } from './types.ts';
 
@@ -35,6 +39,8 @@ export interface ReaderMessage extends PendingMessage {
    * edits no longer change what is said, so ten edits cost at most one generation more.
    */
   readonly reread?: boolean;
+  /** From a priority chatter (a priority role; broadcaster, moderator or VIP): read first. */
+  readonly priority?: boolean;
 }
 
 /** One chat turn in the speech queue: the batch it reads and where it stands. */
@@ -46,8 +52,10 @@ export interface Turn {
   /** A message of the batch changed after its audio was made: make it again before playing. */
   dirty: boolean;
   voice: ChatVoice | undefined;
-  /** Characters of the batch as the backlog counts them, for the speech forecast. */
+  /** Characters of the batch as the backlog counts them (a chorus once), for the speech forecast. */
   cost: number;
+  /** The API speed the turn is generated at (the voice's own, or faster for a busy chat). */
+  speed: number | undefined;
   /** When it started playing. */
   playingSince: number | undefined;
 }
@@ -61,7 +69,11 @@ export interface ReaderTurnsOptions {
   readonly logger: Logger;
   readonly minTextLength: number;
   /** The server's reader settings and spoken phrases, as last seen with a message. */
-  readonly current: () => { readonly settings?: ReaderSettings; readonly phrases: ReaderPhrases };
+  readonly current: () => {
+    readonly settings?: ReaderSettings;
+    readonly phrases: ReaderPhrases;
+    readonly crowd: CrowdPhrases;
+  };
   /** `turn` started generating, started playing or ended: the next may be queued. */
   readonly onProgress: (turn: Turn) => void;
   /** `/stop` or leaving voice cancelled `turn` (now ended): the chat waiting goes too. */
@@ -76,8 +88,13 @@ export class ReaderTurns {
   readonly #turns = new Set<Turn>();
   #last: LastRead | undefined;
   #droppedStale = 0;
-  /** How long the chat's speech takes per character, learned from what played. */
-  readonly #rate = new SpeechRate();
+  #collapsed = 0;
+  /** How long the chat's speech takes per character (at speed 1), learned from what played. */
+  readonly #rate = new SpeedAwareRate();
+  /** How much faster than its voice the chat is read now (1: not at all). */
+  #speedFactor = 1;
+  /** What each chatter took of the last minute's reading. */
+  readonly #share = new ChatterShare();
 
   constructor(options: ReaderTurnsOptions) {
     this.#options = options;
@@ -93,6 +110,11 @@ export class ReaderTurns {
     return this.#droppedStale;
   }
 
+  /** Messages heard as part of another's reading: repeats in a chorus, or one chatter's spam read once. */
+  get collapsed(): number {
+    return this.#collapsed;
+  }
+
   /** A new turn for the speech queue: its source makes the audio when its generation starts. */
   open(): {
     readonly turn: Turn;
@@ -106,6 +128,7 @@ export class ReaderTurns {
       dirty: false,
       voice: undefined,
       cost: 0,
+      speed: undefined,
       playingSince: undefined,
     };
     this.#turns.add(turn);
@@ -187,8 +210,13 @@ export class ReaderTurns {
       this.#refill(turn);
       const first = turn.batch[0];
       if (first === undefined) throw new NothingToRead('every message was deleted or too old');
-      const { settings, phrases } = this.#options.current();
-      const { text, last } = composeBatch(turn.batch, {
+      const { settings, phrases, crowd } = this.#options.current();
+      const lines = collapseRepeats(turn.batch).map((group): ChatLine => {
+        const chorus = chorusText(group, phrases, crowd);
+        const lead = group.messages[0] ?? first;
+        return chorus === undefined ? lead : { ...lead, text: chorus, crowd: true };
+      });
+      const { text, last } = composeBatch(lines, {
         saidPrefix: settings?.saidPrefix ?? true,
         minLength: this.#options.minTextLength,
         last: this.#last,
@@ -200,9 +228,11 @@ export class ReaderTurns {
       turn.dirty = false;
       turn.voice = first.voice;
       try {
+        const base = first.voice.request.speed ?? 1;
         const audioUrl = await first.voice.generate(text, {
           authors: turn.batch.map((message) => message.authorId),
           signal: AbortSignal.any([signal, attempt.signal]),
+          ...(turn.speed === undefined || turn.speed === base ? {} : { speed: turn.speed }),
         });
         if (!turn.dirty) {
           turn.state = 'ready';
@@ -222,13 +252,21 @@ export class ReaderTurns {
     for (const message of turn.batch) this.#held.delete(message.id);
     backlog.requeue(turn.batch);
     const now = clock.now();
-    const maxAgeMs = this.#options.current().settings?.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+    const settings = this.#options.current().settings;
+    const maxAgeMs = settings?.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+    const aheadMs = this.#aheadMs(turn, now);
+    turn.speed ??= this.#speedOf(aheadMs, maxAgeMs, settings?.maxSpeed ?? DEFAULT_MAX_SPEED);
     const forecast = {
-      aheadMs: this.#aheadMs(turn, now),
-      msPerChar: this.#rate.msPerChar,
+      aheadMs,
+      msPerChar: this.#rate.msPerChar(turn.speed),
       heardWithinMs: maxAgeMs * FORECAST_SHARE,
     };
-    const taken = backlog.take(now, maxAgeMs, forecast);
+    const priority = (message: ReaderMessage): boolean => message.priority === true;
+    const plan: TakePlan<ReaderMessage> = {
+      order: (waiting) => this.#share.order(now, priorityFirst(waiting, priority), priority),
+      repeatKey: (message) => (message.kind === 'said' ? repeatKey(message.text) : ''),
+    };
+    const taken = backlog.take(now, maxAgeMs, forecast, plan);
     if (taken.stale.length > 0) {
       this.#droppedStale += taken.stale.length;
       backlog.forget(taken.stale);
@@ -238,8 +276,28 @@ export class ReaderTurns {
       );
     }
     turn.batch = taken.batch;
-    turn.cost = taken.batch.reduce((sum, message) => sum + batchCost(message), 0);
+    // A chorus is read once: it costs, and counts in its first chatter's share, once.
+    const spoken = collapseRepeats(taken.batch).flatMap((group) => group.messages.slice(0, 1));
+    this.#share.record(now, spoken);
+    turn.cost = spoken.reduce((sum, message) => sum + batchCost(message), 0);
     for (const message of turn.batch) this.#held.set(message.id, turn);
+  }
+
+  // The speed of the next turn: faster, a step a turn, while the newest waiting message is
+  // forecast to be heard late (past half of max-age), and back as the chat calms.
+  #speedOf(aheadMs: number, maxAgeMs: number, maxSpeed: number): number {
+    const base = this.#options.backlog.oldest()?.voice.request.speed ?? 1;
+    const forecastWaitMs =
+      aheadMs + this.#rate.msPerChar(base * this.#speedFactor) * this.#options.backlog.chars;
+    const chosen = speedFor({
+      forecastWaitMs,
+      maxAgeMs,
+      baseSpeed: base,
+      maxSpeed,
+      current: this.#speedFactor,
+    });
+    this.#speedFactor = chosen.factor;
+    return chosen.speed;
   }
 
   // Speech of the chat's other turns still to play: the rest of the playing one, and the ones
@@ -248,7 +306,7 @@ export class ReaderTurns {
     let ahead = 0;
     for (const turn of this.#turns) {
       if (turn === except || turn.state === 'waiting' || turn.state === 'done') continue;
-      const speech = turn.cost * this.#rate.msPerChar;
+      const speech = turn.cost * this.#rate.msPerChar(turn.speed ?? 1);
       ahead += Math.max(
         0,
         speech - (turn.playingSince === undefined ? 0 : now - turn.playingSince),
@@ -273,7 +331,8 @@ export class ReaderTurns {
         this.#done(turn);
         return;
       case 'played':
-        this.#rate.observe(turn.cost, update.durationMs);
+        this.#rate.observe(turn.cost, update.durationMs, turn.speed ?? 1);
+        this.#collapsed += turn.batch.length - collapseRepeats(turn.batch).length;
         this.#done(turn);
         return;
       case 'skipped':

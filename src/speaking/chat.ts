@@ -53,7 +53,10 @@ export class ChatTurns {
       key: [client.keyId, request.voiceId, request.model, request.speed ?? 1].join('|'),
       request,
       usage: () => client.usage('generate'),
-      generate: (text, options) => this.#generate(guildId, { ...request, text }, options),
+      generate: (text, options) => {
+        const speed = options.speed === undefined ? {} : { speed: options.speed };
+        return this.#generate(guildId, { ...request, text, ...speed }, options);
+      },
       open: (audioUrl, signal) => openSniffed(client, audioUrl, signal),
     };
   }

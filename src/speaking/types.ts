@@ -210,6 +210,8 @@ export interface ChatVoice {
       readonly authors: readonly string[];
       readonly signal: AbortSignal;
       readonly onSubmitted?: () => void;
+      /** Faster than the voice's own speed: a busy chat catching up. */
+      readonly speed?: number;
     },
   ): Promise<string>;
   /** Opens finished audio for playback, its format sniffed from the bytes. */

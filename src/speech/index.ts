@@ -5,6 +5,7 @@ export {
   compileBlocklist,
   type StepMeter,
 } from './blocklist.ts';
+export { BlocklistCache, type Screened, screenText } from './blocklists.ts';
 export { audioDurationMs } from './duration.ts';
 export { type SayOptions, type TextBounds, type ValidatedSay, validateSay } from './options.ts';
 export { fileProgress, formatSeconds, voiceProgress } from './render.ts';

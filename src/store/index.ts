@@ -20,6 +20,8 @@ export {
 } from './keyring.ts';
 export { OPERATION_TIMEOUT_MS, openKeyv } from './keyv.ts';
 export {
+  BLOCKED_MODES,
+  blockedWordsSchema,
   DEFAULT_MAX_AGE_MS,
   type DictionaryEntry,
   defaultReaderSettings,

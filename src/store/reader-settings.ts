@@ -7,6 +7,8 @@ export const READ_BOTS = ['none', 'webhooks', 'all'] as const;
 export const EMOJI_MODES = ['names', 'drop'] as const;
 /** Whether spoiler-marked text is skipped or read. */
 export const SPOILER_MODES = ['skip', 'read'] as const;
+/** What a message (or `/say` text) with a blocked word gets: not read at all, or read with a "beep". */
+export const BLOCKED_MODES = ['skip', 'bleep'] as const;
 
 /** Bounds of the reader's numeric settings; `/config reader` refuses values outside them. */
 export const READER_BOUNDS = {
@@ -18,6 +20,12 @@ export const READER_BOUNDS = {
   dictionary: 200,
   word: 100,
   replacement: 200,
+  /** Same as `BLOCKLIST_LIMITS` of `src/speech/blocklist.ts` (the store stays below speech). */
+  blockedWords: 500,
+  blockedWordLength: 50,
+  priorityRoles: 20,
+  maxSpeed: { min: 1, max: 2 },
+  newMemberDelayMs: { min: 0, max: 30 * 86_400_000 },
 } as const;
 
 /**
@@ -56,6 +64,19 @@ export const readerSettingsSchema = z.object({
     .default(DEFAULT_MAX_AGE_MS),
   emoji: z.enum(EMOJI_MODES).default('names'),
   spoilers: z.enum(SPOILER_MODES).default('skip'),
+  /** A message with a blocked word: not read (`skip`), or read with a "beep" in its place. */
+  blocked: z.enum(BLOCKED_MODES).default('skip'),
+  /** Members with one of these roles are read first (the front of the chat backlog). */
+  priorityRoles: z.array(id).max(READER_BOUNDS.priorityRoles).default([]),
+  /** The largest factor a busy chat speeds speech up by; 1 turns speeding up off. */
+  maxSpeed: z.number().min(READER_BOUNDS.maxSpeed.min).max(READER_BOUNDS.maxSpeed.max).default(1.5),
+  /** Members who joined the server less than this ago are not read (raids); 0 is off. */
+  newMemberDelayMs: z
+    .number()
+    .int()
+    .min(READER_BOUNDS.newMemberDelayMs.min)
+    .max(READER_BOUNDS.newMemberDelayMs.max)
+    .default(0),
 });
 export type ReaderSettings = z.infer<typeof readerSettingsSchema>;
 
@@ -68,6 +89,11 @@ export type DictionaryEntry = z.infer<typeof dictionaryEntrySchema>;
 
 /** A server's dictionary: at most one entry per word (compared without case). */
 export const dictionarySchema = z.array(dictionaryEntrySchema).max(READER_BOUNDS.dictionary);
+
+/** A server's blocked words (`/config block-word`): never read aloud, in chat or `/say`. */
+export const blockedWordsSchema = z
+  .array(z.string().trim().min(1).max(READER_BOUNDS.blockedWordLength))
+  .max(READER_BOUNDS.blockedWords);
 
 /** The reader's settings with every default filled in. */
 export function defaultReaderSettings(): ReaderSettings {

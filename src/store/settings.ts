@@ -1,7 +1,7 @@
 import type Keyv from 'keyv';
 import { z } from 'zod';
 import { MODELS } from '../tts/types.ts';
-import { dictionarySchema, readerSettingsSchema } from './reader-settings.ts';
+import { blockedWordsSchema, dictionarySchema, readerSettingsSchema } from './reader-settings.ts';
 
 const voiceId = z.string().trim().min(1).max(100);
 
@@ -34,6 +34,8 @@ const guildSchema = z.object({
   reader: readerSettingsSchema.prefault({}),
   /** Words spoken differently, applied to chat messages before speaking. */
   dictionary: dictionarySchema.default([]),
+  /** Words never read aloud (`/config block-word`), in chat and `/say`. */
+  blockedWords: blockedWordsSchema.default([]),
 });
 export type GuildSettings = z.infer<typeof guildSchema>;
 /** Guild settings as written: parts with defaults may be left out. */

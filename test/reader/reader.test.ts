@@ -153,6 +153,7 @@ beforeEach(() => {
     defaults: {},
     limits: {},
     reader: { ...defaultReaderSettings(), channels: ['text'] },
+    blockedWords: [],
     dictionary: [{ word: 'gg', replacement: 'good game' }],
   };
   reader = newReader();

@@ -1,0 +1,50 @@
+/**
+ * Compiled blocklists shared by the servers that have the same words, so a list is compiled
+ * once when it changes rather than for every message; and the one rule both chat and `/say`
+ * apply to a text with a blocked word. Pure apart from the bounded cache.
+ */
+import { type BlocklistMatcher, compileBlocklist } from './blocklist.ts';
+
+/** Lists kept compiled; the least recently used goes first. */
+const KEPT = 200;
+
+/** Compiled blocklists by their words. */
+export class BlocklistCache {
+  readonly #compiled = new Map<string, BlocklistMatcher>();
+
+  /** The matcher for `words`, compiled on first use. */
+  matcher(words: readonly string[]): BlocklistMatcher {
+    const key = words.join('\n');
+    const found = this.#compiled.get(key);
+    if (found !== undefined) {
+      this.#compiled.delete(key);
+      this.#compiled.set(key, found);
+      return found;
+    }
+    const compiled = compileBlocklist(words);
+    this.#compiled.set(key, compiled);
+    for (const oldest of this.#compiled.keys()) {
+      if (this.#compiled.size <= KEPT) break;
+      this.#compiled.delete(oldest);
+    }
+    return compiled;
+  }
+}
+
+/** A text screened against blocked words: clean, bleeped, or not to be read at all. */
+export type Screened =
+  | { readonly blocked: false; readonly text: string; readonly bleeped: boolean }
+  | { readonly blocked: true };
+
+/** Applies the server's rule (`skip` or `bleep` with `bleepWord`) to `text`. */
+export function screenText(
+  matcher: BlocklistMatcher,
+  text: string,
+  mode: 'skip' | 'bleep',
+  bleepWord: string,
+): Screened {
+  if (matcher.size === 0 || matcher.find(text).length === 0)
+    return { blocked: false, text, bleeped: false };
+  if (mode === 'skip') return { blocked: true };
+  return { blocked: false, text: matcher.bleep(text, bleepWord), bleeped: true };
+}
