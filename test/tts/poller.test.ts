@@ -299,7 +299,12 @@ describe('PollScheduler', () => {
     await expect(done).resolves.toBe('http://media/base_net.wav');
     await timedOut;
     // One answer each after the outage: Completed delivers, Generating (past the deadline) ends.
-    expect(api.polls.slice(failedPolls).map((p) => p.id).sort()).toEqual(['base_net', 'base_run']);
+    expect(
+      api.polls
+        .slice(failedPolls)
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual(['base_net', 'base_run']);
     expect(transient.length).toBeGreaterThanOrEqual(4);
   });
 
