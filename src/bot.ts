@@ -24,6 +24,7 @@ import { dailyLimitOf, SpeakingService, type SpeechEnd } from './speaking/index.
 import {
   ApiKeyVault,
   KeyvBudgetJournal,
+  KeyvLearnedTimesStore,
   KeyvSettingsStore,
   KeyvSpeechCacheStore,
   KeyvUsageLedger,
@@ -176,7 +177,9 @@ export async function startBot(
         metrics: options.metrics,
       }),
       cache,
+      learnedTimes: new KeyvLearnedTimesStore(keyv),
     });
+    opened.push(() => tts.saveLearned());
     // Reading chat needs the privileged Message Content intent; without it, the bot runs without.
     let client = createDiscordClient({ apiUrl: config.discordApiUrl, readMessages: true });
     opened.push(() => client.destroy());

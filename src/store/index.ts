@@ -2,6 +2,7 @@ export { ApiKeyVault, UnreadableKeyError } from './api-keys.ts';
 export { KeyvBudgetJournal } from './budget-journal.ts';
 export { guardStore, StoreUnavailableError } from './guard.ts';
 export { openKeyv } from './keyv.ts';
+export { KeyvLearnedTimesStore } from './learned-times.ts';
 export {
   DEFAULT_MAX_AGE_MS,
   type DictionaryEntry,

@@ -19,9 +19,11 @@ export {
 export { type Clock, systemClock } from './clock.ts';
 export { productionClientOptions } from './defaults.ts';
 export { describeDetail, isTransient, TtsError, type TtsErrorKind } from './errors.ts';
+export type { LearnedModel, LearnedState } from './estimator.ts';
 export { safeFileStem } from './file-name.ts';
 export { formatWindow } from './gate.ts';
 export { isSendableKey, keyId, maskKey } from './key.ts';
+export type { LearnedTimesStore } from './learned-times.ts';
 export { DEFAULT_LIMITS, type Limit, type Limits, parseLimits } from './limits.ts';
 export { countingFetch, endpointOf, type TtsEndpoint, type TtsMetrics } from './metrics.ts';
 export { type GenerateOptions, untilAborted } from './shared-generation.ts';
