@@ -175,6 +175,7 @@ export class GenerationEstimator {
       }
       state.marginMs = Number.isFinite(saved.marginMs) ? clampMargin(saved.marginMs) : 0;
       state.line = undefined;
+      state.learned = true;
     }
   }
 
