@@ -24,14 +24,16 @@ export interface TimeLine {
 /** The generation times expected per model before any is learned. */
 export type EstimatorPrior = Partial<Record<Model, TimeLine>>;
 
+/** A prior from the time of a base generation: advance takes twice as long, as on the emulator. */
+export function priorFor(base: TimeLine): EstimatorPrior {
+  return { base, advance: { intercept: 2 * base.intercept, slope: 2 * base.slope } };
+}
+
 /**
  * The API's shape: the spec gives no timings, so the prior is the local emulator's
  * (`defaultGenerationMs`: 800 ms + 15 ms per character on base, twice that on advance).
  */
-export const API_PRIOR: EstimatorPrior = {
-  base: { intercept: 800, slope: 15 },
-  advance: { intercept: 1600, slope: 30 },
-};
+export const API_PRIOR: EstimatorPrior = priorFor({ intercept: 800, slope: 15 });
 
 /** What an estimator learned about one model, as plain data (for the store). */
 export interface LearnedModel {
@@ -77,10 +79,13 @@ const MARGIN_STEP_MS = 300;
 const MARGIN_LIMITS_MS = { min: -60_000, max: 10_000 } as const;
 /** Lengths at which the prior stands in for samples: the API's shortest text and a long message. */
 const PRIOR_LENGTHS = [30, 300] as const;
-/** What the prior counts for at each of its lengths with nothing learned, in samples. */
-const PRIOR_WEIGHT = 2;
+/**
+ * What the prior counts for at each of its lengths with nothing learned, in samples: little, so
+ * that the first generations that disagree move the line, and a wrong prior is soon forgotten.
+ */
+const PRIOR_WEIGHT = 0.3;
 /** The prior fades as generations are learned, and is gone after this many. */
-const PRIOR_FADE_SAMPLES = 20;
+const PRIOR_FADE_SAMPLES = 6;
 
 /**
  * Learns how long generations take, per model, as a line `a + b · length` fitted to the
@@ -134,7 +139,11 @@ export class GenerationEstimator {
   firstPollResult(model: Model, done: boolean): void {
     const state = this.#state(model);
     const step = done ? -(1 - FIRST_POLL_TARGET) : FIRST_POLL_TARGET;
-    state.marginMs = clampMargin(state.marginMs + step * MARGIN_STEP_MS);
+    // While the prior still counts, first polls mostly measure its error, which the line is
+    // about to correct: a margin tuned to it would be wrong once the prior is gone.
+    const learned =
+      this.#prior[model] === undefined ? 1 : Math.min(1, state.samples.length / PRIOR_FADE_SAMPLES);
+    state.marginMs = clampMargin(state.marginMs + learned * step * MARGIN_STEP_MS);
     state.learned = true;
     this.#onChange?.();
   }
