@@ -177,7 +177,7 @@ export async function startBot(
         metrics: options.metrics,
       }),
       cache,
-      learnedTimes: new KeyvLearnedTimesStore(keyv),
+      learning: { store: new KeyvLearnedTimesStore(keyv), prior: config.generationPrior },
     });
     opened.push(() => tts.saveLearned());
     // Reading chat needs the privileged Message Content intent; without it, the bot runs without.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseSecretKey } from '../store/secrets.ts';
+import { API_PRIOR, type EstimatorPrior, priorFor } from '../tts/estimator.ts';
 import { type Limits, parseLimits } from '../tts/limits.ts';
 
 /** What any user of the TTS API needs: the bot, and the admin CLI. */
@@ -35,6 +36,8 @@ export interface Config extends TtsConfig {
   readonly shardCount: number | 'auto';
   /** Twitch chat's WebSocket address (`ws://` for a local test server). */
   readonly twitchChatUrl: string;
+  /** What generations are expected to take before the bot learned them for a key. */
+  readonly generationPrior: EstimatorPrior;
 }
 
 /** A configuration variable that is missing or wrong; the message names it (never its value). */
@@ -76,6 +79,26 @@ function durationOrOff(bounds: { min: number; max: number }) {
     .string()
     .regex(/^(0|\d+(ms|s|m|h))$/, 'must be a duration like 500ms, 30s, 5m or 1h, or 0 for off')
     .pipe(z.union([z.literal('0').transform(() => 0), on]));
+}
+/**
+ * What a base generation is expected to take, like `800ms+15ms/char` (a fixed part and a part
+ * per character; advance takes twice as long), within the given bounds.
+ */
+function generationTime(bounds: { maxFixedMs: number; maxPerCharMs: number }) {
+  const shape = /^(\d+(?:\.\d+)?)(ms|s)\+(\d+(?:\.\d+)?)ms\/char$/;
+  return z
+    .string()
+    .transform((text) => text.replaceAll(' ', ''))
+    .pipe(z.string().regex(shape, 'must look like 800ms+15ms/char'))
+    .transform((text) => {
+      const [, fixed = '0', unit = 'ms', perChar = '0'] = shape.exec(text) ?? [];
+      return { intercept: Number(fixed) * (unit === 's' ? 1000 : 1), slope: Number(perChar) };
+    })
+    .refine(
+      (line) => line.intercept <= bounds.maxFixedMs && line.slope <= bounds.maxPerCharMs,
+      `must be at most ${formatDuration(bounds.maxFixedMs)} plus ${bounds.maxPerCharMs}ms/char`,
+    )
+    .transform(priorFor);
 }
 const secret = z.string().transform((text, context) => {
   const key = parseSecretKey(text);
@@ -135,6 +158,9 @@ const schema = ttsSchema.extend({
     .transform((text) => (text === 'auto' ? 'auto' : Number(text)))
     .default('auto'),
   TWITCH_CHAT_URL: z.url({ protocol: /^wss?$/ }).default('wss://irc-ws.chat.twitch.tv:443'),
+  TTS_GENERATION_TIME: generationTime({ maxFixedMs: 60_000, maxPerCharMs: 1000 }).default(
+    API_PRIOR,
+  ),
 });
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -197,5 +223,6 @@ export function parseConfig(env: Env): Config {
     httpHost: e.HTTP_HOST,
     shardCount: e.SHARD_COUNT,
     twitchChatUrl: e.TWITCH_CHAT_URL,
+    generationPrior: e.TTS_GENERATION_TIME,
   };
 }

@@ -4,7 +4,7 @@ import { type Audio, downloadAudio, type MediaPolicy, openAudio, sniffAudio } fr
 import type { BudgetStore, LimitUsage } from './budget.ts';
 import type { Clock } from './clock.ts';
 import { TtsError, unsendableKeyError } from './errors.ts';
-import { API_PRIOR } from './estimator.ts';
+import { API_PRIOR, type EstimatorPrior } from './estimator.ts';
 import { RateGate } from './gate.ts';
 import { isSendableKey, keyId } from './key.ts';
 import { LearnedTimes, type LearnedTimesStore } from './learned-times.ts';
@@ -39,8 +39,16 @@ export interface TtsClientOptions {
   readonly cache?: SpeechCache | undefined;
   /** Where requests and notice lags are counted; nowhere when absent. */
   readonly metrics?: TtsMetrics | undefined;
-  /** Where each key's learned generation times are kept across starts; in memory when absent. */
-  readonly learnedTimes?: LearnedTimesStore | undefined;
+  /**
+   * What each key's poll timing starts from (default: the API's shape, {@link API_PRIOR}) and
+   * where what it learns is kept across starts (in memory only when absent).
+   */
+  readonly learning?:
+    | {
+        readonly prior?: EstimatorPrior | undefined;
+        readonly store?: LearnedTimesStore | undefined;
+      }
+    | undefined;
 }
 
 /** A generation that finished, with the address of its audio. */
@@ -119,8 +127,8 @@ export class TtsClient {
       onBudgetError: options.onBackgroundError,
     });
     this.#learned = new LearnedTimes(this.keyId, {
-      prior: API_PRIOR,
-      store: options.learnedTimes,
+      prior: options.learning?.prior ?? API_PRIOR,
+      store: options.learning?.store,
       clock: options.clock,
       onError: options.onBackgroundError,
     });

@@ -172,7 +172,7 @@ describe('TtsClients keep each key’s times in the store', () => {
       save: (id, learned) => store.save(id, learned),
     };
     const request = { text: sentence(), voiceId: 'am_2riuownnf', model: 'base' } as const;
-    const first = clientsFor(emulator, { learnedTimes: counted }).clients;
+    const first = clientsFor(emulator, { learning: { store: counted } }).clients;
     await first.forKey(USER_ONE.apiKey).generate(request);
     await first.forKey(USER_TWO.apiKey).generate(request);
     await first.saveLearned();
@@ -187,7 +187,7 @@ describe('TtsClients keep each key’s times in the store', () => {
     expect(everything).not.toContain(USER_ONE.apiKey);
     expect(everything).not.toContain(USER_TWO.apiKey);
 
-    const second = clientsFor(emulator, { learnedTimes: counted }).clients;
+    const second = clientsFor(emulator, { learning: { store: counted } }).clients;
     const client = second.forKey(USER_ONE.apiKey);
     expect(loads).toEqual(ids);
     await client.generate(request);
