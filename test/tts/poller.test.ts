@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { TtsError } from '../../src/tts/errors.ts';
-import { GenerationEstimator } from '../../src/tts/estimator.ts';
+import { API_PRIOR, GenerationEstimator } from '../../src/tts/estimator.ts';
 import { PollScheduler } from '../../src/tts/poller.ts';
 import type { GenerationRecord } from '../../src/tts/types.ts';
 import { FakeClock } from '../support/fake-clock.ts';
@@ -52,10 +52,11 @@ async function oneAtATime(
   count: number,
   lengthOf: (i: number) => number,
   durationOf: (length: number, i: number) => number,
+  estimator = new GenerationEstimator(),
 ) {
   const clock = new FakeClock(0);
   const api = fakeApi(clock);
-  const polls = scheduler(clock, api.poll);
+  const polls = scheduler(clock, api.poll, estimator);
   const results: { polls: number; lagMs: number }[] = [];
   for (let i = 0; i < count; i++) {
     const id = `base_${i}`;
@@ -418,6 +419,39 @@ describe('PollScheduler learning generation times (one at a time)', () => {
     );
     const settled = results.slice(45);
     expect(settled.reduce((sum, r) => sum + r.polls, 0) / settled.length).toBeLessThanOrEqual(1.5);
+    expect(p95(settled.map((r) => r.lagMs))).toBeLessThanOrEqual(1000);
+  });
+});
+
+describe('PollScheduler starting from the API’s prior (800 + 15/char)', () => {
+  const mean = (results: { polls: number }[]) =>
+    results.reduce((sum, r) => sum + r.polls, 0) / results.length;
+
+  test('an API of that shape is polled well from the first generation', async () => {
+    const results = await oneAtATime(
+      6,
+      (i) => [60, 200, 40, 130, 250, 90][i] ?? 60,
+      (n, i) => 800 + 15 * n + ((i * 37) % 60),
+      new GenerationEstimator({ prior: API_PRIOR }),
+    );
+    expect(mean(results)).toBeLessThanOrEqual(1.5);
+    expect(p95(results.map((r) => r.lagMs))).toBeLessThanOrEqual(500);
+  });
+
+  test.each([
+    ['ten times faster', (n: number) => 80 + 1.5 * n],
+    ['flat 150 ms', () => 150],
+    ['twice as slow', (n: number) => 1600 + 30 * n],
+    ['1.5 s + 25/char', (n: number) => 1500 + 25 * n],
+  ])('an API %s: the prior is forgotten within a warm-up', async (_name, durationOf) => {
+    const results = await oneAtATime(
+      40,
+      (i) => 30 + ((i * 97) % 271),
+      durationOf,
+      new GenerationEstimator({ prior: API_PRIOR }),
+    );
+    const settled = results.slice(10);
+    expect(mean(settled)).toBeLessThanOrEqual(1.6);
     expect(p95(settled.map((r) => r.lagMs))).toBeLessThanOrEqual(1000);
   });
 });
