@@ -53,8 +53,13 @@ export default {
       reading || chat.waiting + chat.droppedStale > 0
         ? `\n${t('queue.chat', { waiting: chat.waiting, stale: chat.droppedStale })}`
         : '';
+    const { collapsed, blocked, newMember } = chat;
+    const rulesLine =
+      collapsed + blocked + newMember > 0
+        ? `\n${t('queue.chat_rules', { collapsed, blocked, newMember })}`
+        : '';
     await interaction.editReply({
-      content: `${header}\n${body}${chatLine}`,
+      content: `${header}\n${body}${chatLine}${rulesLine}`,
       allowedMentions: { parse: [] },
     });
   },

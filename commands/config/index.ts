@@ -10,6 +10,7 @@ import {
   requireManager,
   withParts,
 } from '../../src/discord/index.ts';
+import blockWord from './block-word.ts';
 import defaults from './defaults.ts';
 import dictionary from './dictionary.ts';
 import forget from './forget.ts';
@@ -19,7 +20,7 @@ import readChannel from './read-channel.ts';
 import reader from './reader.ts';
 import show from './show.ts';
 
-const parts = [key, defaults, show, limits, readChannel, reader, dictionary, forget];
+const parts = [key, defaults, show, limits, readChannel, reader, dictionary, blockWord, forget];
 
 export default {
   data: withParts(

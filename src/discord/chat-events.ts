@@ -29,6 +29,7 @@ export function incomingMessage(message: Message | PartialMessage): IncomingMess
     webhook: message.webhookId !== null,
     roleIds: member ? [...member.roles.cache.keys()].filter((id) => id !== guild.id) : [],
     authorVoiceChannelId: guild.voiceStates.cache.get(author.id)?.channelId ?? undefined,
+    joinedAt: member?.joinedTimestamp ?? undefined,
     content: message.content,
     message: {
       content: message.content,

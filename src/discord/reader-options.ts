@@ -14,7 +14,13 @@ import {
   type ReaderOptionsInput,
   toggleNotes,
 } from '../reader/config.ts';
-import { EMOJI_MODES, READ_BOTS, READER_BOUNDS, SPOILER_MODES } from '../store/index.ts';
+import {
+  BLOCKED_MODES,
+  EMOJI_MODES,
+  READ_BOTS,
+  READER_BOUNDS,
+  SPOILER_MODES,
+} from '../store/index.ts';
 import type { CommandContext } from './command.ts';
 import { guildIdOf } from './guild.ts';
 import { described } from './localize.ts';
@@ -70,6 +76,25 @@ export function withReaderSubcommand(
         described(o.setName('spoilers'), 'commands.config.reader-spoilers').addChoices(
           ...choices(SPOILER_MODES),
         ),
+      )
+      .addStringOption((o) =>
+        described(o.setName('blocked'), 'commands.config.reader-blocked').addChoices(
+          ...choices(BLOCKED_MODES),
+        ),
+      )
+      .addRoleOption((o) =>
+        described(o.setName('priority-role'), 'commands.config.reader-priority-role'),
+      )
+      .addNumberOption((o) =>
+        described(o.setName('max-speed'), 'commands.config.reader-max-speed')
+          .setMinValue(READER_BOUNDS.maxSpeed.min)
+          .setMaxValue(READER_BOUNDS.maxSpeed.max),
+      )
+      .addStringOption((o) =>
+        described(
+          o.setName('new-member-delay'),
+          'commands.config.reader-new-member-delay',
+        ).setMaxLength(20),
       ),
   );
 }
@@ -90,6 +115,10 @@ function readerInput(interaction: ChatInputCommandInteraction): ReaderOptionsInp
     maxAge: value(o.getString('max-age')),
     emoji: value(o.getString('emoji')) as ReaderOptionsInput['emoji'],
     spoilers: value(o.getString('spoilers')) as ReaderOptionsInput['spoilers'],
+    blocked: value(o.getString('blocked')) as ReaderOptionsInput['blocked'],
+    priorityRole: value(o.getRole('priority-role'))?.id,
+    maxSpeed: value(o.getNumber('max-speed')),
+    newMemberDelay: value(o.getString('new-member-delay')),
   };
 }
 
@@ -110,6 +139,6 @@ export async function runReaderOptions(
   });
   const changed = Object.values(input).some((v) => v !== undefined);
   const head = changed ? [t('reader.saved'), ...notes].join(' ') : t('reader.settings');
-  const content = `${head}\n${describeReader(translator, saved.reader)}`;
+  const content = `${head}\n${describeReader(translator, saved.reader, saved.blockedWords.length)}`;
   await interaction.editReply({ content: content.slice(0, 2000), allowedMentions: { parse: [] } });
 }

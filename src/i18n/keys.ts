@@ -6,6 +6,12 @@ export type Param = string | number;
 /** Every message key and the parameters its English text needs (`count` picks the plural form). */
 export interface MessageParams {
   'commands.config.api-key': Record<string, never>;
+  'commands.config.block-word': Record<string, never>;
+  'commands.config.block-word-add': Record<string, never>;
+  'commands.config.block-word-add-word': Record<string, never>;
+  'commands.config.block-word-list': Record<string, never>;
+  'commands.config.block-word-remove': Record<string, never>;
+  'commands.config.block-word-remove-word': Record<string, never>;
   'commands.config.defaults': Record<string, never>;
   'commands.config.defaults-model': Record<string, never>;
   'commands.config.defaults-speed': Record<string, never>;
@@ -30,12 +36,16 @@ export interface MessageParams {
   'commands.config.read-channel-remove-channel': Record<string, never>;
   'commands.config.reader': Record<string, never>;
   'commands.config.reader-auto-join': Record<string, never>;
+  'commands.config.reader-blocked': Record<string, never>;
   'commands.config.reader-emoji': Record<string, never>;
   'commands.config.reader-ignore-member': Record<string, never>;
   'commands.config.reader-ignore-prefixes': Record<string, never>;
   'commands.config.reader-ignore-role': Record<string, never>;
   'commands.config.reader-max-age': Record<string, never>;
   'commands.config.reader-max-length': Record<string, never>;
+  'commands.config.reader-max-speed': Record<string, never>;
+  'commands.config.reader-new-member-delay': Record<string, never>;
+  'commands.config.reader-priority-role': Record<string, never>;
   'commands.config.reader-read-bots': Record<string, never>;
   'commands.config.reader-said-prefix': Record<string, never>;
   'commands.config.reader-spoilers': Record<string, never>;
@@ -159,6 +169,12 @@ export interface MessageParams {
   'errors.queue_full': {
     max: Param;
   };
+  'errors.reader_blocked_full': {
+    max: Param;
+  };
+  'errors.reader_blocked_word': {
+    max: Param;
+  };
   'errors.reader_channel_unreadable': {
     channel: Param;
   };
@@ -182,7 +198,13 @@ export interface MessageParams {
     max: Param;
     min: Param;
   };
+  'errors.reader_new_member_delay': {
+    max: Param;
+  };
   'errors.reader_prefixes': {
+    max: Param;
+  };
+  'errors.reader_priority_roles': {
     max: Param;
   };
   'errors.reader_word': {
@@ -190,6 +212,7 @@ export interface MessageParams {
     word: Param;
   };
   'errors.restarting': Record<string, never>;
+  'errors.say_blocked': Record<string, never>;
   'errors.say_not_in_voice': Record<string, never>;
   'errors.store_unavailable': Record<string, never>;
   'errors.text_empty': Record<string, never>;
@@ -300,6 +323,11 @@ export interface MessageParams {
     stale: Param;
     waiting: Param;
   };
+  'queue.chat_rules': {
+    blocked: Param;
+    collapsed: Param;
+    newMember: Param;
+  };
   'queue.empty': Record<string, never>;
   'queue.header': {
     channel: Param;
@@ -324,6 +352,18 @@ export interface MessageParams {
   'queue.state_ready': Record<string, never>;
   'queue.waiting': {
     count: number;
+  };
+  'reader.blocked_absent': {
+    word: Param;
+  };
+  'reader.blocked_added': {
+    word: Param;
+  };
+  'reader.blocked_list': {
+    size: Param;
+  };
+  'reader.blocked_removed': {
+    word: Param;
   };
   'reader.channel_added': {
     channel: Param;
@@ -350,6 +390,12 @@ export interface MessageParams {
   'reader.none': Record<string, never>;
   'reader.off': Record<string, never>;
   'reader.on': Record<string, never>;
+  'reader.priority_role_added': {
+    role: Param;
+  };
+  'reader.priority_role_removed': {
+    role: Param;
+  };
   'reader.role_ignored': {
     role: Param;
   };
@@ -359,10 +405,16 @@ export interface MessageParams {
   'reader.saved': Record<string, never>;
   'reader.says_nothing': Record<string, never>;
   'reader.settings': Record<string, never>;
+  'reader.show_blocked_words': {
+    count: number;
+  };
   'reader.show_channels': {
     value: Param;
   };
   'reader.show_members': {
+    value: Param;
+  };
+  'reader.show_priority_roles': {
     value: Param;
   };
   'reader.show_roles': {

@@ -1,5 +1,5 @@
 /**
- * `/config reader`, `read-channel` and `dictionary` as pure changes to the stored settings,
+ * `/config reader`, `read-channel`, `dictionary` and `block-word` as pure changes to the stored settings,
  * with the text that describes them. Throws a UserError for values out of bounds.
  */
 import type { Translator } from '../i18n/index.ts';
@@ -25,6 +25,11 @@ export interface ReaderOptionsInput {
   readonly maxAge?: string | undefined;
   readonly emoji?: ReaderSettings['emoji'] | undefined;
   readonly spoilers?: ReaderSettings['spoilers'] | undefined;
+  readonly blocked?: ReaderSettings['blocked'] | undefined;
+  readonly priorityRole?: string | undefined;
+  readonly maxSpeed?: number | undefined;
+  /** A duration (`10m`), or `off`/`0`. */
+  readonly newMemberDelay?: string | undefined;
 }
 
 const UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
@@ -60,6 +65,25 @@ export function applyReaderOptions(
   if (input.autoJoin !== undefined) next.autoJoin = input.autoJoin;
   if (input.emoji !== undefined) next.emoji = input.emoji;
   if (input.spoilers !== undefined) next.spoilers = input.spoilers;
+  if (input.blocked !== undefined) next.blocked = input.blocked;
+  if (input.priorityRole !== undefined) {
+    next.priorityRoles = toggle(current.priorityRoles, input.priorityRole);
+    if (next.priorityRoles.length > READER_BOUNDS.priorityRoles)
+      throw new UserError('reader_priority_roles', { max: READER_BOUNDS.priorityRoles });
+  }
+  if (input.maxSpeed !== undefined) {
+    const { min, max } = READER_BOUNDS.maxSpeed;
+    // Discord bounds the option already; a stray value is brought within them.
+    next.maxSpeed = Math.min(max, Math.max(min, Math.round(input.maxSpeed * 100) / 100));
+  }
+  if (input.newMemberDelay !== undefined) {
+    const text = input.newMemberDelay.trim().toLowerCase();
+    const ms = text === 'off' || text === '0' ? 0 : parseDuration(text);
+    const { max } = READER_BOUNDS.newMemberDelayMs;
+    if (ms === undefined || ms > max)
+      throw new UserError('reader_new_member_delay', { max: formatDuration(max) });
+    next.newMemberDelayMs = ms;
+  }
   if (input.ignorePrefixes !== undefined) {
     const words = input.ignorePrefixes.split(/\s+/).filter((word) => word !== '');
     const prefixes = words.length === 1 && words[0]?.toLowerCase() === 'none' ? [] : words;
@@ -110,14 +134,23 @@ export function toggleNotes(
     const was = before.ignoredRoles.includes(input.ignoreRole);
     notes.push(t(was ? 'reader.role_read_again' : 'reader.role_ignored', { role }));
   }
+  if (input.priorityRole !== undefined) {
+    const role = `<@&${input.priorityRole}>`;
+    const was = before.priorityRoles.includes(input.priorityRole);
+    notes.push(t(was ? 'reader.priority_role_removed' : 'reader.priority_role_added', { role }));
+  }
   return notes;
 }
 
 /**
- * The reader settings as `/config reader` shows them, in `t`'s language. Option names and
- * choice values stay as typed in the command (they are not localized).
+ * The reader settings as `/config reader` shows them, in `t`'s language, with how many words
+ * are blocked. Option names and choice values stay as typed in the command (not localized).
  */
-export function describeReader({ t }: Translator, settings: ReaderSettings): string {
+export function describeReader(
+  { t }: Translator,
+  settings: ReaderSettings,
+  blockedWords = 0,
+): string {
   const list = (items: readonly string[], render: (item: string) => string): string =>
     items.length === 0 ? t('reader.none') : items.map(render).join(', ');
   const onOff = (on: boolean): string => t(on ? 'reader.on' : 'reader.off');
@@ -135,6 +168,13 @@ export function describeReader({ t }: Translator, settings: ReaderSettings): str
     `**max-age:** ${formatDuration(settings.maxAgeMs)}`,
     `**emoji:** ${settings.emoji}`,
     `**spoilers:** ${settings.spoilers}`,
+    `**blocked:** ${settings.blocked}`,
+    t('reader.show_blocked_words', { count: blockedWords }),
+    t('reader.show_priority_roles', {
+      value: list(settings.priorityRoles, (id) => `<@&${id}>`),
+    }),
+    `**max-speed:** ${settings.maxSpeed === 1 ? t('reader.off') : `×${settings.maxSpeed}`}`,
+    `**new-member-delay:** ${settings.newMemberDelayMs === 0 ? t('reader.off') : formatDuration(settings.newMemberDelayMs)}`,
   ].join('\n');
 }
 
@@ -176,4 +216,28 @@ export function removeDictionaryEntry(
   word: string,
 ): { entries: DictionaryEntry[]; removed: boolean } {
   return withoutWord(entries, word);
+}
+
+const HAS_WORD = /[\p{L}\p{N}]/u;
+
+/** The blocked words with `word` added (once, any case); refused when unfit or past the limit. */
+export function addBlockedWord(words: readonly string[], word: string): string[] {
+  const trimmed = word.trim();
+  if (trimmed.length > READER_BOUNDS.blockedWordLength || !HAS_WORD.test(trimmed))
+    throw new UserError('reader_blocked_word', { max: READER_BOUNDS.blockedWordLength });
+  const wanted = trimmed.toLowerCase();
+  if (words.some((w) => w.toLowerCase() === wanted)) return [...words];
+  if (words.length >= READER_BOUNDS.blockedWords)
+    throw new UserError('reader_blocked_full', { max: READER_BOUNDS.blockedWords });
+  return [...words, trimmed];
+}
+
+/** The blocked words without `word` (any case), and whether it was there. */
+export function removeBlockedWord(
+  words: readonly string[],
+  word: string,
+): { words: string[]; removed: boolean } {
+  const wanted = word.trim().toLowerCase();
+  const kept = words.filter((w) => w.toLowerCase() !== wanted);
+  return { words: kept, removed: kept.length < words.length };
 }

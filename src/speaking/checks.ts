@@ -4,7 +4,10 @@
  * share it is counted against.
  */
 import { randomUUID } from 'node:crypto';
-import { validateSay } from '../speech/index.ts';
+import { english } from '../i18n/index.ts';
+import { UserError } from '../refusal/index.ts';
+import { BlocklistCache, screenText, type ValidatedSay, validateSay } from '../speech/index.ts';
+import type { GuildSettings } from '../store/index.ts';
 import type { SpeechRequest } from '../tts/index.ts';
 import { chooseOutput, pickVoice } from './choose.ts';
 import type { SpeakingContext } from './context.ts';
@@ -20,6 +23,7 @@ import {
 /** The checks every request passes, in order; each throws a UserError saying what to fix. */
 export class RequestChecks {
   readonly #context: SpeakingContext;
+  readonly #blocklists = new BlocklistCache();
 
   constructor(context: SpeakingContext) {
     this.#context = context;
@@ -37,7 +41,7 @@ export class RequestChecks {
       settings.user(input.requester.id),
     ]);
     const choices = input.choices ?? {};
-    const validated = validateSay(
+    const checked = validateSay(
       {
         text: input.text,
         voice: choices.voice ?? null,
@@ -49,6 +53,7 @@ export class RequestChecks {
       { user, guild: guild.defaults },
       { min: this.#context.options.minTextLength, max: MAX_TEXT_LENGTH },
     );
+    const validated = this.#screen(guild, checked);
     const output = chooseOutput(
       input.output,
       voice.channelOf(input.guildId),
@@ -59,6 +64,18 @@ export class RequestChecks {
       this.#context.options.dailyLimit,
     );
     return { input, output, validated, client, memberDaily };
+  }
+
+  // The server's blocked words: with `blocked: skip` a text holding one is refused (the member
+  // is told privately and can reword it), with `bleep` it is said with a "beep" in its place.
+  // Either way nothing blocked reaches the TTS API.
+  #screen(guild: GuildSettings, validated: ValidatedSay): ValidatedSay {
+    if (guild.blockedWords.length === 0) return validated;
+    const matcher = this.#blocklists.matcher(guild.blockedWords);
+    const bleep = english.t('reader.speech.bleep');
+    const screened = screenText(matcher, validated.text, guild.reader.blocked, bleep);
+    if (screened.blocked) throw new UserError('say_blocked', {});
+    return { ...validated, text: screened.text };
   }
 
   /**

@@ -43,6 +43,8 @@ export interface GuildOptions {
   locale?: string;
   /** Server nicknames by user (name or id). */
   nicknames?: Record<UserRef, string>;
+  /** When members joined the server (ISO time), by user (name or id); default: when the guild was made. */
+  memberJoinedAt?: Record<UserRef, string>;
   /** The text channel (name) Discord posts system messages in; default the first; null: none. */
   systemChannel?: string | null;
   /**

@@ -65,6 +65,8 @@ export interface WorldGuild {
   memberRoles: Map<string, string[]>;
   /** user id → server nickname. */
   nicknames: Map<string, string>;
+  /** user id → when they joined the server (ISO), when not `joinedAt`. */
+  memberJoinedAt: Map<string, string>;
   voiceStates: Map<string, VoiceStateEntry>;
 }
 
@@ -158,7 +160,7 @@ export class World {
   member(guild: WorldGuild, userId: string, withUser = true): Json {
     const member: Json = {
       roles: guild.memberRoles.get(userId) ?? [],
-      joined_at: guild.joinedAt,
+      joined_at: guild.memberJoinedAt.get(userId) ?? guild.joinedAt,
       nick: guild.nicknames.get(userId) ?? null,
       avatar: null,
       premium_since: null,
@@ -385,6 +387,9 @@ export class World {
       memberRoles,
       nicknames: new Map(
         Object.entries(spec.nicknames ?? {}).map(([user, nick]) => [this.user(user).id, nick]),
+      ),
+      memberJoinedAt: new Map(
+        Object.entries(spec.memberJoinedAt ?? {}).map(([user, at]) => [this.user(user).id, at]),
       ),
       voiceStates: new Map(),
     };
