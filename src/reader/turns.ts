@@ -320,6 +320,7 @@ export class ReaderTurns {
       case 'playing':
         turn.state = 'playing';
         turn.playingSince = this.#options.clock.now();
+        this.#collapsed += turn.batch.length - collapseRepeats(turn.batch).length;
         // A playing item no longer counts against the chat's places in the queue.
         this.#options.onProgress(turn);
         return;
@@ -332,7 +333,6 @@ export class ReaderTurns {
         return;
       case 'played':
         this.#rate.observe(turn.cost, update.durationMs, turn.speed ?? 1);
-        this.#collapsed += turn.batch.length - collapseRepeats(turn.batch).length;
         this.#done(turn);
         return;
       case 'skipped':
