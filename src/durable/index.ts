@@ -1,4 +1,5 @@
 /** Nothing lost: pending speech journalled in the store and resumed after a restart. */
+export { createJournal, createResumer, type Durable, type ResumeDiscord } from './create.ts';
 export { PendingJournal, type PendingJournalOptions } from './journal.ts';
 export {
   type JournalIndex,

@@ -8,6 +8,7 @@ export {
 export { KeyvBudgetJournal } from './budget-journal.ts';
 export { guardStore, StoreUnavailableError, withTimeout } from './guard.ts';
 export { OPERATION_TIMEOUT_MS, openKeyv } from './keyv.ts';
+export { type BotStore, isRedisUrl, openStore, type StoreConfig } from './open.ts';
 export {
   DEFAULT_MAX_AGE_MS,
   type DictionaryEntry,
