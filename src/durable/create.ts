@@ -7,7 +7,8 @@ import type { VoiceService } from '../voice/index.ts';
 import { PendingJournal } from './journal.ts';
 import { RedisJournalIndex } from './journal-index.ts';
 import { JournalRecorder } from './recorder.ts';
-import { PendingResumer, type SendResult } from './resume.ts';
+import type { SendResult } from './reports.ts';
+import { PendingResumer } from './resume.ts';
 
 /** How long a resumed voice item waits for the bot to be back in its channel before it is reported. */
 const VOICE_RESUME_WAIT_MS = 10 * 60_000;
