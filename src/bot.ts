@@ -1,8 +1,9 @@
 /**
  * The composition root: each subsystem builds its own parts (`create…` in its folder), and this
  * file wires them together, logs in, and owns start and stop. The bot's parts, in start order:
- * ffmpeg, the store (with budgets and the secret), TTS clients, the Discord session, voice, the
- * journal, the speaking service, the resumer, the chat reader, then Discord's events and login.
+ * ffmpeg, the store (with budgets and the secrets), TTS clients, the Discord session, voice, the
+ * journal, the speaking service, the resumer, forgetting, the chat reader, then Discord's events
+ * and login.
  */
 import type Keyv from 'keyv';
 import { FfmpegProcesses, findFfmpeg } from './audio/index.ts';
@@ -18,6 +19,7 @@ import {
 import { createJournal, createResumer, type PendingResumer } from './durable/index.ts';
 import type { Logger } from './log/index.ts';
 import { type Check, type PrometheusMetrics, timedCheck } from './ops/index.ts';
+import { createForgetting } from './privacy/index.ts';
 import { createReader } from './reader/index.ts';
 import type { Services } from './services.ts';
 import { createSpeaking } from './speaking/index.ts';
@@ -95,6 +97,7 @@ export async function startBot(
     const commands = await loadCommands();
     const store = await openStore({ config, clock, logger, budgetSharers, onStop });
     const tts = createTtsClients({ config, store, clock, logger, metrics });
+    onStop(() => tts.saveLearned());
     const discord = new DiscordSession(config);
     onStop(() => discord.destroy());
     const voice = (options.createVoice ?? createVoiceManager)({
@@ -115,19 +118,19 @@ export async function startBot(
       durable.recorder.freeze();
       await resumer.stop();
     });
+    // Forgetting a server: `/config forget`, and a removal once DATA_RETENTION is over.
+    const forget = createForgetting({ config, store, tts, voice, durable, discord, clock, logger });
+    onStop(() => forget.scheduler.stop());
     const reader = createReader({ config, store, speaking, voice, discord, clock, logger });
     onStop(async () => reader.close());
     const { settings, apiKeys, usage } = store;
     const services: Services = {
       ...{ config, logger, clock, settings, apiKeys, usage },
-      ...{ tts, voice, speaking, reader },
+      ...{ tts, voice, speaking, reader, forget: forget.service },
     };
-    metrics?.watch({
-      queueItems: () => discord.sumOverGuilds((id) => voice.queue(id).length),
-      voiceConnections: () => discord.sumOverGuilds((id) => (voice.channelOf(id) ? 1 : 0)),
-    });
-
-    const wire = discordWiring({ commands, services, accepting: () => accepting });
+    metrics?.watch(discord.gauges(voice));
+    const removals = forget.scheduler;
+    const wire = discordWiring({ commands, services, removals, accepting: () => accepting });
     const login = () => discord.login(config.discordToken, options.loginTimeoutMs ?? 30_000);
     wire(discord.client);
     try {
@@ -145,6 +148,7 @@ export async function startBot(
     ];
     metrics?.watchReadiness(ready);
     const resumed = resumer.startWhenReadable();
+    forget.scheduler.start();
     return { services, client, store: store.keyv, ready, stop, resumed, resumer };
   } catch (error) {
     await stop();

@@ -13,10 +13,12 @@ import { installVoiceCrashGuard } from './voice/index.ts';
 const SHUTDOWN_LIMIT_MS = 8000;
 
 const underManager = process.env.SHARDING_MANAGER !== undefined;
-const ignoredShardCount = !underManager && process.env.SHARD_COUNT !== undefined;
+const ignoredShardCount =
+  !underManager && (process.env.SHARD_COUNT !== undefined || process.env.SHARD_LIST !== undefined);
 if (ignoredShardCount) {
   // discord.js reads SHARD_COUNT itself; one process must run every shard's guilds.
   delete process.env.SHARD_COUNT;
+  delete process.env.SHARD_LIST;
 }
 
 const config = parseConfigOrExit(process.env);
@@ -25,7 +27,8 @@ const logger = createLogger({ level: config.logLevel, pretty: config.prettyLogs 
   underManager ? { shard: process.env.SHARDS } : {},
 );
 installVoiceCrashGuard(process, logger);
-if (ignoredShardCount) logger.warn('SHARD_COUNT is for `npm run start:sharded`; ignored here');
+if (ignoredShardCount)
+  logger.warn('SHARD_COUNT and SHARD_LIST are for `npm run start:sharded`; ignored here');
 
 // Metrics are kept when something can read them: this process's endpoint, or the manager's.
 const metrics = underManager || config.httpPort !== undefined ? new PrometheusMetrics() : undefined;

@@ -1,5 +1,6 @@
 import type { Config } from './config/index.ts';
 import type { Logger } from './log/index.ts';
+import type { ForgetService } from './privacy/index.ts';
 import type { ChatReader } from './reader/index.ts';
 import type { SpeakingService } from './speaking/index.ts';
 import type { ApiKeyVault, SettingsStore, UsageLedger } from './store/index.ts';
@@ -24,4 +25,6 @@ export interface Services {
   readonly speaking: SpeakingService;
   /** Streamer mode: reads the configured chat channels aloud (`/queue`, `/stop` see it). */
   readonly reader: ChatReader;
+  /** Deletes everything stored for a server (`/config forget`, a removal after retention). */
+  readonly forget: ForgetService;
 }

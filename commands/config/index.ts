@@ -11,12 +11,15 @@ import {
   withParts,
 } from '../../src/discord/index.ts';
 import defaults from './defaults.ts';
+import dictionary from './dictionary.ts';
+import forget from './forget.ts';
 import key from './key.ts';
 import limits from './limits.ts';
+import readChannel from './read-channel.ts';
+import reader from './reader.ts';
 import show from './show.ts';
-import streamer from './streamer.ts';
 
-const parts = [key, defaults, show, limits, streamer];
+const parts = [key, defaults, show, limits, readChannel, reader, dictionary, forget];
 
 export default {
   data: withParts(
@@ -36,5 +39,10 @@ export default {
   async modal(interaction, context) {
     requireManager(interaction);
     await partOf(parts, interaction).modal?.(interaction, context);
+  },
+
+  async button(interaction, context) {
+    requireManager(interaction);
+    await partOf(parts, interaction).button?.(interaction, context);
   },
 } satisfies Command;

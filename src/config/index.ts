@@ -1,2 +1,10 @@
 export { parseConfigOrExit } from './or-exit.ts';
-export { type Config, ConfigError, parseConfig, parseTtsConfig, type TtsConfig } from './parse.ts';
+export {
+  type Config,
+  ConfigError,
+  parseConfig,
+  parseStoreConfig,
+  parseTtsConfig,
+  type StoreConfig,
+  type TtsConfig,
+} from './parse.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseSecretKey } from '../store/secrets.ts';
+import { API_PRIOR, type EstimatorPrior, priorFor } from '../tts/estimator.ts';
 import { type Limits, parseLimits } from '../tts/limits.ts';
 
 /** What any user of the TTS API needs: the bot, and the admin CLI. */
@@ -10,14 +11,20 @@ export interface TtsConfig {
   readonly pollDeadlineMs: number;
 }
 
-/** The bot's configuration, parsed once at start. */
-export interface Config extends TtsConfig {
-  readonly discordToken: string;
-  readonly discordApiUrl: string | undefined;
-  readonly devGuildId: string | undefined;
+/** Where the bot keeps its records and the secrets that seal them (the bot, `secrets:rotate`). */
+export interface StoreConfig {
   readonly storeUrl: string;
   readonly dataDir: string;
   readonly secretKey: Buffer | undefined;
+  /** Older secrets that may still open stored records (`SECRET_KEY_PREVIOUS`), newest first. */
+  readonly previousSecretKeys: readonly Buffer[];
+}
+
+/** The bot's configuration, parsed once at start. */
+export interface Config extends TtsConfig, StoreConfig {
+  readonly discordToken: string;
+  readonly discordApiUrl: string | undefined;
+  readonly devGuildId: string | undefined;
   readonly logLevel: string;
   readonly prettyLogs: boolean;
   readonly ffmpegPath: string | undefined;
@@ -33,8 +40,14 @@ export interface Config extends TtsConfig {
   readonly httpHost: string;
   /** Shards for `npm run start:sharded`: a number, or `auto` (Discord's recommendation). */
   readonly shardCount: number | 'auto';
+  /** The shards this host's manager runs (`SHARD_LIST`), or undefined for all of them. */
+  readonly shardList: readonly number[] | undefined;
   /** Twitch chat's WebSocket address (`ws://` for a local test server). */
   readonly twitchChatUrl: string;
+  /** How long a removed server's data is kept in case the bot is added back (0: deleted at once). */
+  readonly dataRetentionMs: number;
+  /** What generations are expected to take before the bot learned them for a key. */
+  readonly generationPrior: EstimatorPrior;
 }
 
 /** A configuration variable that is missing or wrong; the message names it (never its value). */
@@ -44,10 +57,12 @@ export class ConfigError extends Error {
 
 const url = z.url({ protocol: /^https?$/ });
 const snowflake = z.string().regex(/^\d{17,20}$/, 'must be a numeric Discord id');
-const UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+const UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 /** `1500` → `1500ms`, `60000` → `1m`: a bound as the variable would be written. */
 function formatDuration(ms: number): string {
+  // Days only from a week up, where hours would be hard to read (a day's bound stays `24h`).
+  if (ms >= 7 * UNITS.d && ms % UNITS.d === 0) return `${ms / UNITS.d}d`;
   for (const unit of ['h', 'm', 's'] as const) {
     if (ms % UNITS[unit] === 0) return `${ms / UNITS[unit]}${unit}`;
   }
@@ -62,9 +77,9 @@ function duration(bounds: { min: number; max: number }) {
   const range = `must be between ${formatDuration(bounds.min)} and ${formatDuration(bounds.max)}`;
   return z
     .string()
-    .regex(/^\d+(ms|s|m|h)$/, 'must be a duration like 500ms, 30s, 5m or 1h')
+    .regex(/^\d+(ms|s|m|h|d)$/, 'must be a duration like 500ms, 30s, 5m or 1h')
     .transform((text) => {
-      const [, amount, unit] = /^(\d+)(ms|s|m|h)$/.exec(text) ?? [];
+      const [, amount, unit] = /^(\d+)(ms|s|m|h|d)$/.exec(text) ?? [];
       return Number(amount) * UNITS[unit as keyof typeof UNITS];
     })
     .refine((ms) => ms >= bounds.min && ms <= bounds.max, range);
@@ -74,8 +89,30 @@ function durationOrOff(bounds: { min: number; max: number }) {
   const on = duration(bounds);
   return z
     .string()
-    .regex(/^(0|\d+(ms|s|m|h))$/, 'must be a duration like 500ms, 30s, 5m or 1h, or 0 for off')
+    .regex(/^(0|\d+(ms|s|m|h|d))$/, 'must be a duration like 500ms, 30s, 5m or 1h, or 0 for off')
     .pipe(z.union([z.literal('0').transform(() => 0), on]));
+}
+/** Longest `DATA_RETENTION`: a removed server's data is never kept longer than this. */
+const MAX_RETENTION_MS = 365 * UNITS.d;
+/**
+ * What a base generation is expected to take, like `800ms+15ms/char` (a fixed part and a part
+ * per character; advance takes twice as long), within the given bounds.
+ */
+function generationTime(bounds: { maxFixedMs: number; maxPerCharMs: number }) {
+  const shape = /^(\d+(?:\.\d+)?)(ms|s)\+(\d+(?:\.\d+)?)ms\/char$/;
+  return z
+    .string()
+    .transform((text) => text.replaceAll(' ', ''))
+    .pipe(z.string().regex(shape, 'must look like 800ms+15ms/char'))
+    .transform((text) => {
+      const [, fixed = '0', unit = 'ms', perChar = '0'] = shape.exec(text) ?? [];
+      return { intercept: Number(fixed) * (unit === 's' ? 1000 : 1), slope: Number(perChar) };
+    })
+    .refine(
+      (line) => line.intercept <= bounds.maxFixedMs && line.slope <= bounds.maxPerCharMs,
+      `must be at most ${formatDuration(bounds.maxFixedMs)} plus ${bounds.maxPerCharMs}ms/char`,
+    )
+    .transform(priorFor);
 }
 const secret = z.string().transform((text, context) => {
   const key = parseSecretKey(text);
@@ -84,6 +121,19 @@ const secret = z.string().transform((text, context) => {
     return z.NEVER;
   }
   return key;
+});
+/** Comma-separated secrets, each read as {@link secret}; a bad one is named by its position only. */
+const secretList = z.string().transform((text, context) => {
+  const keys: Buffer[] = [];
+  for (const [index, part] of text.split(',').entries()) {
+    const key = parseSecretKey(part);
+    if (typeof key === 'string') {
+      context.addIssue({ code: 'custom', message: `entry ${index + 1} of the list ${key}` });
+      continue;
+    }
+    keys.push(key);
+  }
+  return keys;
 });
 
 const ttsSchema = z.object({
@@ -102,18 +152,23 @@ const ttsSchema = z.object({
   TTS_POLL_DEADLINE: duration({ min: 1000, max: 3_600_000 }).default(300_000),
 });
 
-const schema = ttsSchema.extend({
-  DISCORD_TOKEN: z.string({
-    error: 'is required: the bot token from the Discord developer portal',
-  }),
-  DISCORD_API_URL: url.optional(),
-  DISCORD_DEV_GUILD_ID: snowflake.optional(),
+const storeSchema = z.object({
   STORE_URL: z
     .string()
     .regex(/^(sqlite|redis|rediss):\/\//, 'must start with sqlite:// or redis://')
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   SECRET_KEY: secret.optional(),
+  SECRET_KEY_PREVIOUS: secretList.default([]),
+});
+
+const schema = ttsSchema.extend({
+  ...storeSchema.shape,
+  DISCORD_TOKEN: z.string({
+    error: 'is required: the bot token from the Discord developer portal',
+  }),
+  DISCORD_API_URL: url.optional(),
+  DISCORD_DEV_GUILD_ID: snowflake.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
   FFMPEG_PATH: z.string().min(1).optional(),
@@ -134,7 +189,22 @@ const schema = ttsSchema.extend({
     .regex(/^(auto|[1-9]\d{0,4})$/, 'must be auto or a whole number of shards (1 or more)')
     .transform((text) => (text === 'auto' ? 'auto' : Number(text)))
     .default('auto'),
+  SHARD_LIST: z
+    .string()
+    .regex(/^\s*\d{1,5}\s*(,\s*\d{1,5}\s*)*$/, 'must be shard ids separated by commas, like 0,1')
+    .transform((text) => [...new Set(text.split(',').map(Number))])
+    .optional(),
   TWITCH_CHAT_URL: z.url({ protocol: /^wss?$/ }).default('wss://irc-ws.chat.twitch.tv:443'),
+  DATA_RETENTION: z
+    .string()
+    .regex(/^(0|\d+(ms|s|m|h|d))$/, 'must be a duration like 12h or 7d, or 0 to delete at once')
+    .pipe(
+      z.union([z.literal('0').transform(() => 0), duration({ min: 1000, max: MAX_RETENTION_MS })]),
+    )
+    .default(7 * UNITS.d),
+  TTS_GENERATION_TIME: generationTime({ maxFixedMs: 60_000, maxPerCharMs: 1000 }).default(
+    API_PRIOR,
+  ),
 });
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -174,17 +244,44 @@ export function parseTtsConfig(env: Env): TtsConfig {
   return ttsConfig(validate(ttsSchema, env));
 }
 
+function storeConfig(e: z.infer<typeof storeSchema>): StoreConfig {
+  return {
+    storeUrl: e.STORE_URL ?? `sqlite://${e.DATA_DIR.replace(/\/+$/, '')}/bot.sqlite`,
+    dataDir: e.DATA_DIR,
+    secretKey: e.SECRET_KEY,
+    previousSecretKeys: e.SECRET_KEY_PREVIOUS,
+  };
+}
+
+/** Parses only the store's variables (for `npm run secrets:rotate`, which needs no Discord token). */
+export function parseStoreConfig(env: Env): StoreConfig {
+  return storeConfig(validate(storeSchema, env));
+}
+
+/** SHARD_LIST checked against SHARD_COUNT: every host must agree on one total, and ids lie below it. */
+function shardList(e: z.infer<typeof schema>): readonly number[] | undefined {
+  const { SHARD_LIST: list, SHARD_COUNT: count } = e;
+  if (list === undefined) return undefined;
+  let problem: string | undefined;
+  if (count === 'auto') {
+    problem = 'needs a number in SHARD_COUNT (every host must run the same total), not auto';
+  } else if (list.some((id) => id >= count)) {
+    problem = `must list shard ids below SHARD_COUNT (${count}): shards count from 0`;
+  }
+  if (problem !== undefined)
+    throw new ConfigError(`Invalid configuration:\n  SHARD_LIST ${problem}`);
+  return list;
+}
+
 /** Parses the environment into a {@link Config}, or throws a ConfigError naming every bad variable. */
 export function parseConfig(env: Env): Config {
   const e = validate(schema, env);
   return {
     ...ttsConfig(e),
+    ...storeConfig(e),
     discordToken: e.DISCORD_TOKEN,
     discordApiUrl: e.DISCORD_API_URL,
     devGuildId: e.DISCORD_DEV_GUILD_ID,
-    storeUrl: e.STORE_URL ?? `sqlite://${e.DATA_DIR.replace(/\/+$/, '')}/bot.sqlite`,
-    dataDir: e.DATA_DIR,
-    secretKey: e.SECRET_KEY,
     logLevel: e.LOG_LEVEL,
     prettyLogs: e.NODE_ENV !== 'production',
     ffmpegPath: e.FFMPEG_PATH,
@@ -196,6 +293,9 @@ export function parseConfig(env: Env): Config {
     httpPort: e.HTTP_PORT,
     httpHost: e.HTTP_HOST,
     shardCount: e.SHARD_COUNT,
+    shardList: shardList(e),
     twitchChatUrl: e.TWITCH_CHAT_URL,
+    dataRetentionMs: e.DATA_RETENTION,
+    generationPrior: e.TTS_GENERATION_TIME,
   };
 }

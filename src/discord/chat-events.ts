@@ -3,7 +3,13 @@
  * GuildMessages and (privileged) MessageContent intents, and `Partials.Message` so edits and
  * deletes of messages the bot does not cache still arrive.
  */
-import { type Client, Events, type Message, type PartialMessage } from 'discord.js';
+import {
+  type Client,
+  Events,
+  type Message,
+  type PartialMessage,
+  PermissionFlagsBits,
+} from 'discord.js';
 import type { Logger } from '../log/index.ts';
 import type { ChatReader, IncomingMessage } from '../reader/index.ts';
 
@@ -39,7 +45,15 @@ export function incomingMessage(message: Message | PartialMessage): IncomingMess
         message.mentions.users.get(id)?.displayName ??
         message.client.users.cache.get(id)?.displayName,
       role: (id) => guild.roles.cache.get(id)?.name,
-      channel: (id) => guild.channels.cache.get(id)?.name,
+      // Named only when the author can see it: reading a mention aloud must not tell the
+      // stream about a channel hidden from them ("a channel" instead). Without a member (a
+      // webhook, a partial edit), as @everyone sees it.
+      channel: (id) => {
+        const channel = guild.channels.cache.get(id);
+        const viewer = member ?? guild.roles.everyone;
+        const visible = channel?.permissionsFor(viewer)?.has(PermissionFlagsBits.ViewChannel);
+        return visible === true ? channel?.name : undefined;
+      },
     },
   };
 }

@@ -3,6 +3,12 @@ export { createDiscordClient, MESSAGE_CONTENT_REFUSED } from './client.ts';
 export type { Command, CommandContext } from './command.ts';
 export { describeLimits, limitsSubcommand, runLimits } from './config-limits.ts';
 export {
+  describeForgetReport,
+  FORGET_CANCEL_ID,
+  FORGET_CONFIRM_ID,
+  forgetQuestion,
+} from './forget-reply.ts';
+export {
   canManage,
   forListeners,
   guildClient,

@@ -3,8 +3,9 @@ import type Keyv from 'keyv';
 import type { SendResult } from '../durable/index.ts';
 import { type Translator, translatorFor } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
+import type { MetricGauges } from '../ops/index.ts';
 import { ownsGuild } from '../sharding/plan.ts';
-import type { VoiceTarget } from '../voice/index.ts';
+import type { VoiceService, VoiceTarget } from '../voice/index.ts';
 import { createDiscordClient } from './client.ts';
 import type { Command } from './command.ts';
 import { DiscordConnectError, login } from './login.ts';
@@ -99,12 +100,23 @@ export class DiscordSession {
   /** Whether this process serves a guild: under a shard manager, only its shards' guilds. */
   readonly owns = (guildId: string): boolean => ownsGuild(this.#client.shard, guildId);
 
+  /** Whether the bot is in a guild now (as this process sees it). */
+  readonly present = (guildId: string): boolean => this.#client.guilds.cache.has(guildId);
+
   /** A guild's voice adapter, for joining its voice channels. */
   readonly voiceAdapterOf = async (guildId: string): Promise<VoiceTarget['adapterCreator']> =>
     (await this.#client.guilds.fetch(guildId)).voiceAdapterCreator;
 
-  /** Adds `count(guildId)` over the guilds this process sees (for metric gauges). */
-  sumOverGuilds(count: (guildId: string) => number): number {
+  /** The metric gauges read over the guilds this process sees: queued items, voice connections. */
+  gauges(voice: Pick<VoiceService, 'queue' | 'channelOf'>): MetricGauges {
+    return {
+      queueItems: () => this.#sumOverGuilds((id) => voice.queue(id).length),
+      voiceConnections: () => this.#sumOverGuilds((id) => (voice.channelOf(id) ? 1 : 0)),
+    };
+  }
+
+  /** Adds `count(guildId)` over the guilds this process sees. */
+  #sumOverGuilds(count: (guildId: string) => number): number {
     let total = 0;
     for (const guildId of this.#client.guilds.cache.keys()) total += count(guildId);
     return total;

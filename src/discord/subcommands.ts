@@ -4,6 +4,7 @@
  */
 import type {
   AutocompleteInteraction,
+  ButtonInteraction,
   ChatInputCommandInteraction,
   ModalSubmitInteraction,
   SlashCommandSubcommandsOnlyBuilder,
@@ -20,6 +21,8 @@ export interface SubcommandPart {
   autocomplete?(interaction: AutocompleteInteraction, context: CommandContext): Promise<void>;
   /** Answers the modals it shows, whose custom ids are `<command>:<one of its names>`. */
   modal?(interaction: ModalSubmitInteraction, context: CommandContext): Promise<void>;
+  /** Answers its buttons, whose custom ids are `<command>:<one of its names>:<what>`. */
+  button?(interaction: ButtonInteraction, context: CommandContext): Promise<void>;
 }
 
 /** The command's data: `base` with every part's subcommands, in the parts' order. */
@@ -32,15 +35,20 @@ export function withParts(
 
 /**
  * The part that answers an interaction: by its subcommand group, else its subcommand; a modal
- * by the name after `<command>:` in its custom id.
+ * or a button by the name after `<command>:` in its custom id.
  */
 export function partOf(
   parts: readonly SubcommandPart[],
-  interaction: ChatInputCommandInteraction | AutocompleteInteraction | ModalSubmitInteraction,
+  interaction:
+    | ChatInputCommandInteraction
+    | AutocompleteInteraction
+    | ModalSubmitInteraction
+    | ButtonInteraction,
 ): SubcommandPart {
-  const name = interaction.isModalSubmit()
-    ? interaction.customId.slice(interaction.customId.indexOf(':') + 1)
-    : (interaction.options.getSubcommandGroup(false) ?? interaction.options.getSubcommand());
+  const name =
+    interaction.isModalSubmit() || interaction.isButton()
+      ? (interaction.customId.split(':')[1] ?? '')
+      : (interaction.options.getSubcommandGroup(false) ?? interaction.options.getSubcommand());
   const part = parts.find((candidate) => candidate.names.includes(name));
   if (part === undefined) throw new Error(`no part answers ${name}`);
   return part;

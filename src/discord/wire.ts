@@ -1,15 +1,18 @@
 import { type Client, Events, type Interaction, MessageFlags } from 'discord.js';
 import { translatorFor } from '../i18n/index.ts';
+import type { RemovalScheduler } from '../privacy/index.ts';
 import type { Services } from '../services.ts';
 import { wireChatEvents } from './chat-events.ts';
 import type { Command } from './command.ts';
 import { wireGuildEvents } from './guild-events.ts';
+import { wireRemovalEvents } from './removal-events.ts';
 import { createRouter } from './router.ts';
 import { wireVoiceEvents } from './voice-events.ts';
 
 /**
  * What the bot listens to on a client: interactions (routed to their command while the bot
- * takes work, answered "restarting" once it stops), voice states, chat and joined servers.
+ * takes work, answered "restarting" once it stops), voice states, chat, joined servers, and
+ * servers removed or added back.
  * Returns the function that wires one client, so a replacing client is wired the same.
  */
 export function discordWiring(deps: {
@@ -17,6 +20,8 @@ export function discordWiring(deps: {
   readonly services: Services;
   /** False once the bot is stopping: new interactions are refused. */
   readonly accepting: () => boolean;
+  /** Told when the bot is removed from a server or added back (`DATA_RETENTION`). */
+  readonly removals: Pick<RemovalScheduler, 'removed' | 'readded'>;
 }): (client: Client) => void {
   const { services } = deps;
   const { logger } = services;
@@ -30,6 +35,7 @@ export function discordWiring(deps: {
     wireVoiceEvents(client, services.voice, logger);
     wireChatEvents(client, services.reader, logger);
     wireGuildEvents(client, logger);
+    wireRemovalEvents(client, deps.removals, logger);
   };
 }
 

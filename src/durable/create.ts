@@ -24,7 +24,7 @@ export interface Durable {
  * index is a Redis set when shard processes share the store.
  */
 export function createJournal(deps: {
-  readonly store: Pick<BotStore, 'keyv' | 'redis' | 'secretKey'>;
+  readonly store: Pick<BotStore, 'keyv' | 'redis' | 'secretKeys'>;
   readonly voice: Pick<VoiceService, 'channelOf'>;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -33,7 +33,8 @@ export function createJournal(deps: {
   const index =
     store.redis === undefined ? undefined : new RedisJournalIndex(store.redis, store.keyv);
   const journal = new PendingJournal(store.keyv, {
-    secretKey: store.secretKey,
+    secretKey: store.secretKeys.current,
+    previousSecretKeys: store.secretKeys.previous,
     clock,
     logger: deps.logger,
     index,

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type Keyv from 'keyv';
 import type { Logger } from '../log/index.ts';
+import { type SecretKeys, UNOPENABLE_HINT } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import { type JournalIndex, KeyvJournalIndex } from './journal-index.ts';
 import { GENERATION_LIFETIME_MS, type PendingSpeech, pendingSpeechSchema } from './pending.ts';
@@ -13,6 +14,8 @@ const KEEP_MS = 2 * GENERATION_LIFETIME_MS;
 export interface PendingJournalOptions {
   /** The bot's secret key (`SECRET_KEY`), which seals each reply's interaction token. */
   readonly secretKey: Buffer;
+  /** Secrets of before a rotation (`SECRET_KEY_PREVIOUS`): tokens they open are sealed again. */
+  readonly previousSecretKeys?: readonly Buffer[];
   /** Tells when a token can no longer be used, so it is not kept. */
   readonly clock: Clock;
   /** Hears about tokens that did not open (another SECRET_KEY); those results go to the channel. */
@@ -82,11 +85,11 @@ export class PendingJournal {
         continue;
       }
       if (!owns(parsed.data.guildId)) continue;
-      const { entry, rewrite, unreadable } = openEntry(parsed.data, this.#options.secretKey, now);
+      const { entry, rewrite, unreadable } = openEntry(parsed.data, this.#keys(), now);
       if (unreadable) {
         this.#options.logger?.warn(
           { pendingId: id },
-          'the reply token of pending speech cannot be opened with this SECRET_KEY; the result goes to the channel',
+          `the reply token of pending speech cannot be opened with SECRET_KEY or SECRET_KEY_PREVIOUS; the result goes to the channel (${UNOPENABLE_HINT})`,
         );
       }
       if (rewrite) await this.#rewrite(id, raw, entry);
@@ -94,6 +97,32 @@ export class PendingJournal {
     }
     if (missing.length > 0) await this.#index.remove(missing);
     return found.sort((a, b) => a.recordedAt - b.recordedAt);
+  }
+
+  /**
+   * Seals every journalled reply token with the current secret (`npm run secrets:rotate`): those
+   * in clear, sealed with a previous secret or expired are rewritten (an expired one is left
+   * out). Counts entries that carry a token; every guild's, whichever process serves it.
+   */
+  async reseal(): Promise<{ rewritten: number; current: number; unreadable: number }> {
+    const counts = { rewritten: 0, current: 0, unreadable: 0 };
+    const now = this.#options.clock.now();
+    for (const id of await this.#index.ids()) {
+      const raw: unknown = await this.#keyv.get(`pending:${id}`);
+      const parsed = storedPendingSchema.safeParse(raw);
+      if (!parsed.success || parsed.data.reply === undefined) continue;
+      const { entry, rewrite, unreadable } = openEntry(parsed.data, this.#keys(), now);
+      if (unreadable) counts.unreadable++;
+      else if (rewrite) {
+        await this.#rewrite(id, raw, entry);
+        counts.rewritten++;
+      } else counts.current++;
+    }
+    return counts;
+  }
+
+  #keys(): SecretKeys {
+    return { current: this.#options.secretKey, previous: this.#options.previousSecretKeys ?? [] };
   }
 
   /** Writes `entry` as it is stored now, unless the stored value changed since it was read as `raw`. */

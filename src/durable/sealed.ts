@@ -4,7 +4,7 @@
  * bound to its entry. Pure: the conversions both ways and when a stored entry is rewritten.
  */
 import { z } from 'zod';
-import { openBound, sealBound } from '../store/index.ts';
+import { onlyKey, openBound, openWithAny, type SecretKeys, sealBound } from '../store/index.ts';
 import { type PendingSpeech, pendingSpeechSchema, tokenUsable } from './pending.ts';
 
 /**
@@ -51,18 +51,26 @@ export function sealEntry(entry: PendingSpeech, secretKey: Buffer, now: number):
 /** A stored entry opened: the entry to resume, and whether the store should be rewritten. */
 export interface OpenedEntry {
   readonly entry: PendingSpeech;
-  /** A token in clear (an earlier version's entry), or one kept past its use: write it again. */
+  /**
+   * A token in clear (an earlier version's entry), one kept past its use, or one sealed with a
+   * previous secret (`SECRET_KEY_PREVIOUS`): write it again.
+   */
   readonly rewrite: boolean;
   /** A sealed token was there but did not open (another secret key, altered or moved). */
   readonly unreadable: boolean;
 }
 
 /**
- * The entry to resume from what the store holds. A token that cannot be opened (another
- * secret key, altered, or copied from another entry) or that expired leaves the entry without
- * its reply, so the result goes to the channel instead; it never fails.
+ * The entry to resume from what the store holds, its token opened with the current secret or a
+ * previous one (`keys`). A token that cannot be opened (no secret given opens it, altered, or
+ * copied from another entry) or that expired leaves the entry without its reply, so the result
+ * goes to the channel instead; it never fails.
  */
-export function openEntry(stored: StoredPending, secretKey: Buffer, now: number): OpenedEntry {
+export function openEntry(
+  stored: StoredPending,
+  keys: SecretKeys | Buffer,
+  now: number,
+): OpenedEntry {
   const { reply, ...rest } = stored;
   const entry = rest as PendingSpeech;
   if (reply === undefined) return { entry, rewrite: false, unreadable: false };
@@ -70,23 +78,33 @@ export function openEntry(stored: StoredPending, secretKey: Buffer, now: number)
   const usable = tokenUsable(expiresAt, now);
   const rewrite = clearToken !== undefined || !usable;
   if (!usable) return { entry, rewrite, unreadable: false };
-  const token =
+  const opened =
     sealedToken === undefined
-      ? clearToken
-      : tryOpen(sealedToken, secretKey, replyContext(stored, applicationId));
+      ? { token: clearToken, stale: false }
+      : tryOpen(
+          sealedToken,
+          Buffer.isBuffer(keys) ? onlyKey(keys) : keys,
+          replyContext(stored, applicationId),
+        );
+  const { token, stale } = opened;
   if (token === undefined) return { entry, rewrite, unreadable: sealedToken !== undefined };
   return {
     entry: { ...entry, reply: { applicationId, token, expiresAt } },
-    rewrite,
+    rewrite: rewrite || stale,
     unreadable: false,
   };
 }
 
-function tryOpen(sealed: string, secretKey: Buffer, context: string): string | undefined {
+function tryOpen(
+  sealed: string,
+  keys: SecretKeys,
+  context: string,
+): { token: string | undefined; stale: boolean } {
   try {
-    return openBound(sealed, secretKey, context);
+    const { plaintext, stale } = openWithAny(keys, (key) => openBound(sealed, key, context));
+    return { token: plaintext, stale };
   } catch {
-    // Not ours to open (another SECRET_KEY, or moved): the channel carries the result instead.
-    return undefined;
+    // No secret given opens it (or it was moved): the channel carries the result instead.
+    return { token: undefined, stale: false };
   }
 }

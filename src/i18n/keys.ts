@@ -18,6 +18,7 @@ export interface MessageParams {
   'commands.config.dictionary-list': Record<string, never>;
   'commands.config.dictionary-remove': Record<string, never>;
   'commands.config.dictionary-remove-word': Record<string, never>;
+  'commands.config.forget': Record<string, never>;
   'commands.config.limits': Record<string, never>;
   'commands.config.limits-chat-daily': Record<string, never>;
   'commands.config.limits-member-daily': Record<string, never>;
@@ -72,6 +73,34 @@ export interface MessageParams {
   'config.defaults_saved': {
     defaults: Param;
   };
+  'config.forget_cancel': Record<string, never>;
+  'config.forget_cancelled': Record<string, never>;
+  'config.forget_confirm': Record<string, never>;
+  'config.forget_done': Record<string, never>;
+  'config.forget_item_dictionary': {
+    count: number;
+  };
+  'config.forget_item_key': Record<string, never>;
+  'config.forget_item_pending': {
+    count: number;
+  };
+  'config.forget_item_previews': {
+    count: number;
+  };
+  'config.forget_item_read_channels': {
+    count: number;
+  };
+  'config.forget_item_settings': Record<string, never>;
+  'config.forget_item_speech': {
+    count: number;
+  };
+  'config.forget_item_usage': {
+    count: number;
+  };
+  'config.forget_kept_shared': Record<string, never>;
+  'config.forget_kept_unreadable': Record<string, never>;
+  'config.forget_nothing': Record<string, never>;
+  'config.forget_question': Record<string, never>;
   'config.key_rejected': {
     key: Param;
   };
@@ -129,6 +158,9 @@ export interface MessageParams {
   'errors.nothing_to_skip': Record<string, never>;
   'errors.queue_full': {
     max: Param;
+  };
+  'errors.reader_channel_unreadable': {
+    channel: Param;
   };
   'errors.reader_channels_full': {
     max: Param;

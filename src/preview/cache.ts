@@ -1,5 +1,6 @@
 import type Keyv from 'keyv';
 import { z } from 'zod';
+import { deleteKeysUnder } from '../store/index.ts';
 
 /**
  * What every preview says: fixed, so one generation per key and voice serves every later
@@ -74,6 +75,14 @@ export class PreviewCache {
     } finally {
       this.#making.delete(key);
     }
+  }
+
+  /**
+   * Deletes every sample of one API key (by its id); resolves with how many there were. For
+   * forgetting a server whose key no other server uses.
+   */
+  async forgetKey(keyId: string): Promise<number> {
+    return deleteKeysUnder(this.#keyv, `preview:${keyId}:`);
   }
 
   async #read(key: string): Promise<PreviewAudio | undefined> {

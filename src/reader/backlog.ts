@@ -74,6 +74,11 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     this.#entries.push({ message, seq: this.#seq++ });
   }
 
+  /** Whether the message waits here unread. */
+  has(id: string): boolean {
+    return this.#entries.some((e) => e.message.id === id);
+  }
+
   /** Replaces the text of an unread message (an edit); false when it is not waiting here. */
   edit(id: string, change: Pick<ChatLine, 'text' | 'kind'>): boolean {
     const entry = this.#entries.find((e) => e.message.id === id);

@@ -1,5 +1,6 @@
 /** Which chat messages the reader reads, from the server's settings. Pure. */
 import type { ReaderSettings } from '../store/index.ts';
+import { visibleText } from './text.ts';
 
 /** What the decision needs to know about a message and its author. */
 export interface MessageFacts {
@@ -49,7 +50,7 @@ export function readDecision(
   if (settings.ignoredMembers.includes(message.authorId)) return no('ignored-member');
   if (message.roleIds.some((role) => settings.ignoredRoles.includes(role)))
     return no('ignored-role');
-  const text = message.content.trimStart();
+  const text = visibleText(message.content).trimStart();
   if (settings.ignorePrefixes.some((prefix) => text.startsWith(prefix)))
     return no('ignored-prefix');
   if (botChannelId === undefined) {

@@ -106,6 +106,11 @@ export class GuildReader {
     this.#schedule();
   }
 
+  /** Whether the message waits, or is in a turn not yet played out: only such a message can change. */
+  holds(messageId: string): boolean {
+    return this.#backlog.has(messageId) || this.#turns.holds(messageId);
+  }
+
   /**
    * An edited message: a waiting one is read in its latest form (no extra generation); one
    * already taken for generation is read once more at most, within `max-age`, unless it plays.

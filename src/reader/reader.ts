@@ -57,11 +57,27 @@ export class ChatReader {
     return this.#serial(message.guildId, (guild) => this.#add(guild, message, at));
   }
 
-  /** A message was edited: it is read in its latest form, if it is not being spoken already. */
+  /**
+   * A message was edited: it is read in its latest form, if it is not being spoken already. The
+   * edit passes the same filters as a new message (read channel, members, prefixes…): one that
+   * fails them now is not read. An edit of a message the reader does not hold costs nothing.
+   */
   edited(message: IncomingMessage): Promise<void> {
     return this.#serial(message.guildId, async (reader) => {
-      const guild = await this.#options.settings.guild(message.guildId);
-      const phrases = this.#phrases(message.guildId);
+      if (!reader.holds(message.id)) return;
+      const { guildId } = message;
+      const guild = await this.#options.settings.guild(guildId);
+      const decision = readDecision(
+        message,
+        guild.reader,
+        this.#options.speaking.channelOf(guildId),
+      );
+      if (!decision.read) {
+        this.#logger.debug({ guildId, messageId: message.id, why: decision.why }, 'edit not read');
+        reader.remove(message.id);
+        return;
+      }
+      const phrases = this.#phrases(guildId);
       reader.edit(
         message.id,
         cleanMessage(message.message, message.names, guild.reader, phrases, guild.dictionary),

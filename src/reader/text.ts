@@ -4,6 +4,11 @@
  * added words in the server's language (`ReaderPhrases`). Pure; the invariants (no mention
  * syntax, raw URL or markdown marker, never over the maximum length) are enforced by a final
  * pass whatever came before.
+ *
+ * It runs on the event loop every server shares, so every step is linear in its input and
+ * every input is cut to a few times `max-length` first: no message or dictionary can stall
+ * the process (issue 22). Each pattern below can start a match at only a few positions of a
+ * run (a lookbehind, a line start), never rescan the run from each of its characters.
  */
 import type { MentionNames } from '../speech/index.ts';
 import type { DictionaryEntry } from '../store/index.ts';
@@ -38,9 +43,51 @@ export interface SpokenMessage {
   readonly kind: 'said' | 'sent';
 }
 
-const URL = /[a-z][a-z0-9+.-]*:\/\/[^\s<>]*/gi;
+/**
+ * A link with a scheme, as `(digits)(scheme://rest)`: the scheme is the first letter of a run of
+ * scheme characters onwards. The lookbehind starts the match only at the run's start, so a long
+ * run without `://` (`u.u.u…` after the dictionary) is scanned once, not once per character.
+ */
+const URL = /(?<![a-z0-9+.-])([0-9+.-]*)([a-z][a-z0-9+.-]*:\/\/[^\s<>]*)/gi;
+/** {@link URL} in raw chat, maybe in `<…>` (which hides its preview). */
+const RAW_URL = /<?(?<![a-z0-9+.-])([0-9+.-]*)([a-z][a-z0-9+.-]*:\/\/[^\s<>]+)>?/gi;
 const WWW = /\bwww\.[^\s<>]*/gi;
-const HAS_LINK = /[a-z][a-z0-9+.-]*:\/\/|\bwww\./i;
+const HAS_LINK = /(?<![a-z0-9+.-])[0-9+.-]*[a-z][a-z0-9+.-]*:\/\/|\bwww\./i;
+/**
+ * `[label](url)`. Neither the label nor the address holds a bracket, so each `](` belongs to
+ * one match attempt and an address is scanned once (`[a](x[a](x…` stays linear).
+ */
+const MARKDOWN_LINK = /\[([^[\]\n]{1,200})\]\(\s*<?([^)\]\s>]+)>?\s*\)/g;
+/** One emoji and its repeats (`🔥🔥🔥` is said once). */
+const EMOJI_RUN = new RegExp(`(${EMOJI_PATTERN.source})(?:\\s*\\1)*`, 'gu');
+/** Trailing stops and spaces; the lookbehind starts the match at the run's start only. */
+const TRAILING_STOPS = /(?<![\s,;:.!?])[\s,;:.!?]+$/;
+const SPACE = /\s/;
+
+/**
+ * How much text each step of the cleanup may work on, in multiples of `max-length`: a chat
+ * message (up to 4,000 characters) and a dictionary result (a word can become 200) are cut to
+ * this first. Twice the spoken length leaves room for what the cleanup shortens (a long link
+ * becomes "a link to youtube.com", markup goes), so a message near `max-length` is said as
+ * before; what is cut is said to be ("and more").
+ */
+export const WORK_FACTOR = 2;
+
+/**
+ * Invisible format characters (`\p{Cf}`: zero-width space and joiners, word joiner, bidi
+ * controls, soft hyphen…), as `(kept)` for a joiner inside an emoji sequence (👨‍👩‍👧 stays one
+ * emoji) and no group for the rest.
+ */
+const FORMAT =
+  /((?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\uFE0F)\u200D)(?=\p{Extended_Pictographic})|\p{Cf}/gu;
+
+/**
+ * Text without invisible format characters, which would hide a link, a prefix or a repeat from
+ * the rules (`ht\u200Btps://`, `\u200B!play`): the filters and the cleanup see chat through this.
+ */
+export function visibleText(text: string): string {
+  return text.replace(FORMAT, (_, joined: string | undefined) => joined ?? '');
+}
 
 /** Sentence ends in the languages we speak, Latin and CJK. */
 const SENTENCE_END = /[.!?…。！？]$/;
@@ -75,14 +122,38 @@ export function cleanMessage(
   phrases: ReaderPhrases,
   dictionary: readonly DictionaryEntry[] = [],
 ): SpokenMessage {
-  const body = finalPass(
-    applyDictionary(speakableBody(message.content, names, options, phrases), dictionary),
-    phrases,
-  );
+  const budget = WORK_FACTOR * options.maxLength;
+  const input = cutAt(visibleText(message.content), budget);
+  const speakable = cutAt(speakableBody(input.text, names, options, phrases, input.cut), budget);
+  const replaced = cutAt(applyDictionary(speakable.text, dictionary), budget);
+  const body = finalPass(replaced.text, phrases);
+  const cut = input.cut || speakable.cut || replaced.cut;
   const extras = extrasPhrase(message, phrases);
   if (body === '') return { text: truncate(extras, options.maxLength, phrases), kind: 'sent' };
-  const text = extras === '' ? body : phrases.withExtras(body.replace(/[.!?。！？]$/, ''), extras);
-  return { text: truncate(text, options.maxLength, phrases), kind: 'said' };
+  // A cut message is a long one: its attachments fall off the end, as they would when truncated.
+  const text =
+    extras === '' || cut ? body : phrases.withExtras(body.replace(/[.!?。！？]$/, ''), extras);
+  return { text: truncate(text, options.maxLength, phrases, cut), kind: 'said' };
+}
+
+/**
+ * The start of `text`, at most `max` characters, ending after a word when one ends in its
+ * second half (so no mention or link is cut through); and whether anything was cut.
+ */
+function cutAt(text: string, max: number): { text: string; cut: boolean } {
+  if (text.length <= max) return { text, cut: false };
+  let end = max;
+  for (let i = max; i > max / 2; i--) {
+    if (SPACE.test(text.charAt(i))) {
+      end = i;
+      break;
+    }
+  }
+  // Nor through a mention, emoji or timestamp (`<@123…`) when the text has no space there.
+  const open = text.lastIndexOf('<', end - 1);
+  if (open > end - 100 && open > 0 && !text.slice(open, end).includes('>')) end = open;
+  if (/[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end -= 1;
+  return { text: text.slice(0, end), cut: true };
 }
 
 /** The content's words, before the final pass. */
@@ -91,21 +162,26 @@ function speakableBody(
   names: MentionNames,
   options: CleanupOptions,
   phrases: ReaderPhrases,
+  cut: boolean,
 ): string {
+  const spoiler = (_: string, hidden: string) =>
+    options.spoilers === 'read' ? ` ${hidden} ` : ' ';
   const codeBlock = ` ${endSentence(phrases.codeBlock, phrases)} `;
   const link = (url: string) => linkPhrase(url, phrases);
   let text = content
     .replace(/```[\s\S]*?```/g, codeBlock)
     .replace(/```[\s\S]*$/, codeBlock)
-    .replace(/\|\|([\s\S]*?)\|\|/g, (_, hidden: string) =>
-      options.spoilers === 'read' ? ` ${hidden} ` : ' ',
-    )
+    .replace(/\|\|([\s\S]*?)\|\|/g, spoiler);
+  // A spoiler whose end was cut off is still one: what it hides is not read.
+  if (cut) text = text.replace(/\|\|([\s\S]*)$/, spoiler);
+  text = text
     .replace(/`([^`\n]*)`/g, ' $1 ')
+    .replace(MARKDOWN_LINK, (_, label: string, url: string) => `${label},${link(url)}`)
     .replace(
-      /\[([^\]\n]{1,200})\]\(\s*<?([^)\s>]+)>?\s*\)/g,
-      (_, label: string, url: string) => `${label},${link(url)}`,
+      RAW_URL,
+      (match: string, lead: string, url: string) =>
+        `${match.startsWith('<') ? ' ' : ''}${lead}${link(url)}`,
     )
-    .replace(/<?([a-z][a-z0-9+.-]*:\/\/[^\s<>]+)>?/gi, (_, url: string) => link(url))
     .replace(WWW, link)
     .replace(/<@!?(\d+)>/g, (_, id: string) => ` ${names.user(id) ?? phrases.someone} `)
     .replace(/<@&(\d+)>/g, (_, id: string) => ` ${names.role(id) ?? phrases.role} `)
@@ -120,15 +196,15 @@ function speakableBody(
     )
     .replace(/@(everyone|here)\b/g, '$1')
     .replace(/@(?=\w)/g, '');
-  text = text.replace(
-    new RegExp(`(${EMOJI_PATTERN.source})(?:\\s*\\1)*`, 'gu'),
-    (_, emoji: string) => (options.emoji === 'names' ? ` ${emojiName(emoji)} ` : ' '),
+  text = text.replace(EMOJI_RUN, (_, emoji: string) =>
+    options.emoji === 'names' ? ` ${emojiName(emoji)} ` : ' ',
   );
+  // Spaces within the line only: `^\s*` would rescan every blank line below each line start.
   text = text
-    .replace(/^\s*#{1,6}\s+/gm, '')
-    .replace(/^\s*-#\s+/gm, '')
-    .replace(/^\s*>{1,3}\s?/gm, '')
-    .replace(/^\s*[-*+]\s+/gm, '')
+    .replace(/^[^\S\n]*#{1,6}\s+/gm, '')
+    .replace(/^[^\S\n]*-#\s+/gm, '')
+    .replace(/^[^\S\n]*>{1,3}\s?/gm, '')
+    .replace(/^[^\S\n]*[-*+]\s+/gm, '')
     .replace(/_/g, ' ')
     .replace(/[*~`|\\]/g, '');
   const lines = text
@@ -169,22 +245,26 @@ function dateWords(seconds: string, phrases: ReaderPhrases): string {
 }
 
 /**
- * Enforces the invariants on any text (including dictionary replacements and names): no angle
- * brackets (so no mention or emoji syntax), no markdown markers, no raw URL, runs of repeated
- * characters, chunks and words collapsed, one line.
+ * Enforces the invariants on any text (including dictionary replacements and names): no
+ * invisible format character, no angle brackets (so no mention or emoji syntax), no markdown
+ * markers, no raw URL, runs of repeated characters, chunks and words collapsed, one line.
  */
 export function finalPass(text: string, phrases: ReaderPhrases): string {
+  // Every format character, emoji joiners too: emoji are named before this pass.
   let out = text
+    .replace(/\p{Cf}/gu, '')
     .replace(/[<>]/g, ' ')
     .replace(/_/g, ' ')
     .replace(/[*~`|\\]/g, '')
-    .replace(/@+(?=\w)/g, '')
+    .replace(/(?<!@)@+(?=\w)/g, '')
     .replace(/(\D)\1{3,}/gsu, '$1$1$1')
     .replace(/([^\s\d]{2,6}?)\1{3,}/gu, '$1$1$1')
     .replace(/(^|\s)(\S+)(?:\s+\2(?=\s|$)){3,}/gu, '$1$2 $2 $2');
   for (let i = 0; i < 5 && HAS_LINK.test(out); i++) {
     const link = (url: string) => linkPhrase(url, phrases);
-    out = out.replace(URL, link).replace(WWW, link);
+    out = out
+      .replace(URL, (_, lead: string, url: string) => `${lead}${link(url)}`)
+      .replace(WWW, link);
   }
   return out
     .replace(/\s+/g, ' ')
@@ -193,14 +273,20 @@ export function finalPass(text: string, phrases: ReaderPhrases): string {
     .trim();
 }
 
-/** Cuts text to `max` characters at a word, ending with "and more" in the phrases' language. */
-export function truncate(text: string, max: number, phrases: ReaderPhrases): string {
-  if (text.length <= max) return text;
+/**
+ * Cuts text to `max` characters at a word, ending with "and more" in the phrases' language;
+ * with `cut` (something was cut before), ends with "and more" even when it fits.
+ */
+export function truncate(text: string, max: number, phrases: ReaderPhrases, cut = false): string {
+  if (!cut && text.length <= max) return text;
   const andMore = ` ${phrases.andMore}`;
-  let cut = Math.max(0, max - andMore.length);
-  const space = text.lastIndexOf(' ', cut);
-  if (space > cut / 2) cut = space;
-  if (/[\uD800-\uDBFF]/.test(text.charAt(cut - 1))) cut -= 1;
-  const head = text.slice(0, cut).replace(/[\s,;:.!?]+$/, '');
+  let end = Math.max(0, max - andMore.length);
+  if (end >= text.length) end = text.length;
+  else {
+    const space = text.lastIndexOf(' ', end);
+    if (space > end / 2) end = space;
+  }
+  if (/[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end -= 1;
+  const head = text.slice(0, end).replace(TRAILING_STOPS, '');
   return head === '' ? phrases.andMore.slice(0, max) : `${head}${andMore}`;
 }

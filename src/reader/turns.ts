@@ -132,6 +132,12 @@ export class ReaderTurns {
     this.#turns.delete(turn);
   }
 
+  /** Whether a turn not yet played out holds the message. */
+  holds(messageId: string): boolean {
+    const turn = this.#held.get(messageId);
+    return turn !== undefined && turn.state !== 'done';
+  }
+
   /**
    * An edit of a message a turn holds; false when no turn holds it. Before the turn plays, the
    * edit is read once more if the message is within `max-age`; later edits change nothing.

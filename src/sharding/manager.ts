@@ -56,8 +56,11 @@ export async function startShardManager(
       config.shardCount,
       config.shardCount === 'auto' ? await fetchGatewayBot(config) : undefined,
     );
+    // Past one machine, each host's manager runs its own SHARD_LIST of the one total.
+    const shardIds = config.shardList ?? Array.from({ length: totalShards }, (_, id) => id);
     manager = new ShardingManager(SHARD_SCRIPT, {
       totalShards,
+      shardList: [...shardIds],
       token: config.discordToken,
       mode: 'process',
       respawn: true,
@@ -68,7 +71,7 @@ export async function startShardManager(
     manager.on('shardCreate', (shard) => watchShard(shard, logger));
     if (config.httpPort !== undefined) {
       const metrics = new PrometheusMetrics();
-      const ready = () => readiness(shards, totalShards, redis);
+      const ready = () => readiness(shards, shardIds, redis);
       // Shards not started or not answering count too: the aggregate `tts_ready` is the lowest.
       metrics.watchReadiness(ready);
       http = await startOpsServer({
@@ -82,13 +85,13 @@ export async function startShardManager(
         },
       });
     }
-    logger.info({ shards: totalShards }, 'spawning shards');
+    logger.info({ shards: totalShards, here: shardIds }, 'spawning shards');
     await manager.spawn({
       amount: totalShards,
       delay: options.spawnDelayMs ?? 5500,
       timeout: options.readyTimeoutMs ?? 60_000,
     });
-    logger.info({ shards: totalShards }, 'every shard is ready');
+    logger.info({ shards: totalShards, here: shardIds }, 'every shard of this host is ready');
     let stopping: Promise<void> | undefined;
     const server = http;
     const stop = () => {
@@ -128,14 +131,14 @@ function watchShard(shard: Shard, logger: Logger): void {
   shard.on('error', (error) => log.error({ err: error }, 'shard error'));
 }
 
-/** Every shard's own checks (Discord ready, store reachable), and Redis as the manager sees it. */
+/** Each of this host's shards' own checks (Discord ready, store reachable), and Redis as the manager sees it. */
 async function readiness(
   manager: ShardingManager,
-  totalShards: number,
+  shardIds: readonly number[],
   redis: RedisConnection,
 ): Promise<Check[]> {
   const checks: Check[] = [await timedCheck('store', () => redis.ping())];
-  for (let id = 0; id < totalShards; id++) {
+  for (const id of shardIds) {
     const shard = manager.shards.get(id);
     if (shard === undefined) {
       checks.push({ name: `shard ${id}`, ok: false, detail: 'not started' });

@@ -1,13 +1,25 @@
 export {
+  type ApiKeyRotation,
   ApiKeyVault,
   LEGACY_KEYS_MIGRATED,
   migrateLegacyApiKeys,
   type ResealOutcome,
+  resealApiKeys,
   UnreadableKeyError,
 } from './api-keys.ts';
 export { KeyvBudgetJournal } from './budget-journal.ts';
 export { guardStore, StoreUnavailableError, withTimeout } from './guard.ts';
+export { deleteKeysUnder, keysUnder } from './key-scan.ts';
+export {
+  loadSecretKeys,
+  NoSecretOpensError,
+  onlyKey,
+  openWithAny,
+  type SecretKeys,
+  UNOPENABLE_HINT,
+} from './keyring.ts';
 export { OPERATION_TIMEOUT_MS, openKeyv } from './keyv.ts';
+export { KeyvLearnedTimesStore } from './learned-times.ts';
 export { type BotStore, isRedisUrl, openStore, type StoreConfig } from './open.ts';
 export {
   DEFAULT_MAX_AGE_MS,
@@ -30,6 +42,7 @@ export {
   isLegacySecret,
   loadSecretKey,
   openBound,
+  openLegacySecret,
   parseSecretKey,
   resealLegacySecret,
   sealBound,

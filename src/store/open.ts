@@ -10,10 +10,11 @@ import {
 } from '../tts/index.ts';
 import { ApiKeyVault, migrateLegacyApiKeys } from './api-keys.ts';
 import { KeyvBudgetJournal } from './budget-journal.ts';
+import { loadSecretKeys, type SecretKeys } from './keyring.ts';
 import { openKeyv } from './keyv.ts';
+import { KeyvLearnedTimesStore } from './learned-times.ts';
 import { openRedis, type RedisConnection } from './redis.ts';
 import { RedisBudgetStore } from './redis-budgets.ts';
-import { loadSecretKey } from './secrets.ts';
 import { KeyvSettingsStore } from './settings.ts';
 import { KeyvSpeechCacheStore } from './speech-cache.ts';
 import { KeyvUsageLedger } from './usage.ts';
@@ -23,6 +24,8 @@ export interface StoreConfig {
   readonly storeUrl: string;
   readonly dataDir: string;
   readonly secretKey: Buffer | undefined;
+  /** `SECRET_KEY_PREVIOUS`: secrets of before a rotation, which still open records. */
+  readonly previousSecretKeys: readonly Buffer[];
   readonly ttsLimits: Limits;
 }
 
@@ -31,18 +34,23 @@ export interface BotStore {
   readonly keyv: Keyv;
   /** The Redis connection when the store is on Redis (shared by shard processes); else undefined. */
   readonly redis: RedisConnection | undefined;
-  /** Seals stored API keys and journalled interaction tokens. */
-  readonly secretKey: Buffer;
+  /**
+   * Seal stored API keys and journalled interaction tokens: `current` seals, `previous` still
+   * opens (each record is sealed again on first read).
+   */
+  readonly secretKeys: SecretKeys;
   readonly settings: KeyvSettingsStore;
   readonly apiKeys: ApiKeyVault;
   readonly usage: KeyvUsageLedger;
   /** Per-key rate budgets: shared on Redis (with this process's share as fallback), else in memory. */
   readonly budgets: BudgetStore;
   readonly speechCache: KeyvSpeechCacheStore;
+  /** Each key's learned generation times, so first polls after a restart are well timed. */
+  readonly learnedTimes: KeyvLearnedTimesStore;
 }
 
 /**
- * Opens the store (SQLite, or Redis by URL), its secret and rate budgets, and re-seals `v1` API
+ * Opens the store (SQLite, or Redis by URL), its secrets and rate budgets, and re-seals `v1` API
  * keys before anything reads one. Each connection is handed to `onStop` as soon as it is open,
  * so a start that fails half-way still closes it.
  */
@@ -60,7 +68,7 @@ export async function openStore(deps: {
   const { config, logger } = deps;
   const keyv = await openKeyv(config.storeUrl);
   deps.onStop(() => keyv.disconnect());
-  const secretKey = await loadSecretKey(config.secretKey, config.dataDir, logger);
+  const secretKeys = await loadSecretKeys(config, logger);
   const settings = new KeyvSettingsStore(keyv);
   let redis: RedisConnection | undefined;
   if (isRedisUrl(config.storeUrl)) {
@@ -71,17 +79,18 @@ export async function openStore(deps: {
     deps.onStop(async () => void (await connection.close()));
     redis = connection;
   }
-  const apiKeys = new ApiKeyVault(settings, secretKey);
+  const apiKeys = new ApiKeyVault(settings, secretKeys, logger);
   await migrateApiKeys(keyv, settings, apiKeys, logger);
   return {
     keyv,
     redis,
-    secretKey,
+    secretKeys,
     settings,
     apiKeys,
     usage: new KeyvUsageLedger(keyv),
     budgets: budgetsOf({ ...deps, keyv, redis }),
     speechCache: new KeyvSpeechCacheStore(keyv),
+    learnedTimes: new KeyvLearnedTimesStore(keyv),
   };
 }
 

@@ -119,9 +119,17 @@ export function isLegacySecret(sealed: string): boolean {
  * one migration at start only. Throws when it is not a `v1` record or does not open with `key`.
  */
 export function resealLegacySecret(sealed: string, key: Buffer, guildId: string): string {
+  return encryptSecret(openLegacySecret(sealed, key), key, guildId);
+}
+
+/**
+ * Opens a `v1` record (sealed before binding), for re-sealing it as `v2` only: never to use a
+ * key read from one. Throws when it is not a `v1` record or does not open with `key`.
+ */
+export function openLegacySecret(sealed: string, key: Buffer): string {
   const parsed = parseSealed(sealed);
   if (parsed?.version !== 'v1') throw new Error('not a v1 record');
-  return encryptSecret(open(parsed.payload, key, undefined), key, guildId);
+  return open(parsed.payload, key, undefined);
 }
 
 /**

@@ -57,6 +57,11 @@ export interface SettingsStore {
     guildId: string,
     change: (settings: GuildSettings) => GuildSettingsInput,
   ): Promise<GuildSettings>;
+  /**
+   * Deletes the server's record (its sealed key, defaults, limits, reader and dictionary) under
+   * the same lock; resolves with what was stored, or undefined when there was no record.
+   */
+  deleteGuild(guildId: string): Promise<GuildSettings | undefined>;
   user(userId: string): Promise<UserSettings>;
   setUser(userId: string, settings: UserSettings): Promise<void>;
   /** The id of every server with stored settings (for start-up migrations; reads the whole store). */
@@ -85,14 +90,27 @@ export class KeyvSettingsStore implements SettingsStore {
     guildId: string,
     change: (settings: GuildSettings) => GuildSettingsInput,
   ): Promise<GuildSettings> {
+    return this.#locked(guildId, async () => {
+      const settings = guildSchema.parse(change(await this.guild(guildId)));
+      await this.setGuild(guildId, settings);
+      return settings;
+    });
+  }
+
+  deleteGuild(guildId: string): Promise<GuildSettings | undefined> {
+    return this.#locked(guildId, async () => {
+      const stored: unknown = await this.#keyv.get(`guild:${guildId}`);
+      if (stored === undefined) return undefined;
+      await this.#keyv.delete(`guild:${guildId}`);
+      const parsed = guildSchema.safeParse(stored);
+      return parsed.success ? parsed.data : guildSchema.parse({});
+    });
+  }
+
+  /** Runs `run` after the server's earlier changes, so none of them is lost or undone. */
+  #locked<R>(guildId: string, run: () => Promise<R>): Promise<R> {
     const previous = this.#updates.get(guildId) ?? Promise.resolve();
-    const next = previous
-      .catch(() => undefined)
-      .then(async () => {
-        const settings = guildSchema.parse(change(await this.guild(guildId)));
-        await this.setGuild(guildId, settings);
-        return settings;
-      });
+    const next = previous.catch(() => undefined).then(run);
     this.#updates.set(guildId, next);
     void next
       .catch(() => undefined)

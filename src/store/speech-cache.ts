@@ -1,6 +1,7 @@
 import type Keyv from 'keyv';
 import { z } from 'zod';
 import type { CachedSpeech, SpeechCacheStore } from '../tts/index.ts';
+import { deleteKeysUnder } from './key-scan.ts';
 
 const entrySchema = z.object({
   generationId: z.string().min(1),
@@ -30,5 +31,13 @@ export class KeyvSpeechCacheStore implements SpeechCacheStore {
   /** Drops an entry. */
   async delete(key: string): Promise<void> {
     await this.#keyv.delete(`speech:${key}`);
+  }
+
+  /**
+   * Drops every entry of one API key (its `keyId`, which starts each cache key); resolves with
+   * how many there were. For forgetting a server whose key no other server uses.
+   */
+  async forgetKey(keyId: string): Promise<number> {
+    return deleteKeysUnder(this.#keyv, `speech:${keyId}:`);
   }
 }

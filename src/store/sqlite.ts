@@ -77,6 +77,15 @@ export class NodeSqliteStore extends EventEmitter implements KeyvStoreAdapter {
     for (const row of rows as { key: string; value: string }[]) yield [row.key, row.value];
   }
 
+  /** Every stored key that starts with `prefix`, as stored (namespace included); see `keysUnder`. */
+  async keysStartingWith(prefix: string): Promise<string[]> {
+    const rows = this.#db
+      .prepare("SELECT key FROM keyv WHERE key LIKE ? ESCAPE '\\'")
+      .all(`${escapeLike(prefix)}%`) as Array<{ key: string }>;
+    // LIKE ignores ASCII case; the prefix must match exactly.
+    return rows.map((row) => row.key).filter((key) => key.startsWith(prefix));
+  }
+
   /** Deletes this namespace's keys only (all keys when there is no namespace). */
   async clear(): Promise<void> {
     if (this.namespace === undefined) {

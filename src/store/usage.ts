@@ -3,6 +3,7 @@
  * The per-member daily share is counted from it, and `/usage` reads today and the last 14 days.
  */
 import type Keyv from 'keyv';
+import { deleteKeysUnder } from './key-scan.ts';
 
 const DAY_MS = 86_400_000;
 /** Days kept: today and the 14 before it, plus one so a late reader still finds the oldest. */
@@ -77,6 +78,8 @@ export interface UsageLedger {
   memberToday(guildId: string, memberId: string, at: number): number | undefined;
   /** The server's usage per UTC day from `from` to `to` (instants, inclusive), oldest first. */
   days(guildId: string, from: number, to: number): Promise<DayUsage[]>;
+  /** Deletes every recorded day of the server (forgetting it); resolves with how many there were. */
+  forget(guildId: string): Promise<number>;
 }
 
 /** The usage ledger in keyv (SQLite or Redis): one record per server and day, kept 16 days. */
@@ -146,6 +149,13 @@ export class KeyvUsageLedger implements UsageLedger {
         return parseDay(day, await this.#keyv.get(this.#key(guildId, day)));
       }),
     );
+  }
+
+  async forget(guildId: string): Promise<number> {
+    // A write under way would bring the day back after the delete: let it land first.
+    await this.#writes.get(guildId)?.catch(() => undefined); // its caller has the error
+    this.#today.delete(guildId);
+    return deleteKeysUnder(this.#keyv, `usage:${guildId}:`);
   }
 
   // Reads the day once even when several callers ask at the same time.

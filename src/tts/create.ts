@@ -3,6 +3,8 @@ import type { BudgetStore } from './budget.ts';
 import { TtsClients } from './client.ts';
 import type { Clock } from './clock.ts';
 import { productionClientOptions } from './defaults.ts';
+import type { EstimatorPrior } from './estimator.ts';
+import type { LearnedTimesStore } from './learned-times.ts';
 import type { TtsMetrics } from './metrics.ts';
 import { SpeechCache, type SpeechCacheStore } from './speech-cache.ts';
 
@@ -13,12 +15,15 @@ export interface TtsClientsConfig {
   readonly pollDeadlineMs: number;
   /** How long identical speech is reused (0: never). */
   readonly cacheTtlMs: number;
+  /** `TTS_GENERATION_TIME`: what a key's first polls expect before it has learned its own. */
+  readonly generationPrior: EstimatorPrior;
 }
 
-/** Where the TTS clients keep what outlives a request: the keys' rate budgets and cached speech. */
+/** Where the TTS clients keep what outlives a request: rate budgets, cached speech, learned times. */
 export interface TtsStores {
   readonly budgets: BudgetStore;
   readonly speechCache: SpeechCacheStore;
+  readonly learnedTimes: LearnedTimesStore;
 }
 
 /** The bot's TTS clients, one per key, on the real API's settings and answering from the speech cache. */
@@ -47,5 +52,6 @@ export function createTtsClients(deps: {
       metrics: deps.metrics,
     }),
     cache,
+    learning: { store: store.learnedTimes, prior: config.generationPrior },
   });
 }

@@ -34,7 +34,8 @@ export interface SpeechCacheOptions {
  * audio (model, voice, speed, the advance-only parameters, the text), with the
  * API's defaults filled in and the case-insensitive voice id lower-cased. It
  * is scoped to the key, so one server never learns what another had spoken,
- * and is a hash, so the store holds no spoken text.
+ * and is a hash, so the store holds no spoken text. It starts with the key id, so a
+ * forgotten key's entries can be found and deleted.
  */
 export function speechCacheKey(keyId: string, request: SpeechRequest): string {
   const advance = request.model === 'advance';
@@ -48,7 +49,7 @@ export function speechCacheKey(keyId: string, request: SpeechRequest): string {
     advance ? (request.topP ?? null) : null,
     request.text,
   ];
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+  return `${keyId}:${createHash('sha256').update(JSON.stringify(parts)).digest('base64url')}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ConfigError, parseConfig } from '../../src/config/index.ts';
+import { ConfigError, parseConfig, parseStoreConfig } from '../../src/config/index.ts';
 
 const minimal = { DISCORD_TOKEN: 'token-value-that-must-stay-secret' };
 
@@ -90,6 +90,25 @@ describe('parseConfig', () => {
   });
 
   test.each([
+    [undefined, 7 * 86_400_000],
+    ['0', 0],
+    ['12h', 12 * 3_600_000],
+    ['30d', 30 * 86_400_000],
+    ['365d', 365 * 86_400_000],
+  ])('DATA_RETENTION %s is %d ms (0: a removed server is forgotten at once)', (value, ms) => {
+    const env = value === undefined ? minimal : { ...minimal, DATA_RETENTION: value };
+    expect(parseConfig(env).dataRetentionMs).toBe(ms);
+  });
+
+  test.each([
+    ['366d', /DATA_RETENTION must be between 1s and 365d/],
+    ['1 week', /DATA_RETENTION must be a duration like 12h or 7d, or 0 to delete at once/],
+    ['-1d', /DATA_RETENTION must be a duration/],
+  ])('DATA_RETENTION=%s is refused, naming the variable', (value, message) => {
+    expect(() => parseConfig({ ...minimal, DATA_RETENTION: value })).toThrow(message);
+  });
+
+  test.each([
     ['VOICE_IDLE_TIMEOUT', '600h', /VOICE_IDLE_TIMEOUT must be between 1s and 24h/],
     ['VOICE_IDLE_TIMEOUT', '99999999999999999999h', /VOICE_IDLE_TIMEOUT must be between/],
     ['VOICE_IDLE_TIMEOUT', '0ms', /VOICE_IDLE_TIMEOUT must be between 1s and 24h/],
@@ -105,6 +124,30 @@ describe('parseConfig', () => {
     ['TTS_POLL_DEADLINE', '1h', 'pollDeadlineMs', 3_600_000],
   ] as const)('%s=%s is at a bound and accepted', (name, value, field, ms) => {
     expect(parseConfig({ ...minimal, [name]: value })[field]).toBe(ms);
+  });
+
+  // DATA_RETENTION is no timer: removed servers are swept at least hourly (src/privacy).
+  test.each([
+    [undefined, { intercept: 800, slope: 15 }],
+    ['150ms+0ms/char', { intercept: 150, slope: 0 }],
+    ['1.5s + 20ms/char', { intercept: 1500, slope: 20 }],
+    ['60s+1000ms/char', { intercept: 60_000, slope: 1000 }],
+  ])('TTS_GENERATION_TIME %s: the prior of base, and twice it for advance', (value, base) => {
+    const env = value === undefined ? minimal : { ...minimal, TTS_GENERATION_TIME: value };
+    expect(parseConfig(env).generationPrior).toEqual({
+      base,
+      advance: { intercept: 2 * base.intercept, slope: 2 * base.slope },
+    });
+  });
+
+  test.each([
+    ['800ms', /TTS_GENERATION_TIME must look like 800ms\+15ms\/char/],
+    ['800+15', /TTS_GENERATION_TIME must look like/],
+    ['-1ms+15ms/char', /TTS_GENERATION_TIME must look like/],
+    ['61s+0ms/char', /TTS_GENERATION_TIME must be at most 1m plus 1000ms\/char/],
+    ['0ms+1001ms/char', /TTS_GENERATION_TIME must be at most/],
+  ])('TTS_GENERATION_TIME=%s is refused, naming the variable', (value, message) => {
+    expect(() => parseConfig({ ...minimal, TTS_GENERATION_TIME: value })).toThrow(message);
   });
 
   test('every duration the bot reads fits a Node timer at its maximum', () => {
@@ -171,4 +214,73 @@ describe('TWITCH_CHAT_URL', () => {
       expect(() => parseConfig({ ...minimal, TWITCH_CHAT_URL: value })).toThrow(/TWITCH_CHAT_URL/);
     },
   );
+});
+
+describe('SECRET_KEY_PREVIOUS', () => {
+  const a = Buffer.alloc(32, 1);
+  const b = Buffer.alloc(32, 2);
+
+  test('absent: no previous secrets', () => {
+    expect(parseConfig(minimal).previousSecretKeys).toEqual([]);
+  });
+
+  test('a comma-separated list, hex or base64, spaces ignored, in order', () => {
+    const config = parseConfig({
+      ...minimal,
+      SECRET_KEY_PREVIOUS: ` ${a.toString('hex')} , ${b.toString('base64')}`,
+    });
+    expect(config.previousSecretKeys).toEqual([a, b]);
+  });
+
+  test('also for tools that need no Discord token (secrets:rotate)', () => {
+    expect(
+      parseStoreConfig({ SECRET_KEY: b.toString('hex'), SECRET_KEY_PREVIOUS: a.toString('hex') }),
+    ).toMatchObject({ secretKey: b, previousSecretKeys: [a], dataDir: './data' });
+  });
+
+  test.each([
+    ['a short entry', `${a.toString('hex')},short-secret-value`, /entry 2 of the list must be 32/],
+    ['an empty entry', `${a.toString('hex')},,${b.toString('hex')}`, /entry 2 of the list/],
+    ['an all-zero entry', Buffer.alloc(32).toString('hex'), /entry 1 of the list must not be all/],
+  ])(
+    '%s is refused, naming the variable and the entry, never its value',
+    (_name, text, message) => {
+      const error = (() => {
+        try {
+          parseConfig({ ...minimal, SECRET_KEY_PREVIOUS: text });
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(String(error)).toMatch(/SECRET_KEY_PREVIOUS /);
+      expect(String(error)).toMatch(message);
+      for (const part of text.split(',').filter(Boolean)) expect(String(error)).not.toContain(part);
+    },
+  );
+});
+
+describe('SHARD_LIST', () => {
+  test('absent: every shard', () => {
+    expect(parseConfig(minimal).shardList).toBeUndefined();
+  });
+
+  test('this host’s shards of SHARD_COUNT, repeats dropped', () => {
+    expect(parseConfig({ ...minimal, SHARD_COUNT: '4', SHARD_LIST: '3, 1,3' }).shardList).toEqual([
+      3, 1,
+    ]);
+  });
+
+  test.each([
+    [{ SHARD_LIST: '0' }, /SHARD_LIST needs a number in SHARD_COUNT/],
+    [
+      { SHARD_COUNT: '2', SHARD_LIST: '2' },
+      /SHARD_LIST must list shard ids below SHARD_COUNT \(2\)/,
+    ],
+    [{ SHARD_COUNT: '2', SHARD_LIST: 'one' }, /SHARD_LIST must be shard ids separated by commas/],
+    [{ SHARD_COUNT: '2', SHARD_LIST: '0,' }, /SHARD_LIST must be shard ids separated by commas/],
+  ])('%j is refused, naming the variable', (env, message) => {
+    expect(() => parseConfig({ ...minimal, ...env })).toThrow(ConfigError);
+    expect(() => parseConfig({ ...minimal, ...env })).toThrow(message);
+  });
 });

@@ -62,11 +62,11 @@ describe('welcome on joining a server', () => {
   test.each<[string, GuildOptions]>([
     [
       'the bot may not send messages in the system channel',
-      { overwrites: [{ channel: 'general', target: 'bot', deny: SendMessages }] },
+      { channelOverwrites: { general: [{ target: 'bot', deny: SendMessages }] } },
     ],
     [
       'the bot cannot see the system channel',
-      { overwrites: [{ channel: 'general', target: 'everyone', deny: ViewChannel }] },
+      { channelOverwrites: { general: [{ target: '@everyone', deny: ViewChannel }] } },
     ],
     ['the server has no system channel', { systemChannel: null }],
   ])('nothing when %s', async (_, spec) => {

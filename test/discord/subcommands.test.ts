@@ -1,4 +1,8 @@
-import type { ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
+import type {
+  ButtonInteraction,
+  ChatInputCommandInteraction,
+  ModalSubmitInteraction,
+} from 'discord.js';
 import { SlashCommandBuilder } from 'discord.js';
 import { describe, expect, test } from 'vitest';
 import { partOf, type SubcommandPart, withParts } from '../../src/discord/index.ts';
@@ -19,7 +23,11 @@ function part(...names: string[]): SubcommandPart {
 /** Just what `partOf` reads of a slash command interaction. */
 function slash(group: string | null, subcommand: string): ChatInputCommandInteraction {
   const options = { getSubcommandGroup: () => group, getSubcommand: () => subcommand };
-  return { isModalSubmit: () => false, options } as unknown as ChatInputCommandInteraction;
+  return {
+    isModalSubmit: () => false,
+    isButton: () => false,
+    options,
+  } as unknown as ChatInputCommandInteraction;
 }
 
 describe('a command in parts', () => {
@@ -51,7 +59,12 @@ describe('a command in parts', () => {
     expect(partOf(parts, modal as unknown as ModalSubmitInteraction)).toBe(key);
   });
 
+  test('a button goes to the part named after the command, whatever follows', () => {
+    const button = { isModalSubmit: () => false, isButton: () => true, customId: 'c:show:again' };
+    expect(partOf(parts, button as unknown as ButtonInteraction)).toBe(show);
+  });
+
   test('a subcommand no part adds is an error, not a silent no-answer', () => {
-    expect(() => partOf(parts, slash(null, 'forget'))).toThrow('no part answers forget');
+    expect(() => partOf(parts, slash(null, 'erase'))).toThrow('no part answers erase');
   });
 });

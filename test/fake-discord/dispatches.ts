@@ -1,12 +1,12 @@
 /** Gateway payloads built from the world: READY, GUILD_CREATE, members chunks, MESSAGE_CREATE. */
 import { covers, type Gateway, type GatewaySession, Intent } from './gateway.ts';
 import type { Json, MessageJson } from './types.ts';
-import type { World, WorldGuild } from './world.ts';
+import { Permission, type World, type WorldGuild } from './world.ts';
 
 /**
  * MESSAGE_CREATE (or MESSAGE_UPDATE) to each session, honouring GuildMessages and MessageContent
  * like Discord: mentioned users (with their member) and roles are resolved from the content;
- * webhook messages carry no member.
+ * webhook messages carry no member; nothing is sent from a channel the bot cannot view.
  */
 export function dispatchMessageCreate(
   world: World,
@@ -17,6 +17,8 @@ export function dispatchMessageCreate(
   const botId = world.bot.id;
   const authorId = String(message.author.id);
   const guild = world.guild(String(message.guild_id));
+  const viewable = world.channelPermissions(guild, String(message.channel_id), botId);
+  if ((viewable & Permission.ViewChannel) === 0n) return;
   const mentioned = message.content.includes(`<@${botId}>`);
   const userIds = [...message.content.matchAll(/<@!?(\d+)>/g)].map((m) => String(m[1]));
   const mentions = [...new Set(userIds)].flatMap((id) => {
@@ -79,6 +81,22 @@ export function dispatchGuildCreate(world: World, gateway: Gateway, guild: World
     if (!covers(session, guild.id)) continue;
     const withVoice = (session.intents & Intent.GuildVoiceStates) !== 0;
     gateway.send(session, 'GUILD_CREATE', world.guildCreate(guild, withVoice));
+  }
+}
+
+/**
+ * GUILD_DELETE to the session whose shard holds the guild: without `unavailable` when the bot
+ * was removed (discord.js emits `guildDelete`), with `unavailable: true` for an outage
+ * (`guildUnavailable`).
+ */
+export function dispatchGuildDelete(gateway: Gateway, guildId: string, outage: boolean): void {
+  for (const session of gateway.connected()) {
+    if (!covers(session, guildId)) continue;
+    gateway.send(
+      session,
+      'GUILD_DELETE',
+      outage ? { id: guildId, unavailable: true } : { id: guildId },
+    );
   }
 }
 

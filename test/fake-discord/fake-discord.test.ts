@@ -19,7 +19,7 @@ import {
 } from 'discord.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
-import { type FakeDiscord, startFakeDiscord, type VoiceBackend } from './index.ts';
+import { type FakeDiscord, Permission, startFakeDiscord, type VoiceBackend } from './index.ts';
 
 const OGG = Buffer.from('OggS\0fake-opus-bytes');
 
@@ -257,6 +257,41 @@ describe('fake Discord with the real discord.js client', () => {
     const [message] = (await created) as [{ content: string; author: { id: string } }];
     expect(message.content).toBe('read me');
     expect(message.author.id).toBe(fake.users.member.id);
+  });
+
+  test('channel overwrites: discord.js computes them, and no message comes from a channel the bot cannot view', async () => {
+    const { fake, client } = await connect(undefined, {
+      guilds: [
+        {
+          textChannels: ['general', 'mods', 'staff'],
+          channelOverwrites: {
+            mods: [{ target: '@everyone', deny: Permission.ViewChannel }],
+            staff: [
+              { target: '@everyone', deny: Permission.ViewChannel },
+              { target: 'bot', allow: Permission.ViewChannel },
+            ],
+          },
+        },
+      ],
+    });
+    const guild = client.guilds.cache.get(fake.guild.id);
+    const id = (channel: string) => fake.guild.channels[channel] ?? '';
+    const canView = (channel: string, userId: string) =>
+      guild?.channels.cache
+        .get(id(channel))
+        ?.permissionsFor(userId)
+        ?.has(PermissionFlagsBits.ViewChannel);
+    expect(canView('general', fake.botUser.id)).toBe(true);
+    expect(canView('mods', fake.botUser.id)).toBe(false);
+    expect(canView('staff', fake.botUser.id)).toBe(true);
+    expect(canView('staff', fake.users.member.id)).toBe(false);
+    const seen: string[] = [];
+    client.on(Events.MessageCreate, (message) => seen.push(message.content));
+    const last = once(client, Events.MessageCreate);
+    fake.sendMessage({ user: 'admin', channelId: id('mods'), content: 'hidden' });
+    fake.sendMessage({ user: 'admin', channelId: id('staff'), content: 'shown' });
+    await last;
+    expect(seen).toEqual(['shown']);
   });
 
   test('chat messages: nicknames, mentions, webhooks, other bots, voice chat, edits and deletes', async () => {

@@ -19,6 +19,7 @@ import type { Server } from 'node:http';
 import { CommandStore } from './commands.ts';
 import {
   dispatchGuildCreate,
+  dispatchGuildDelete,
   dispatchMessageCreate,
   dispatchMessageDelete,
   identifyPayloads,
@@ -292,6 +293,36 @@ export class FakeDiscord {
     const guild = this.#world.addGuild(spec);
     const ids = guildIds(guild);
     this.guilds.push(ids);
+    dispatchGuildCreate(this.#world, this.#gateway, guild);
+    return ids;
+  }
+
+  /**
+   * The bot is removed from a server (kicked, or the server deleted): the guild leaves the world
+   * and the bot's session gets GUILD_DELETE. With `outage`, the server only becomes unavailable
+   * (`unavailable: true`) and stays; {@link FakeDiscord.rejoinGuild} brings it back.
+   */
+  leaveGuild(guildId: string, options: { outage?: boolean } = {}): void {
+    if (options.outage) this.#world.guild(guildId);
+    else {
+      this.#world.removeGuild(guildId);
+      this.guilds.splice(
+        this.guilds.findIndex((ids) => ids.id === guildId),
+        1,
+      );
+    }
+    dispatchGuildDelete(this.#gateway, guildId, options.outage === true);
+  }
+
+  /**
+   * The bot is invited back to a server it was removed from (same ids), or a server's outage
+   * ends: its GUILD_CREATE is sent again.
+   */
+  rejoinGuild(guildId: string): GuildIds {
+    const removed = !this.#world.guilds.some((guild) => guild.id === guildId);
+    const guild = removed ? this.#world.restoreGuild(guildId) : this.#world.guild(guildId);
+    const ids = guildIds(guild);
+    if (removed) this.guilds.push(ids);
     dispatchGuildCreate(this.#world, this.#gateway, guild);
     return ids;
   }

@@ -45,13 +45,18 @@ export interface GuildOptions {
   nicknames?: Record<UserRef, string>;
   /** The text channel (name) Discord posts system messages in; default the first; null: none. */
   systemChannel?: string | null;
-  /** Channel permission overwrites, for @everyone or for the bot's own member. */
-  overwrites?: Array<{
-    channel: string;
-    target: 'everyone' | 'bot';
-    allow?: bigint;
-    deny?: bigint;
-  }>;
+  /**
+   * Permission overwrites by channel name, as a server admin sets them in Edit Channel →
+   * Permissions: e.g. `{ mods: [{ target: '@everyone', deny: Permission.ViewChannel }] }`.
+   */
+  channelOverwrites?: Record<string, ChannelOverwrite[]>;
+}
+
+/** One overwrite of a channel: for a role (by name: '@everyone', 'Admins', 'tts-bot') or a user. */
+export interface ChannelOverwrite {
+  target: string;
+  allow?: bigint;
+  deny?: bigint;
 }
 
 /** Options of `startFakeDiscord`. */

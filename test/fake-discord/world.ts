@@ -92,6 +92,8 @@ export class World {
   readonly guilds: WorldGuild[];
   /** Shards GET /gateway/bot recommends; guild `i` lives on shard `i % shardCount`. */
   readonly shardCount: number;
+  /** Guilds the bot was removed from, by id. */
+  readonly #removed = new Map<string, WorldGuild>();
 
   constructor(options: FakeDiscordOptions) {
     this.shardCount = options.shards ?? 1;
@@ -107,6 +109,23 @@ export class World {
   /** Adds a guild the bot was just invited to (its GUILD_CREATE is sent by the caller). */
   addGuild(spec: GuildOptions): WorldGuild {
     const guild = this.#buildGuild(spec, this.guilds.length);
+    this.guilds.push(guild);
+    return guild;
+  }
+
+  /** Takes a guild the bot was removed from out of the world (kept for {@link World.restoreGuild}). */
+  removeGuild(id: string): WorldGuild {
+    const guild = this.guild(id);
+    this.guilds.splice(this.guilds.indexOf(guild), 1);
+    this.#removed.set(id, guild);
+    return guild;
+  }
+
+  /** Puts a removed guild back, as it was (the bot was invited again). */
+  restoreGuild(id: string): WorldGuild {
+    const guild = this.#removed.get(id);
+    if (!guild) throw new Error(`fake-discord: guild ${id} was not removed`);
+    this.#removed.delete(id);
     this.guilds.push(guild);
     return guild;
   }
@@ -162,6 +181,31 @@ export class World {
       if (roleIds.has(String(role.id))) bits |= BigInt(String(role.permissions));
     }
     return bits & Permission.Administrator ? ALL_PERMISSIONS : bits;
+  }
+
+  /**
+   * A user's permissions in one channel, as Discord computes them: the guild's, then the
+   * channel's overwrites for @everyone, for the user's roles, then for the user.
+   */
+  channelPermissions(guild: WorldGuild, channelId: string, userId: string): bigint {
+    let bits = this.permissions(guild, userId);
+    if (bits === ALL_PERMISSIONS) return bits;
+    const channel = guild.channels.find((c) => c.id === channelId);
+    const overwrites = (channel?.permission_overwrites ?? []) as Array<{
+      id: string;
+      allow: string;
+      deny: string;
+    }>;
+    const apply = (found: Array<{ allow: string; deny: string }>) => {
+      const deny = found.reduce((all, o) => all | BigInt(o.deny), 0n);
+      const allow = found.reduce((all, o) => all | BigInt(o.allow), 0n);
+      bits = (bits & ~deny) | allow;
+    };
+    apply(overwrites.filter((o) => o.id === guild.id));
+    const roles = new Set(guild.memberRoles.get(userId) ?? []);
+    apply(overwrites.filter((o) => roles.has(o.id)));
+    apply(overwrites.filter((o) => o.id === userId));
+    return bits;
   }
 
   /** A voice state in gateway JSON (`member` included for VOICE_STATE_UPDATE). */
@@ -325,14 +369,6 @@ export class World {
       if (!found) throw new Error(`fake-discord: no channel "${name}" in this guild`);
       return found;
     };
-    for (const { channel: name, target, allow = 0n, deny = 0n } of spec.overwrites ?? []) {
-      (named(name).permission_overwrites as Json[]).push({
-        id: target === 'everyone' ? id : this.bot.id,
-        type: target === 'everyone' ? 0 : 1,
-        allow: allow.toString(),
-        deny: deny.toString(),
-      });
-    }
     const system =
       spec.systemChannel === undefined ? text : spec.systemChannel && named(spec.systemChannel);
     const guild: WorldGuild = {
@@ -352,6 +388,19 @@ export class World {
       ),
       voiceStates: new Map(),
     };
+    for (const [name, overwrites] of Object.entries(spec.channelOverwrites ?? {})) {
+      const target = guild.channels.find((c) => c.name === name);
+      if (!target) throw new Error(`fake-discord: no channel "${name}" in ${guild.name}`);
+      target.permission_overwrites = overwrites.map((o) => {
+        const role = roles.find((r) => r.name === o.target);
+        return {
+          id: role ? String(role.id) : this.user(o.target).id,
+          type: role ? 0 : 1,
+          allow: String(o.allow ?? 0n),
+          deny: String(o.deny ?? 0n),
+        };
+      });
+    }
     for (const { user, channel: ref } of spec.voiceStates ?? []) {
       const target = guild.channels.find((c) => c.type === 2 && (c.name === ref || c.id === ref));
       if (!target) throw new Error(`fake-discord: no voice channel "${ref}" in ${guild.name}`);

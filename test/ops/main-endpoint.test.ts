@@ -37,6 +37,7 @@ test('HTTP_PORT serves /healthz, /readyz and /metrics; one process sees every gu
     HTTP_PORT: String(port),
     HTTP_HOST: '127.0.0.1',
     SHARD_COUNT: '2',
+    SHARD_LIST: '1',
     NODE_ENV: 'production',
   });
   const base = `http://127.0.0.1:${port}`;
@@ -48,7 +49,9 @@ test('HTTP_PORT serves /healthz, /readyz and /metrics; one process sees every gu
   const metrics = await waitForHttp(`${base}/metrics`);
   expect(metricValue(metrics, 'tts_generations_total', { outcome: 'delivered' })).toBe(0);
   expect(metrics).toMatch(/^# TYPE tts_notice_lag_seconds histogram$/m);
-  expect(bot.output()).toContain('SHARD_COUNT is for `npm run start:sharded`; ignored here');
+  expect(bot.output()).toContain(
+    'SHARD_COUNT and SHARD_LIST are for `npm run start:sharded`; ignored here',
+  );
   expect(bot.output()).toMatch(/"guilds":2/);
   expect(await bot.stop()).toBe(0);
 }, 90_000);

@@ -80,6 +80,20 @@ describe('readDecision', () => {
       { read: false, why: 'ignored-prefix' },
     ],
     [
+      'a ! command behind invisible characters',
+      { content: '\u200b\u2060 \u200e!play song' },
+      {},
+      'voice',
+      { read: false, why: 'ignored-prefix' },
+    ],
+    [
+      'a prefix with an invisible character inside',
+      { content: '!\u200bplay song' },
+      { ignorePrefixes: ['!play'] },
+      'voice',
+      { read: false, why: 'ignored-prefix' },
+    ],
+    [
       'custom prefixes',
       { content: '?help' },
       { ignorePrefixes: ['?', '$'] },

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { USER_ONE } from '../../tools/emulator/index.ts';
+import { Permission } from '../fake-discord/index.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 import { eventually, fetchedGenerations } from '../voice/support.ts';
 
@@ -18,7 +19,22 @@ beforeAll(async () => {
     discord: {
       extraUsers: ['bobby', 'carol'],
       extraBots: ['musicbot'],
-      guilds: [{ textChannels: ['general', 'chat'], nicknames: { bobby: 'Bobby the Great' } }],
+      guilds: [
+        {
+          textChannels: ['general', 'chat', 'hidden', 'mods'],
+          nicknames: { bobby: 'Bobby the Great' },
+          channelOverwrites: {
+            // Hidden from the bot (its role), as an admin can do by mistake.
+            hidden: [{ target: 'tts-bot', deny: Permission.ViewChannel }],
+            // Only the bot and the Admins see it.
+            mods: [
+              { target: '@everyone', deny: Permission.ViewChannel },
+              { target: 'tts-bot', allow: Permission.ViewChannel },
+              { target: 'Admins', allow: Permission.ViewChannel },
+            ],
+          },
+        },
+      ],
     },
   });
   await t.configureKey(USER_ONE.apiKey);
@@ -74,6 +90,31 @@ describe('streamer mode: settings', () => {
     const stored = await t.bot.services.settings.guild(t.discord.guild.id);
     expect(stored.reader.channels).toEqual([chat()]);
     expect(stored.reader.maxAgeMs).toBe(90_000);
+  });
+
+  test('a channel the bot cannot view is refused privately, saying which permission it needs', async () => {
+    const hidden = t.discord.guild.channels.hidden ?? '';
+    const refused = await config('read-channel add', { channel: 'hidden' }).waitForReply();
+    expect(refused.content).toBe(
+      `I cannot read <#${hidden}>: I need the **View Channel** permission there to see its messages. Give it to me in the channel’s permissions, then add the channel again.`,
+    );
+    expect((refused.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
+    const german = await t.discord
+      .slash({
+        user: 'admin',
+        name: 'config',
+        subcommand: 'read-channel add',
+        options: { channel: 'hidden' },
+        locale: 'de',
+      })
+      .waitForReply();
+    expect(german.content).toContain('Mir fehlt dort die Berechtigung **Kanal ansehen**');
+    // Seen through the bot's own role, though @everyone cannot: accepted.
+    const mods = await config('read-channel add', { channel: 'mods' }).waitForReply();
+    expect(mods.content).toContain('I will read');
+    const stored = await t.bot.services.settings.guild(t.discord.guild.id);
+    expect(stored.reader.channels).toEqual([chat(), t.discord.guild.channels.mods]);
+    await config('read-channel remove', { channel: 'mods' }).waitForReply();
   });
 
   test('the settings answer in the member’s language (German)', async () => {
@@ -224,6 +265,25 @@ describe('streamer mode: reading the chat', () => {
     expect(back.content).toContain('read again');
   });
 
+  test('a channel mention is named only when its author can see that channel', async () => {
+    const mods = t.discord.guild.channels.mods ?? '';
+    t.discord.sendMessage({
+      user: 'carol',
+      channelId: chat(),
+      content: `what is going on in <#${mods}> today`,
+    });
+    // ("carol said" may be left out: she spoke less than a minute ago.)
+    expect(await heardMatching(/what is going on in/)).toContain(
+      'what is going on in a channel today.',
+    );
+    t.discord.sendMessage({
+      user: 'admin',
+      channelId: chat(),
+      content: `read <#${mods}> for the raid plan`,
+    });
+    expect(await heardMatching(/for the raid plan/)).toContain('read mods for the raid plan.');
+  });
+
   test('/skip skips what is being read; the chat goes on', async () => {
     const guildId = t.discord.guild.id;
     const long = 'this is a very long message that keeps going '.repeat(6);
@@ -310,6 +370,48 @@ describe('streamer mode: reading the chat', () => {
       t.discord.setGuildLocale('en-US');
     }
   });
+
+  test('a hostile message and dictionary leave /say answered within Discord’s 3 s (issue 22)', async () => {
+    // Set up here too, so the test also runs alone (`-t 'issue 22'`).
+    for (const user of ['admin', 'bobby'])
+      t.discord.moveMember({ userId: user, channelId: voiceChannel() });
+    await t.discord.slash({ user: 'admin', name: 'join' }).waitForReply(15_000);
+    await config('read-channel add', { channel: 'chat' }).waitForReply();
+    const word = 'abcdefghijklmnopqrstuvwxyz'.repeat(8).slice(0, 200);
+    await config('dictionary add', { word: 'u', replacement: word }).waitForReply();
+    const hostile = 'u.'.repeat(1000); // 2,000 characters, Discord's limit
+    /** Ms from sending /say to the bot's first answer (its defer) at the fake Discord. */
+    const sayAnsweredMs = async (): Promise<number> => {
+      const start = performance.now();
+      const say = t.discord.slash({
+        user: 'member',
+        name: 'say',
+        options: { text: 'is the bot still answering anyone?', output: 'file' },
+      });
+      // A long wait, so a stall shows as its length rather than as a timeout.
+      await say.waitFor((event) => event.kind === 'callback', 120_000);
+      const ms = performance.now() - start;
+      await say.waitForReply(30_000);
+      return ms;
+    };
+    try {
+      // In a read channel, with the bot in voice: read (cut to max-length), never a stall.
+      t.discord.sendMessage({ user: 'bobby', channelId: chat(), content: hostile });
+      expect.soft(await sayAnsweredMs()).toBeLessThan(3000);
+      // Edited in a channel that is not read, where the message was never read at all.
+      const elsewhere = t.discord.sendMessage({
+        user: 'bobby',
+        channelId: t.discord.guild.textChannelId,
+        content: 'nothing to see here',
+      });
+      t.discord.editMessage(elsewhere.id, hostile);
+      expect.soft(await sayAnsweredMs()).toBeLessThan(3000);
+      expect(await heardMatching(/abcdefghij/)).toMatch(/ and more\.$/);
+    } finally {
+      await config('dictionary remove', { word: 'u' }).waitForReply();
+    }
+    // Long enough for a stall of the old kind to be measured rather than cut short.
+  }, 180_000);
 
   test('/queue shows the chat’s dropped-as-stale count; nothing was answered 429', async () => {
     const queue = await t.discord.slash({ user: 'member', name: 'queue' }).waitForReply();

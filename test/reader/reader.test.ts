@@ -410,6 +410,61 @@ describe('ChatReader, updates that change nothing', () => {
   });
 });
 
+describe('ChatReader, edits pass the same filters as new messages', () => {
+  /** The message edited to `content`, as Discord sends it. */
+  const edit = (message: IncomingMessage, content: string, change: Partial<IncomingMessage> = {}) =>
+    reader.edited({ ...message, content, message: { ...message.message, content }, ...change });
+
+  test('an edit that adds an ignored prefix drops the waiting message', async () => {
+    const message = post('Bobby', 'play the best song ever please');
+    post('Carol', 'and I say hello to everyone');
+    await wait(100);
+    await edit(message, '!play the best song ever');
+    await wait(1500);
+    expect(stage.played).toEqual(['Carol said and I say hello to everyone.']);
+  });
+
+  test('an edit that adds an ignored prefix while its batch generates takes it out', async () => {
+    stage.autoRelease = false;
+    post('Bobby', 'this one stays in the chat');
+    const command = post('Carol', 'skip this song, it is boring');
+    await wait(1100);
+    await edit(command, '!skip');
+    await wait(10);
+    stage.autoRelease = true;
+    for (const p of stage.pending.splice(0)) p.release();
+    await wait(100);
+    expect(stage.played).toEqual(['Bobby said this one stays in the chat.']);
+  });
+
+  test('an edit by a member ignored since they posted is not read', async () => {
+    const message = post('Bobby', 'something rude I will edit later');
+    await wait(100);
+    guild.reader.ignoredMembers = ['bobby'];
+    await edit(message, 'something even ruder than before');
+    await wait(1500);
+    expect(stage.submitted).toEqual([]);
+  });
+
+  test('an edit in a channel that is not read is neither read nor cleaned', async () => {
+    let looked = 0;
+    const names = {
+      user: () => `name ${++looked}`,
+      role: () => undefined,
+      channel: () => undefined,
+    };
+    const message = post('Bobby', 'hello <@1>, nobody reads this channel', {
+      channelId: 'elsewhere',
+      names,
+    });
+    await wait(100);
+    await edit(message, 'hello <@1>, still nobody reads it', { channelId: 'elsewhere', names });
+    await wait(1500);
+    expect(stage.submitted).toEqual([]);
+    expect(looked).toBe(0);
+  });
+});
+
 describe('ChatReader pacing', () => {
   test('with the minute’s budget used up, the next turn waits for the window and merges what came meanwhile', async () => {
     const minute = { count: 20, windowMs: 60_000 };

@@ -46,14 +46,18 @@ export const fragment = fc.oneof(
     '。',
     '{{name}}',
     '$&',
+    '\u200b',
+    '\u200d',
+    '\u2066',
   ),
 );
 
 /** Raw chat message text built from {@link fragment}s. */
 export const messageText = fc.array(fragment, { maxLength: 30 }).map((parts) => parts.join(''));
 
-/** Asserts spoken text has no mention syntax, raw URL, markdown marker or line break. */
+/** Asserts spoken text has no mention syntax, raw URL, markdown marker, line break or invisible character. */
 export function expectSpeakable(text: string): void {
+  expect(text).not.toMatch(/\p{Cf}/u);
   expect(text).not.toMatch(/[<>]/);
   expect(text).not.toMatch(/[a-z][a-z0-9+.-]*:\/\/|\bwww\./i);
   expect(text).not.toMatch(/[*_~`|\\]/);

@@ -6,7 +6,8 @@ import { type CleanupOptions, cleanMessage, finalPass, truncate } from '../../sr
 import { expectSpeakable, messageText, PHRASES } from './support.ts';
 
 const names = {
-  user: (id: string) => ({ '1': 'Bobby', '4': 'https://evil.example/**x**' })[id],
+  user: (id: string) =>
+    ({ '1': 'Bobby', '4': 'https://evil.example/**x**', '5': 'ht\u200btps://evil.example' })[id],
   role: (id: string) => ({ '2': 'Mods' })[id],
   channel: (id: string) => ({ '3': 'general' })[id],
 };
@@ -45,6 +46,14 @@ describe('cleanMessage', () => {
     ['use </say:123> now', 'use say now'],
     ['snake_case_name', 'snake case name'],
     ['hey <@1>, look <#3>!', 'hey Bobby, look general!'],
+    // Invisible format characters (\p{Cf}) hide nothing from the rules.
+    ['watch ht\u200btps://evil.example/x now', 'watch a link to evil.example now'],
+    ['watch https\u2060://evil.example/x now', 'watch a link to evil.example now'],
+    ['go to w\u200bww.twitch.tv/someone', 'go to a link to twitch.tv'],
+    ['lo\u200boo\u200boo\u200boo\u200bool', 'loool'],
+    ['gg \u200bgg gg\u200b gg gg', 'gg gg gg'],
+    ['\u202ehello\u202c \u00adworld', 'hello world'],
+    ['hot ❤️\u200d🔥', 'hot red heart'],
   ])('%j → %j', (input, spoken) => {
     expect(say(input)).toBe(spoken);
   });
@@ -82,6 +91,7 @@ describe('cleanMessage', () => {
 
   test('a name that looks like a link or markdown is spoken clean', () => {
     expect(say('hey <@4>')).toBe('hey a link to evil.example');
+    expect(say('hey <@5>')).toBe('hey a link to evil.example');
   });
 
   test('a dictionary replacement goes through the same cleanup', () => {
@@ -98,6 +108,58 @@ describe('cleanMessage', () => {
   test('a message that is only a spoiler or dropped emoji has nothing to say', () => {
     expect(say('||secret||')).toBe('');
     expect(say('🔥', { emoji: 'drop' })).toBe('');
+  });
+});
+
+describe('cleanMessage cuts long input before any work', () => {
+  const long = (words: number) => Array.from({ length: words }, (_, i) => `word${i}`).join(' ');
+
+  test('a message far over max-length is cut at a word and said to be cut', () => {
+    const spoken = say(long(1000), { maxLength: 100 });
+    expect(spoken.length).toBeLessThanOrEqual(100);
+    expect(spoken).toMatch(/^word0 word1 .* word\d+ and more$/);
+  });
+
+  test('a message whose markup shortens it under max-length is read in full, as before', () => {
+    const links = Array.from({ length: 2 }, (_, i) => `https://example.org/${'x'.repeat(60)}${i}`);
+    const content = `look ${links.join(' ')} ok`;
+    expect(content.length).toBeGreaterThan(150);
+    expect(say(content, { maxLength: 100 })).toBe(
+      'look a link to example.org a link to example.org ok',
+    );
+  });
+
+  test('what is cut off is said to be, even when the rest is short (a long code block)', () => {
+    const spoken = say(`see \`\`\`${'x = 1\n'.repeat(200)}\`\`\` and tell me`, { maxLength: 100 });
+    expect(spoken).toBe('see a code block and more');
+  });
+
+  test('a spoiler whose end was cut off stays hidden', () => {
+    const spoken = say(`the end: ||${'he dies '.repeat(100)}||`, { maxLength: 100 });
+    expect(spoken).not.toContain('dies');
+    expect(spoken).toBe('the end and more');
+  });
+
+  test('the cut goes not through a mention when there is no space to cut at', () => {
+    const spoken = say(`${'a'.repeat(195)}<@1>`, { maxLength: 100 });
+    expect(spoken).not.toMatch(/\d/);
+    expect(spoken).toMatch(/and more$/);
+  });
+
+  test('the dictionary cannot lengthen the spoken text past max-length', () => {
+    const { text } = cleanMessage(
+      {
+        content: 'u '.repeat(100),
+        attachments: [{ name: 'a.png', contentType: null }],
+        stickers: [],
+      },
+      names,
+      { ...options, maxLength: 120 },
+      EN,
+      [{ word: 'u', replacement: 'a long replacement word' }],
+    );
+    expect(text.length).toBeLessThanOrEqual(120);
+    expect(text).toMatch(/^a long replacement word a long .* and more$/);
   });
 });
 
@@ -178,6 +240,13 @@ describe('cleanMessage in the server’s language', () => {
 });
 
 describe('truncate', () => {
+  test('after an earlier cut, it ends with “and more” even when the text fits', () => {
+    expect(truncate('short text.', 40, EN, true)).toBe('short text and more');
+    expect(truncate('one two three four five six seven', 25, EN, true)).toBe(
+      'one two three and more',
+    );
+  });
+
   test.each([
     ['short', 20, 'short'],
     ['one two three four five six seven', 25, 'one two three and more'],

@@ -1,0 +1,137 @@
+/**
+ * A server removing the bot, end to end: the real bot on the fake Discord (GUILD_DELETE as
+ * Discord sends it), the emulator, the SQLite store in its data folder.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startBot } from '../../src/bot.ts';
+import { keysUnder } from '../../src/store/index.ts';
+import { systemClock } from '../../src/tts/index.ts';
+import { USER_ONE, USER_TWO } from '../../tools/emulator/index.ts';
+import type { GuildIds } from '../fake-discord/index.ts';
+import { startTestBot, type TestBot } from '../support/bot-harness.ts';
+import { populateServer, recordsOf, storeSnapshot } from '../support/server-data.ts';
+
+const DAY = 86_400_000;
+const twoServers = { guilds: [{ name: 'Server A' }, { name: 'Server B' }] };
+
+/** The two servers of the fake Discord. */
+function servers(t: TestBot): [GuildIds, GuildIds] {
+  const [a, b] = t.discord.guilds;
+  if (a === undefined || b === undefined) throw new Error('two servers expected');
+  return [a, b];
+}
+
+/** The store's pending removals, by guild id. */
+async function pendingRemovals(t: TestBot): Promise<string[]> {
+  return (await keysUnder(t.bot.store, 'forget:')).map((key) => key.slice(7));
+}
+
+describe('DATA_RETENTION=0', () => {
+  let t: TestBot;
+  let a: GuildIds;
+  let b: GuildIds;
+  beforeAll(async () => {
+    t = await startTestBot({
+      env: { DATA_RETENTION: '0', TTS_CACHE_TTL: '1h' },
+      discord: twoServers,
+    });
+    [a, b] = servers(t);
+    await populateServer(t, a, USER_ONE.apiKey);
+    await populateServer(t, b, USER_TWO.apiKey);
+  }, 60_000);
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  test('an outage (GUILD_DELETE with unavailable) deletes nothing and schedules nothing', async () => {
+    const before = await storeSnapshot(t.bot.store);
+    t.discord.leaveGuild(b.id, { outage: true });
+    await expect.poll(() => t.bot.client.guilds.cache.get(b.id)?.available).toBe(false);
+    t.discord.rejoinGuild(b.id);
+    await expect.poll(() => t.bot.client.guilds.cache.get(b.id)?.available).toBe(true);
+    expect(await pendingRemovals(t)).toEqual([]);
+    expect(await storeSnapshot(t.bot.store)).toEqual(before);
+  });
+
+  test('a removal deletes every record of that server at once; the other server keeps all of its', async () => {
+    const before = await storeSnapshot(t.bot.store);
+    const ofA = recordsOf(before, a.id, USER_ONE.apiKey);
+    // Settings (key, read channel, dictionary), a usage day, a voice sample, and the cached
+    // speech of both the /say and the sample.
+    expect(ofA.map((key) => key.split(':')[0]).sort()).toEqual([
+      'guild',
+      'preview',
+      'speech',
+      'speech',
+      'usage',
+    ]);
+    expect(recordsOf(before, b.id, USER_TWO.apiKey)).toHaveLength(5);
+    t.discord.leaveGuild(a.id);
+    await expect
+      .poll(async () => recordsOf(await storeSnapshot(t.bot.store), a.id, USER_ONE.apiKey))
+      .toEqual([]);
+    expect(await pendingRemovals(t)).toEqual([]);
+    const after = await storeSnapshot(t.bot.store);
+    for (const [key, value] of before) {
+      if (!ofA.includes(key)) expect(after.get(key), key).toEqual(value);
+    }
+    expect(await t.bot.services.apiKeys.get(b.id)).toBe(USER_TWO.apiKey);
+    const logs = t.logs.join('\n');
+    expect(logs).toContain('forgot a server');
+    expect(logs).not.toContain(USER_ONE.apiKey);
+  });
+});
+
+describe('DATA_RETENTION=7d (the default)', () => {
+  let t: TestBot;
+  let a: GuildIds;
+  let b: GuildIds;
+  beforeAll(async () => {
+    t = await startTestBot({ env: { TTS_CACHE_TTL: '1h' }, discord: twoServers });
+    [a, b] = servers(t);
+    await populateServer(t, a, USER_ONE.apiKey);
+    await populateServer(t, b, USER_TWO.apiKey);
+  }, 60_000);
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  test('removed, then added back before the retention is over: everything is kept', async () => {
+    const before = await storeSnapshot(t.bot.store);
+    t.discord.leaveGuild(a.id);
+    await expect.poll(() => pendingRemovals(t)).toEqual([a.id]);
+    expect(await storeSnapshot(t.bot.store)).toEqual(
+      new Map([...before, [`forget:${a.id}`, expect.anything()]]),
+    );
+    t.discord.rejoinGuild(a.id);
+    await expect.poll(() => pendingRemovals(t)).toEqual([]);
+    expect(await storeSnapshot(t.bot.store)).toEqual(before);
+    expect(await t.bot.services.apiKeys.get(a.id)).toBe(USER_ONE.apiKey);
+  });
+
+  test('a pending deletion survives a restart and runs once the retention is over', async () => {
+    const before = await storeSnapshot(t.bot.store);
+    t.discord.leaveGuild(a.id);
+    await expect.poll(() => pendingRemovals(t)).toEqual([a.id]);
+    const { config, logger } = t.bot.services;
+    await t.bot.stop();
+    // The next start, eight days later.
+    const later = { now: () => Date.now() + 8 * DAY, sleep: systemClock.sleep };
+    const again = await startBot(config, { logger, clock: later });
+    try {
+      await expect
+        .poll(async () => recordsOf(await storeSnapshot(again.store), a.id, USER_ONE.apiKey))
+        .toEqual([]);
+      await expect.poll(() => keysUnder(again.store, 'forget:')).toEqual([]);
+      const after = await storeSnapshot(again.store);
+      const ofA = recordsOf(before, a.id, USER_ONE.apiKey);
+      expect(ofA).toHaveLength(5);
+      for (const [key, value] of before) {
+        if (!ofA.includes(key)) expect(after.get(key), key).toEqual(value);
+      }
+      expect(await again.services.apiKeys.get(b.id)).toBe(USER_TWO.apiKey);
+    } finally {
+      await again.stop();
+    }
+  });
+});
