@@ -104,3 +104,50 @@ export function playedInOrderUntil(audios: readonly ReadyAudio[]): number {
   for (const audio of audios) end = Math.max(end, audio.readyAt) + audio.durationMs;
   return end;
 }
+
+/** The repeated phrases of the spammy chat, in the spellings chatters use. */
+export const SPAM_PHRASES = [
+  'LUL',
+  'lul',
+  'LULLL',
+  'KEKW',
+  'kekw',
+  'PogChamp',
+  'POGCHAMP',
+  'monkaS',
+];
+const SPAM_WORD = /\b(?:lu+l+|kekw|pogchamp|monkas)\b/gi;
+
+/**
+ * A spammy chat: like {@link chatScript}, but a third of the messages are repeats of a few
+ * phrases (from anyone but the flooder), and member 0 (the flooder) posts a fifth of everything,
+ * each line its own `Message <index>`.
+ */
+export function spammyScript(shape: ChatShape): ChatLineSpec[] {
+  const random = seededRandom((shape.seed ?? 20_261_124) + 1);
+  return chatScript(shape).map((line) => {
+    const draw = random();
+    if (draw < 0.2) return { ...line, member: 0 };
+    const member = 1 + Math.floor(random() * (shape.members - 1));
+    if (draw < 0.2 + 1 / 3) {
+      const text = SPAM_PHRASES[Math.floor(random() * SPAM_PHRASES.length)] ?? 'LUL';
+      return { ...line, member, text };
+    }
+    return { ...line, member };
+  });
+}
+
+/**
+ * How many of a spammy chat's messages were heard, from the texts played and the bot's count
+ * of messages heard within a chorus (each chorus or repeat read counts once in the texts).
+ */
+export function heardOfSpammy(
+  texts: readonly string[],
+  script: readonly ChatLineSpec[],
+  collapsed: number,
+): { heard: number; flooder: number } {
+  const read = messagesRead(texts);
+  const spoken = texts.reduce((sum, text) => sum + (text.match(SPAM_WORD)?.length ?? 0), 0);
+  const flooder = script.filter((line) => line.member === 0 && read.has(line.index)).length;
+  return { heard: read.size + spoken + collapsed, flooder };
+}

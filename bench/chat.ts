@@ -12,9 +12,11 @@ import { startLocalStack } from '../tools/local-stack/index.ts';
 import {
   type ChatLineSpec,
   chatScript,
+  heardOfSpammy,
   messagesRead,
   playedInOrderUntil,
   type ReadyAudio,
+  spammyScript,
 } from './chat-plan.ts';
 import { benchUser, count429, downloadedTexts } from './emulator-log.ts';
 import { naiveGenerate } from './naive.ts';
@@ -189,7 +191,7 @@ async function waitUntilDrained(
   stack: Awaited<ReturnType<typeof startLocalStack>>,
   started: number,
   timeoutMs: number,
-): Promise<{ lastPacketAt: number; droppedStale: number }> {
+): Promise<{ lastPacketAt: number; droppedStale: number; collapsed: number }> {
   const { discord, voiceServer } = stack;
   const guildId = discord.guild.id;
   for (;;) {
@@ -203,6 +205,134 @@ async function waitUntilDrained(
     const chat = /Chat: (\d+) waiting, (\d+) dropped/.exec(queue.content);
     if (chat === null) throw new Error(`/queue answered "${queue.content}"`);
     const idle = queue.content.includes('Nothing is playing or queued.');
-    if (idle && chat[1] === '0') return { lastPacketAt, droppedStale: Number(chat[2]) };
+    if (idle && chat[1] === '0') {
+      const chorus = /(\d+) heard in a chorus/.exec(queue.content);
+      return { lastPacketAt, droppedStale: Number(chat[2]), collapsed: Number(chorus?.[1] ?? 0) };
+    }
   }
+}
+
+/** What one reader made of a chat: the texts it played and its own counts. */
+interface ReaderRun {
+  readonly texts: string[];
+  readonly droppedStale: number;
+  readonly collapsed: number;
+  readonly responses429: number;
+}
+
+/**
+ * Plays `script` into a read channel of a fresh stack and lets the bot read it out; with
+ * `busyChat` off, the reader reads as before issue 19 (no chorus, share or speed-up).
+ */
+async function readChat(
+  plan: ChatPlan,
+  script: readonly ChatLineSpec[],
+  busyChat: boolean,
+): Promise<ReaderRun> {
+  const scale = plan.timeScale;
+  const minuteMs = 60_000 * scale;
+  const botUser = benchUser(busyChat ? 'spam_bot' : 'spam_before');
+  const members = Array.from({ length: plan.members }, (_, i) => `viewer${i}`);
+  const maxAgeMs = Math.max(5000, Math.round(readerSettingsSchema.parse({}).maxAgeMs * scale));
+  const stack = await startLocalStack({
+    emulator: {
+      users: [botUser],
+      timeScale: scale,
+      generationMs: (_model, length) => (800 + 15 * length) * scale,
+      toneSecondsPerChar: TONE_SECONDS_PER_CHAR * scale,
+      maxLogEntries: 200_000,
+    },
+    discord: { extraUsers: members, guilds: [{ textChannels: ['general', 'chat'] }] },
+    env: {
+      TTS_LIMITS: `generate=20/${minuteMs}ms+500/${Math.round(86_400_000 * scale)}ms,status=60/${minuteMs}ms,voices=10/${minuteMs}ms,health=100/${minuteMs}ms`,
+      READER_BUSY_CHAT: busyChat ? 'on' : 'off',
+    },
+  });
+  const { discord, emulator, voiceServer } = stack;
+  const admin = (name: string, subcommand?: string, options: Record<string, string> = {}) =>
+    discord
+      .slash({ user: 'admin', name, ...(subcommand ? { subcommand } : {}), options })
+      .waitForReply(20_000);
+  try {
+    const keyReply = await discord
+      .slash({ user: 'admin', name: 'config', subcommand: 'api-key' })
+      .submitModal({ 'api-key': botUser.apiKey });
+    await keyReply.waitFor((event) => event.kind === 'edit', 20_000);
+    await admin('config', 'read-channel add', { channel: 'chat' });
+    await admin('config', 'reader', { 'max-age': `${Math.round(maxAgeMs / 1000)}s` });
+    discord.moveMember({ userId: 'admin', channelId: discord.guild.voiceChannelId });
+    const joined = await admin('join');
+    if (!/Joined/.test(joined.content)) throw new Error(`/join answered "${joined.content}"`);
+    emulator.reset();
+    voiceServer.reset(discord.guild.id);
+    const started = Date.now();
+    for (const line of script) {
+      const wait = started + line.atMs - Date.now();
+      if (wait > 0) await sleep(wait);
+      discord.sendMessage({
+        user: members[line.member] ?? 'member',
+        channelId: discord.guild.channels.chat ?? '',
+        content: line.text,
+      });
+    }
+    const drained = await waitUntilDrained(stack, started, 25 * minuteMs);
+    return {
+      texts: downloadedTexts(emulator, botUser.userId),
+      droppedStale: drained.droppedStale,
+      collapsed: drained.collapsed,
+      responses429: count429(emulator.requests, [botUser]),
+    };
+  } finally {
+    await stack.stop();
+  }
+}
+
+/**
+ * A spammy chat (a third repeats of a few phrases, one member a fifth of everything) read by
+ * the bot, and by the same bot with `READER_BUSY_CHAT=off` (the reader before issue 19).
+ */
+export async function spammyChatBench(plan: ChatPlan): Promise<Row[]> {
+  const script = spammyScript({
+    messages: plan.messages,
+    members: plan.members,
+    durationMs: plan.chatMs * plan.timeScale,
+  });
+  const ours = await readChat(plan, script, true);
+  const before = await readChat(plan, script, false);
+  const heard = (run: ReaderRun) => heardOfSpammy(run.texts, script, run.collapsed);
+  const now = heard(ours);
+  const then = heard(before);
+  const share = (n: number) => `${formatNumber((100 * n) / plan.messages, 0)} %`;
+  const flooderShare = (h: { heard: number; flooder: number }) =>
+    h.heard === 0 ? 0 : (100 * h.flooder) / h.heard;
+  return [
+    {
+      section: 'Spammy chat',
+      measure: `${plan.messages} messages, a third repeats of a few phrases, one member a fifth: read or heard in a chorus (before: the reader without issue 19)`,
+      ours: `${now.heard} (${share(now.heard)})`,
+      naive: `${then.heard} (${share(then.heard)})`,
+      ratio: formatRatio(now.heard, then.heard),
+      target: '≥ 2× before',
+      met: now.heard >= 2 * then.heard,
+    },
+    {
+      section: 'Spammy chat',
+      measure: 'the flooder’s share of what was heard',
+      ours: `${formatNumber(flooderShare(now), 0)} %`,
+      naive: `${formatNumber(flooderShare(then), 0)} %`,
+      ratio: '',
+      target: '≤ 35 %',
+      met: flooderShare(now) <= 35,
+    },
+    {
+      section: 'Spammy chat',
+      measure: 'dropped as stale (the bot’s count)',
+      ours: String(ours.droppedStale),
+      naive: String(before.droppedStale),
+      ratio: '',
+      target: '',
+      met: undefined,
+    },
+    responses429Row('Spammy chat', { ours: ours.responses429, naive: before.responses429 }),
+  ];
 }

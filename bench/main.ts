@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../tools/local-stack/index.ts';
 import { acceptanceBench } from './acceptance.ts';
-import { chatBench } from './chat.ts';
+import { chatBench, spammyChatBench } from './chat.ts';
 import { coldStartBench } from './cold-start.ts';
 import { deliveryBench } from './delivery.ts';
 import { pollingBench } from './polling.ts';
@@ -45,6 +45,13 @@ const sections: Record<string, () => Promise<Row[]>> = {
     saturationBench({ members: 10, perMember: quick ? 4 : 10, timeScale: quick ? 0.1 : 0.25 }),
   chat: () =>
     chatBench({
+      messages: quick ? 120 : 300,
+      members: 20,
+      chatMs: quick ? 120_000 : 300_000,
+      timeScale: quick ? 0.1 : 0.2,
+    }),
+  spammy: () =>
+    spammyChatBench({
       messages: quick ? 120 : 300,
       members: 20,
       chatMs: quick ? 120_000 : 300_000,

@@ -44,6 +44,11 @@ export interface Config extends TtsConfig, StoreConfig {
   readonly shardList: readonly number[] | undefined;
   /** Twitch chat's WebSocket address (`ws://` for a local test server). */
   readonly twitchChatUrl: string;
+  /**
+   * A busy chat read with choruses, chatter shares and speed-ups (issue 19); off reads it as
+   * before them, for benchmarks that compare the two. Blocked words and new members apply either way.
+   */
+  readonly readerBusyChat: boolean;
   /** How long a removed server's data is kept in case the bot is added back (0: deleted at once). */
   readonly dataRetentionMs: number;
   /** What generations are expected to take before the bot learned them for a key. */
@@ -194,6 +199,7 @@ const schema = ttsSchema.extend({
     .regex(/^\s*\d{1,5}\s*(,\s*\d{1,5}\s*)*$/, 'must be shard ids separated by commas, like 0,1')
     .transform((text) => [...new Set(text.split(',').map(Number))])
     .optional(),
+  READER_BUSY_CHAT: z.enum(['on', 'off']).default('on'),
   TWITCH_CHAT_URL: z.url({ protocol: /^wss?$/ }).default('wss://irc-ws.chat.twitch.tv:443'),
   DATA_RETENTION: z
     .string()
@@ -295,6 +301,7 @@ export function parseConfig(env: Env): Config {
     shardCount: e.SHARD_COUNT,
     shardList: shardList(e),
     twitchChatUrl: e.TWITCH_CHAT_URL,
+    readerBusyChat: e.READER_BUSY_CHAT === 'on',
     dataRetentionMs: e.DATA_RETENTION,
     generationPrior: e.TTS_GENERATION_TIME,
   };

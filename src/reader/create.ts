@@ -18,7 +18,7 @@ export interface ReaderDiscord {
 
 /** The chat reader of streamer mode, speaking through the speaking service. */
 export function createReader(deps: {
-  readonly config: Pick<Config, 'minTextLength'>;
+  readonly config: Pick<Config, 'minTextLength' | 'readerBusyChat'>;
   readonly store: Pick<BotStore, 'settings'>;
   readonly speaking: SpeakingService;
   readonly voice: VoiceService;
@@ -40,6 +40,7 @@ export function createReader(deps: {
     clock: deps.clock,
     logger: deps.logger,
     minTextLength: deps.config.minTextLength,
+    busyChat: deps.config.readerBusyChat,
     translatorOf: discord.translatorOf,
   });
 }

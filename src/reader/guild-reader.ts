@@ -27,6 +27,8 @@ export interface GuildReaderOptions {
   readonly holdMs: number;
   readonly batchChars: number;
   readonly retryMs: number;
+  /** Choruses, chatter shares, priority and speed-ups (see `ChatReaderOptions.busyChat`). */
+  readonly busyChat: boolean;
   /** `/stop` or leaving voice cleared the server's chat. */
   readonly onCleared: () => void;
 }
@@ -66,6 +68,7 @@ export class GuildReader {
       clock: options.clock,
       logger: options.logger,
       minTextLength: options.minTextLength,
+      busyChat: options.busyChat,
       current: () => ({
         phrases: this.phrases,
         crowd: this.crowd,

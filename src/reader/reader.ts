@@ -31,6 +31,11 @@ export interface ChatReaderOptions {
   readonly batchChars?: number;
   /** Wait before asking a full queue again. Default 2000. */
   readonly retryMs?: number;
+  /**
+   * Choruses of repeats, chatter shares, priority and speed-ups (issue 19); false reads a busy
+   * chat as before them (benchmarks compare). Default true.
+   */
+  readonly busyChat?: boolean;
   /** The language of a server (its community locale): the words read around its chat. Default English. */
   readonly translatorOf?: (guildId: string) => Translator;
 }
@@ -204,6 +209,7 @@ export class ChatReader {
         holdMs: this.#options.holdMs ?? 1000,
         batchChars: this.#options.batchChars ?? 600,
         retryMs: this.#options.retryMs ?? 2000,
+        busyChat: this.#options.busyChat ?? true,
         onCleared: () => {
           if (!created.busy) this.#drop(guildId, created);
         },

@@ -68,6 +68,8 @@ export interface ReaderTurnsOptions {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly minTextLength: number;
+  /** Choruses, chatter shares, priority and speed-ups; false reads as before them. */
+  readonly busyChat: boolean;
   /** The server's reader settings and spoken phrases, as last seen with a message. */
   readonly current: () => {
     readonly settings?: ReaderSettings;
@@ -211,7 +213,10 @@ export class ReaderTurns {
       const first = turn.batch[0];
       if (first === undefined) throw new NothingToRead('every message was deleted or too old');
       const { settings, phrases, crowd } = this.#options.current();
-      const lines = collapseRepeats(turn.batch).map((group): ChatLine => {
+      const groups = this.#options.busyChat
+        ? collapseRepeats(turn.batch)
+        : turn.batch.map((m) => ({ key: '', messages: [m], people: 1 }));
+      const lines = groups.map((group): ChatLine => {
         const chorus = chorusText(group, phrases, crowd);
         const lead = group.messages[0] ?? first;
         return chorus === undefined ? lead : { ...lead, text: chorus, crowd: true };
@@ -255,7 +260,8 @@ export class ReaderTurns {
     const settings = this.#options.current().settings;
     const maxAgeMs = settings?.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
     const aheadMs = this.#aheadMs(turn, now);
-    turn.speed ??= this.#speedOf(aheadMs, maxAgeMs, settings?.maxSpeed ?? DEFAULT_MAX_SPEED);
+    const maxSpeed = this.#options.busyChat ? (settings?.maxSpeed ?? DEFAULT_MAX_SPEED) : 1;
+    turn.speed ??= this.#speedOf(aheadMs, maxAgeMs, maxSpeed);
     const forecast = {
       aheadMs,
       msPerChar: this.#rate.msPerChar(turn.speed),
@@ -266,7 +272,7 @@ export class ReaderTurns {
       order: (waiting) => this.#share.order(now, priorityFirst(waiting, priority), priority),
       repeatKey: (message) => (message.kind === 'said' ? repeatKey(message.text) : ''),
     };
-    const taken = backlog.take(now, maxAgeMs, forecast, plan);
+    const taken = backlog.take(now, maxAgeMs, forecast, this.#options.busyChat ? plan : {});
     if (taken.stale.length > 0) {
       this.#droppedStale += taken.stale.length;
       backlog.forget(taken.stale);
@@ -277,7 +283,9 @@ export class ReaderTurns {
     }
     turn.batch = taken.batch;
     // A chorus is read once: it costs, and counts in its first chatter's share, once.
-    const spoken = collapseRepeats(taken.batch).flatMap((group) => group.messages.slice(0, 1));
+    const spoken = this.#options.busyChat
+      ? collapseRepeats(taken.batch).flatMap((group) => group.messages.slice(0, 1))
+      : taken.batch;
     this.#share.record(now, spoken);
     turn.cost = spoken.reduce((sum, message) => sum + batchCost(message), 0);
     for (const message of turn.batch) this.#held.set(message.id, turn);
@@ -320,7 +328,8 @@ export class ReaderTurns {
       case 'playing':
         turn.state = 'playing';
         turn.playingSince = this.#options.clock.now();
-        this.#collapsed += turn.batch.length - collapseRepeats(turn.batch).length;
+        if (this.#options.busyChat)
+          this.#collapsed += turn.batch.length - collapseRepeats(turn.batch).length;
         // A playing item no longer counts against the chat's places in the queue.
         this.#options.onProgress(turn);
         return;
