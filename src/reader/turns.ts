@@ -304,6 +304,10 @@ export class ReaderTurns {
       maxSpeed,
       current: this.#speedFactor,
     });
+    if (chosen.factor !== this.#speedFactor) {
+      const { guildId, logger } = this.#options;
+      logger.info({ guildId, factor: chosen.factor, forecastWaitMs }, 'chat speed changed');
+    }
     this.#speedFactor = chosen.factor;
     return chosen.speed;
   }
