@@ -45,7 +45,8 @@ export interface TakePlan<M> {
   readonly order?: (waiting: readonly M[]) => { readonly ordered: M[]; readonly held: M[] };
   /**
    * What a message says once folded (`repeatKey`; '' for none): a message saying what an
-   * earlier kept one says is heard with it, at no cost, and rides in its batch.
+   * earlier kept one says is heard with it, at no cost, and rides in its batch. A group is
+   * timed at its first message and on time when its newest one would be heard in time.
    */
   readonly repeatKey?: (message: M) => string;
 }
@@ -148,13 +149,22 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     const leaders = new Map<string, Entry<M>>();
     const riders = new Map<Entry<M>, Entry<M>[]>();
     const riding = new Set<Entry<M>>();
+    const keys = new Map<Entry<M>, string>();
+    // A chorus is about its newest voice: it is on time when that one hears it in time.
+    const newest = new Map<string, number>();
+    for (const entry of timed) {
+      const key = plan.repeatKey?.(entry.message) ?? '';
+      keys.set(entry, key);
+      if (key !== '' && now - entry.message.at <= maxAgeMs)
+        newest.set(key, Math.max(newest.get(key) ?? 0, entry.message.at));
+    }
     let speechEndsAt = now + (forecast?.aheadMs ?? 0);
     for (const entry of timed) {
       if (now - entry.message.at > maxAgeMs) {
         stale.add(entry);
         continue;
       }
-      const key = plan.repeatKey?.(entry.message) ?? '';
+      const key = keys.get(entry) ?? '';
       const leader = key === '' ? undefined : leaders.get(key);
       if (leader !== undefined) {
         riders.get(leader)?.push(entry);
@@ -162,7 +172,8 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
         continue;
       }
       const endsAt = speechEndsAt + batchCost(entry.message) * (forecast?.msPerChar ?? 0);
-      if (forecast !== undefined && endsAt - entry.message.at > forecast.heardWithinMs) {
+      const heardAfter = endsAt - (newest.get(key) ?? entry.message.at);
+      if (forecast !== undefined && heardAfter > forecast.heardWithinMs) {
         stale.add(entry);
         continue;
       }

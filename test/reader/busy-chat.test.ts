@@ -70,6 +70,20 @@ describe('ChatBacklog.take with a plan', () => {
     expect(fill(byRepeat).stale).toEqual([]);
   });
 
+  test('a chorus is on time when its newest voice hears it in time', () => {
+    const forecast = { aheadMs: 4_000, msPerChar: 100, heardWithinMs: 6_000 };
+    const backlog = new ChatBacklog<Message>({ holdMs: 0, batchChars: 10_000 });
+    backlog.add(message('a', 0, 'LUL'));
+    backlog.add(message('b', 2_900, 'lul'));
+    // Heard at 8.2 s: late for "LUL" alone (posted at 0), in time for "lul" (posted at 2.9 s).
+    const taken = backlog.take(3_000, 60_000, forecast, byRepeat);
+    expect(texts(taken.batch)).toEqual(['LUL', 'lul']);
+    expect(taken.stale).toEqual([]);
+    const alone = new ChatBacklog<Message>({ holdMs: 0, batchChars: 10_000 });
+    alone.add(message('a', 0, 'LUL'));
+    expect(texts(alone.take(3_000, 60_000, forecast, byRepeat).stale)).toEqual(['LUL']);
+  });
+
   test('held messages are timed last (first to go stale) and never taken while others wait', () => {
     const run = (fair: boolean) => {
       const backlog = new ChatBacklog<Message>({ holdMs: 0, batchChars: 10_000 });
