@@ -17,6 +17,7 @@ export {
 } from './reader-settings.ts';
 export { openRedis, redactUrl } from './redis.ts';
 export { RedisBudgetStore, type RedisConnection } from './redis-budgets.ts';
+export { RedisJobSlots } from './redis-jobs.ts';
 export {
   decryptSecret,
   encryptSecret,
