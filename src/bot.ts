@@ -31,11 +31,13 @@ import {
   openKeyv,
   openRedis,
   RedisBudgetStore,
+  RedisJobSlots,
 } from './store/index.ts';
 import {
   type BudgetStore,
   type Clock,
   FallbackBudgetStore,
+  type JobSlots,
   MemoryBudgetStore,
   productionClientOptions,
   SpeechCache,
@@ -139,12 +141,14 @@ export async function startBot(
     const secretKey = await loadSecretKey(config.secretKey, config.dataDir, logger);
     const settings = new KeyvSettingsStore(keyv);
     let budgets: BudgetStore;
+    let jobs: JobSlots | undefined;
     if (isRedisUrl(config.storeUrl)) {
       // Shared with every other process on this Redis: budgets are exact across shards.
       const redis = await openRedis(config.storeUrl, (error) =>
         logger.warn({ err: error }, 'Redis connection error'),
       );
       opened.push(async () => void (await redis.close()));
+      jobs = new RedisJobSlots(redis);
       let warnedAt = Number.NEGATIVE_INFINITY;
       budgets = new FallbackBudgetStore(
         new RedisBudgetStore(redis, config.ttsLimits),
@@ -174,6 +178,8 @@ export async function startBot(
         clock,
         onBackgroundError: (error) => logger.warn({ err: error }, 'TTS background request failed'),
         metrics: options.metrics,
+        api: config.ttsApi,
+        jobs,
       }),
       cache,
     });

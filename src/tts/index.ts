@@ -17,13 +17,21 @@ export {
   TtsClients,
 } from './client.ts';
 export { type Clock, systemClock } from './clock.ts';
-export { productionClientOptions } from './defaults.ts';
+export { type ApiChoice, productionClientOptions } from './defaults.ts';
 export { describeDetail, isTransient, TtsError, type TtsErrorKind } from './errors.ts';
 export { safeFileStem } from './file-name.ts';
 export { formatWindow } from './gate.ts';
 export { isSendableKey, keyId, maskKey } from './key.ts';
-export { DEFAULT_LIMITS, type Limit, type Limits, parseLimits } from './limits.ts';
+export {
+  DEFAULT_LIMITS,
+  type Limit,
+  type Limits,
+  parseLimits,
+  V3_DEFAULT_LIMITS,
+} from './limits.ts';
+export type { VoiceSpeech } from './live.ts';
 export { countingFetch, endpointOf, type TtsEndpoint, type TtsMetrics } from './metrics.ts';
+export type { LiveStream, PcmFormat, TtsProtocol } from './protocol.ts';
 export { type GenerateOptions, untilAborted } from './shared-generation.ts';
 export {
   AUDIO_LIFETIME_MS,
@@ -41,3 +49,4 @@ export {
   type SpeechRequest,
   type Voice,
 } from './types.ts';
+export { type JobSlots, MemoryJobSlots, STREAM_PCM } from './v3/index.ts';
