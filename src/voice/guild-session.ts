@@ -3,6 +3,7 @@
  * generates items near the head, plays them in turn and reports their progress.
  */
 import { type AudioPlayer, type AudioPlayerState, AudioPlayerStatus } from '@discordjs/voice';
+import type { RawPcmInput } from '../audio/index.ts';
 import type { Logger } from '../log/index.ts';
 import {
   type AffectedItem,
@@ -46,6 +47,8 @@ export interface GuildSessionOptions {
 interface Warm {
   readonly prepared: PreparedSpeech;
   readonly controller: AbortController;
+  /** The raw PCM it was started for; undefined: a file it will probe. */
+  readonly raw: RawPcmInput | undefined;
   /** Holds one of the shared {@link WarmSlots} until fed or killed. */
   slot: boolean;
 }
@@ -65,6 +68,12 @@ function expectedMsOf(request: SpeakRequest): number {
   return request.expectedMs ?? expectedSpeechMs(request.text.length);
 }
 
+/** Whether two ffmpeg inputs are the same: both files, or the same raw PCM. */
+function sameInput(a: RawPcmInput | undefined, b: RawPcmInput | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.format === b.format && a.sampleRate === b.sampleRate && a.channels === b.channels;
+}
+
 /** Why an item failed, for the queue's record (the full error goes to the reply). */
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -80,6 +89,7 @@ export class GuildSession {
   readonly #player: AudioPlayer;
   readonly #queue: SpeechQueue<SpeakRequest>;
   readonly #updates: ItemUpdates;
+  /** Each item's generation, aborted when the item leaves (so what a source holds is let go). */
   readonly #generations = new Map<string, AbortController>();
   readonly #audioUrls = new Map<string, string>();
   /** At most the next item to play: its ffmpeg runs while it generates or waits its turn. */
@@ -217,7 +227,6 @@ export class GuildSession {
     this.#generations.set(item.id, controller);
     item.payload.source.generate(controller.signal).then(
       (audioUrl) => {
-        this.#generations.delete(item.id);
         if (controller.signal.aborted) return;
         if (this.#queue.markReady(item.id).ok) this.#audioUrls.set(item.id, audioUrl);
         this.#pump();
@@ -245,13 +254,13 @@ export class GuildSession {
     if (next === undefined || this.#warm.has(next.id)) return;
     if (next.state !== 'generating' && next.state !== 'ready') return;
     if (this.#options.warmSlots?.tryTake() !== true) return;
-    this.#startWarm(next.id, true);
+    this.#startWarm(next.id, true, next.payload.source.rawFormatOf?.());
   }
 
-  #startWarm(itemId: string, slot: boolean): Warm {
+  #startWarm(itemId: string, slot: boolean, raw: RawPcmInput | undefined): Warm {
     const controller = new AbortController();
-    const prepared = prepareSpeech(this.#options.playback, controller.signal);
-    const warm: Warm = { prepared, controller, slot };
+    const prepared = prepareSpeech(this.#options.playback, controller.signal, raw);
+    const warm: Warm = { prepared, controller, raw, slot };
     this.#warm.set(itemId, warm);
     const done = prepared.transcode.done.catch((error: unknown) => {
       if (controller.signal.aborted) return;
@@ -291,7 +300,14 @@ export class GuildSession {
   }
 
   #play(item: QueueItem<SpeakRequest>): void {
-    const warm = this.#warm.get(item.id) ?? this.#startWarm(item.id, false);
+    const audioUrl = this.#audioUrls.get(item.id);
+    this.#audioUrls.delete(item.id);
+    // A live stream reads raw PCM, a file is probed: ffmpeg started for the other kind is replaced.
+    const raw = audioUrl === undefined ? undefined : item.payload.source.rawFormatOf?.(audioUrl);
+    if (!sameInput(this.#warm.get(item.id)?.raw, raw)) {
+      this.#dropWarm(item.id, new Error('ffmpeg was started for another kind of input'));
+    }
+    const warm = this.#warm.get(item.id) ?? this.#startWarm(item.id, false, raw);
     this.#warm.delete(item.id);
     this.#releaseSlot(warm); // from now on it is the playing item's ffmpeg
     const current: Current = {
@@ -302,8 +318,6 @@ export class GuildSession {
     };
     this.#current = current;
     this.#updates.playing(item.id);
-    const audioUrl = this.#audioUrls.get(item.id);
-    this.#audioUrls.delete(item.id);
     if (audioUrl === undefined) {
       current.error = new Error('the item was ready without an audio address');
       this.#endPlayback(current);
@@ -336,6 +350,8 @@ export class GuildSession {
     if (this.#current !== current) return;
     this.#current = undefined;
     const { itemId, error, opened } = current;
+    this.#generations.get(itemId)?.abort(new Error('the item has ended'));
+    this.#generations.delete(itemId);
     if (error !== undefined) {
       this.#logger.warn({ err: error, itemId }, 'playback failed');
       current.controller.abort(error);

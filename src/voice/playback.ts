@@ -8,6 +8,7 @@ import { type AudioResource, createAudioResource, StreamType } from '@discordjs/
 import {
   demuxerFor,
   type FfmpegProcesses,
+  type RawPcmInput,
   startTranscode,
   type WaitingTranscode,
 } from '../audio/index.ts';
@@ -34,13 +35,18 @@ export interface PreparedSpeech {
 /**
  * Starts ffmpeg (loudness-evened, waiting on stdin) and the player's resource over its output.
  * Started before the audio's format is known, it may run only the plain audio demuxers and the
- * pipe protocol (see `buildTranscodeArgs`). Aborting `signal` kills ffmpeg; it is also killed by
+ * pipe protocol (see `buildTranscodeArgs`); started for raw PCM (`rawInput`), it reads only that. Aborting `signal` kills ffmpeg; it is also killed by
  * the stall watch once fed.
  */
-export function prepareSpeech(options: PlaybackOptions, signal: AbortSignal): PreparedSpeech {
+export function prepareSpeech(
+  options: PlaybackOptions,
+  signal: AbortSignal,
+  rawInput?: RawPcmInput,
+): PreparedSpeech {
   const transcode = startTranscode({
     ffmpegPath: options.ffmpegPath,
     normalize: true,
+    rawInput,
     signal,
     processes: options.processes,
     stallTimeoutMs: options.stallTimeoutMs,
@@ -62,8 +68,9 @@ export async function feedSpeech(
   audioUrl: string,
   signal: AbortSignal,
 ): Promise<void> {
-  const { stream: input, extension } = await source.open(audioUrl, signal);
-  if (signal.aborted || demuxerFor(extension) === undefined) {
+  const { stream: input, extension, raw } = await source.open(audioUrl, signal);
+  // Raw PCM reaches only an ffmpeg started for it (the source said so before: `rawFormatOf`).
+  if (signal.aborted || (raw === undefined && demuxerFor(extension) === undefined)) {
     input.destroy();
     if (signal.aborted) throw signal.reason;
     throw new Error(`the audio is ${extension}, a format that is not played`);
