@@ -1,5 +1,6 @@
 /** The speaking service: the one path from a request to speech, shared by every adapter. */
 export { chooseOutput, pickVoice } from './choose.ts';
+export { liveSource } from './live-source.ts';
 export {
   checkShare,
   DEFAULT_SHARE_DIVISOR,

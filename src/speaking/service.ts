@@ -19,6 +19,7 @@ import {
 import type { SpeakOutcome, SpeakUpdate, SpeechSource, VoiceService } from '../voice/index.ts';
 import { chooseOutput, pickVoice } from './choose.ts';
 import { TicketJournal } from './journal.ts';
+import { liveSource } from './live-source.ts';
 import { checkShare, memberDailyShare } from './quota.ts';
 import { Reservations } from './reservations.ts';
 import { Slots } from './slots.ts';
@@ -223,7 +224,8 @@ export class SpeakingService {
       requesterName: ticket.requesterName,
       text: request.text,
       expectedMs: expectedSpeechMs(request.text.length, request.speed),
-      source: ttsSource(
+      // Streamed live where the key's API streams (v3), else generated and then fetched.
+      source: (speech.client.streams ? liveSource : ttsSource)(
         this.#currentClient(speech),
         request,
         this.#onSubmitted(speech, journal),
@@ -442,13 +444,13 @@ export class SpeakingService {
    * The server's client as of each generation, not of the request: an item that waits in the
    * voice queue while the key is replaced generates with the new key, never the old one.
    */
-  #currentClient(speech: ReadySpeech): Pick<TtsClient, 'generate' | 'stream'> {
+  #currentClient(speech: ReadySpeech): Pick<TtsClient, 'generate' | 'live' | 'stream'> {
+    const { guildId } = speech.ticket;
     return {
       generate: async (request, options) =>
-        (await this.#clientFor(speech.ticket.guildId, speech.input.requester)).generate(
-          request,
-          options,
-        ),
+        (await this.#clientFor(guildId, speech.input.requester)).generate(request, options),
+      live: async (request, options) =>
+        (await this.#clientFor(guildId, speech.input.requester)).live(request, options),
       stream: (audioUrl, signal) => speech.client.stream(audioUrl, signal),
     };
   }

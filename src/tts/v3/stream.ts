@@ -98,6 +98,8 @@ class StreamRun {
     this.#reject = reject;
     // Nobody may read `completed` (a failure then reaches the reader through `pcm`).
     this.#completed.promise.catch(() => undefined);
+    // Nor `pcm` yet (an item waiting its turn): its failure is kept in `pcm.errored`, not thrown.
+    this.#pcm.on('error', () => undefined);
   }
 
   start(): void {
