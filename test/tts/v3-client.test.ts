@@ -64,9 +64,9 @@ describe('v3 through the client seam', () => {
     const one = clients.forKey(USER_ONE.apiKey);
     await failure(one.generate({ ...advanced, voiceId: 'am_2riuownnf' }), 'invalid_voice');
     await failure(one.generate({ ...base, voiceId: 'no_such_voice' }), 'invalid_voice');
-    // A free plan may not use a paid voice: 403.
+    // A free plan may not use a paid voice: v3's 403, the plan refusal.
     const free = clients.forKey(USER_TWO.apiKey);
-    await failure(free.generate({ ...base, voiceId: 'am_9wq4n1kzd' }), 'access_denied');
+    await failure(free.generate({ ...base, voiceId: 'am_9wq4n1kzd' }), 'plan_required');
     // Another account's id is "not found" in v3.
     const mine = await one.submit(base);
     await failure(

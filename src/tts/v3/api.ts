@@ -6,7 +6,7 @@
 import type { BudgetStore } from '../budget.ts';
 import { TtsError } from '../errors.ts';
 import { RateGate } from '../gate.ts';
-import { callApi, type HttpContext } from '../http.ts';
+import { type ApiRequest, callApi, type HttpContext } from '../http.ts';
 import type { LiveStream, StreamHooks, TtsProtocol } from '../protocol.ts';
 import type { GenerationRecord, Model, SpeechRequest, Voice } from '../types.ts';
 import { type HeldJob, type JobSlots, JobTracker } from './jobs.ts';
@@ -64,6 +64,7 @@ export class TtsApiV3 implements TtsProtocol {
       leaseMs: options.jobLeaseMs ?? JOB_LEASE_MS,
       maxWaitMs: options.maxBudgetWaitMs,
       onError: options.onBackgroundError,
+      probe: async (generationId) => void (await this.status(generationId)),
     });
     this.stream = options.streaming ? (request, hooks) => this.#stream(request, hooks) : undefined;
   }
@@ -73,7 +74,7 @@ export class TtsApiV3 implements TtsProtocol {
     const job = await this.#jobs.acquire(signal);
     let answer: unknown;
     try {
-      answer = await callApi(this.#http, {
+      answer = await this.#call({
         op: 'request',
         method: 'POST',
         path: '/tts',
@@ -93,7 +94,7 @@ export class TtsApiV3 implements TtsProtocol {
   async status(generationId: string, signal?: AbortSignal): Promise<GenerationRecord> {
     let answer: unknown;
     try {
-      answer = await callApi(this.#http, {
+      answer = await this.#call({
         op: 'request',
         method: 'GET',
         path: '/tts',
@@ -115,7 +116,7 @@ export class TtsApiV3 implements TtsProtocol {
   async voices(model: Model, signal?: AbortSignal): Promise<Voice[]> {
     const voices: Voice[] = [];
     for (let offset = 0; ; offset += VOICE_PAGE_SIZE) {
-      const answer = await callApi(this.#http, {
+      const answer = await this.#call({
         op: 'request',
         method: 'GET',
         path: '/voices',
@@ -130,7 +131,7 @@ export class TtsApiV3 implements TtsProtocol {
 
   /** v3 documents no health path: the smallest voice page stands in. */
   async health(signal?: AbortSignal): Promise<boolean> {
-    await callApi(this.#http, {
+    await this.#call({
       op: 'request',
       method: 'GET',
       path: '/voices',
@@ -211,6 +212,21 @@ export class TtsApiV3 implements TtsProtocol {
     const nothingStarted = error instanceof TtsError && error.generationId === undefined;
     if (said || nothingStarted) this.#jobs.release(job);
     else this.#jobs.abandon(job);
+  }
+
+  /**
+   * One call within the key's budgets. v3's 403 means only "the plan may not use that model or
+   * voice" (another account's id is 404), so it is told as the plan refusal it is.
+   */
+  async #call(request: ApiRequest): Promise<unknown> {
+    try {
+      return await callApi(this.#http, request);
+    } catch (error) {
+      if (error instanceof TtsError && error.status === 403 && error.kind === 'access_denied') {
+        throw new TtsError('plan_required', error.message, { status: 403 });
+      }
+      throw error;
+    }
   }
 
   /** The key's fetch, telling the learned window what each answer said of the allowance. */

@@ -294,7 +294,7 @@ export function kindOfRefusal(closeCode: number, text: string): TtsErrorKind {
   if (closeCode === CLOSE_POLICY) {
     if (/api key/i.test(text)) return 'invalid_key';
     if (/balance/i.test(text)) return 'insufficient_balance';
-    if (/plan/i.test(text)) return 'access_denied';
+    if (/plan/i.test(text)) return 'plan_required';
     if (/voice/i.test(text)) return 'invalid_voice';
     return 'access_denied';
   }
