@@ -73,7 +73,15 @@ export interface JobTrackerOptions {
   readonly recheckMs?: number | undefined;
   /** A failure of the slot store: the job goes ahead unheld (a 429 is retried), reported here. */
   readonly onError: (error: unknown) => void;
+  /**
+   * Asks the API how a generation stands (a status call, which ends its slot if it is over).
+   * Used only when no slot is free and some are held by jobs nobody watches any more.
+   */
+  readonly probe?: ((generationId: string) => Promise<void>) | undefined;
 }
+
+/** How often a job nobody watches may be asked about while slots are short. */
+const PROBE_EVERY_MS = 1000;
 
 /** Generations whose slot a later sighting may still end: far more than a key runs at once. */
 const MAX_WATCHED = 1000;
@@ -87,6 +95,8 @@ export interface HeldJob {
 export class JobTracker {
   readonly #options: JobTrackerOptions;
   readonly #byGeneration = new Map<string, HeldJob>();
+  /** Generations given up (an item skipped mid-stream): when they were last asked about. */
+  readonly #abandoned = new Map<string, { readonly since: number; probedAt: number }>();
   /** Wakes waiters of this process when a slot is given back. */
   #freed = new AbortController();
 
@@ -116,6 +126,7 @@ export class JobTracker {
           limit: { count: cap, windowMs: leaseMs },
         });
       }
+      if (await this.#probeAbandoned(now)) continue;
       const freed = this.#freed.signal;
       const wake = signal === undefined ? freed : AbortSignal.any([signal, freed]);
       const wait = Math.min(taken.waitMs, this.#options.recheckMs ?? 250);
@@ -147,6 +158,7 @@ export class JobTracker {
 
   /** Generation `generationId` ended (completed, failed, or unknown to the server): its slot is free. */
   ended(generationId: string): void {
+    this.#abandoned.delete(generationId);
     const job = this.#byGeneration.get(generationId);
     if (job === undefined) return;
     this.#byGeneration.delete(generationId);
@@ -166,6 +178,31 @@ export class JobTracker {
    */
   abandon(job: HeldJob): void {
     this.renew(job);
+    const now = this.#options.clock.now();
+    for (const [id, held] of this.#byGeneration) {
+      if (held === job) this.#abandoned.set(id, { since: now, probedAt: now });
+    }
+  }
+
+  /**
+   * Asks after the jobs given up whose leases still hold slots (not more than once a second
+   * each); true when one turned out to have ended, so a slot may be free.
+   */
+  async #probeAbandoned(now: number): Promise<boolean> {
+    const { probe, leaseMs } = this.#options;
+    if (probe === undefined) return false;
+    const due: string[] = [];
+    for (const [id, state] of this.#abandoned) {
+      if (now - state.since > leaseMs) this.#abandoned.delete(id);
+      else if (now - state.probedAt >= PROBE_EVERY_MS) {
+        state.probedAt = now;
+        due.push(id);
+      }
+    }
+    if (due.length === 0) return false;
+    const before = this.#abandoned.size;
+    await Promise.all(due.map((id) => probe(id).catch(this.#options.onError)));
+    return this.#abandoned.size < before;
   }
 
   #wake(): void {
