@@ -21,6 +21,7 @@ import {
   startFakeVoiceServer,
   trustFakeVoiceCertificate,
 } from '../fake-discord/voice/index.ts';
+import { api } from './api-under-test.ts';
 
 /** The real bot, logged into the fake Discord, speaking to the TTS emulator. */
 export interface TestBot {
@@ -37,7 +38,7 @@ export interface TestBot {
   stop(): Promise<void>;
 }
 
-/** Starts emulator, fake Discord (with voice) and the bot, on free loopback ports. */
+/** Starts emulator, fake Discord (with voice) and the bot, on free loopback ports, for the run's API version. */
 export async function startTestBot(
   options: {
     emulator?: EmulatorOptions;
@@ -71,7 +72,8 @@ export async function startTestBot(
   const config = parseConfig({
     DISCORD_TOKEN: discord.token,
     DISCORD_API_URL: discord.apiUrl,
-    TTS_API_URL: emulator.baseUrl,
+    // The API version of this test run (see api-under-test.ts).
+    ...api.env(emulator),
     TTS_MEDIA_ORIGINS: emulator.mediaOrigin,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'debug',
