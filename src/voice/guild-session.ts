@@ -2,6 +2,7 @@
  * One guild's voice session: its link, audio player and speech queue, and the driver that
  * generates items near the head, plays them in turn and reports their progress.
  */
+import type { Readable } from 'node:stream';
 import { type AudioPlayer, type AudioPlayerState, AudioPlayerStatus } from '@discordjs/voice';
 import type { RawPcmInput } from '../audio/index.ts';
 import type { Logger } from '../log/index.ts';
@@ -60,6 +61,8 @@ interface Current {
   readonly expectedMs: number;
   /** Set once the player plays the item's resource. */
   opened?: PreparedSpeech;
+  /** The audio fed to ffmpeg: when it failed (a download or stream cut off), that is why the item did. */
+  input?: Readable;
   error?: unknown;
 }
 
@@ -325,7 +328,10 @@ export class GuildSession {
     }
     const { prepared } = warm;
     feedSpeech(prepared, item.payload.source, audioUrl, current.controller.signal)
-      .then(() => whenPlayable(prepared.resource))
+      .then((input) => {
+        current.input = input;
+        return whenPlayable(prepared.resource);
+      })
       .then(async (playable) => {
         if (this.#current !== current) return;
         if (playable) {
@@ -349,7 +355,10 @@ export class GuildSession {
   #endPlayback(current: Current): void {
     if (this.#current !== current) return;
     this.#current = undefined;
-    const { itemId, error, opened } = current;
+    const { itemId, opened } = current;
+    // The audio's own failure says more than ffmpeg's or the player's echo of it.
+    const error =
+      current.error === undefined ? undefined : (current.input?.errored ?? current.error);
     this.#generations.get(itemId)?.abort(new Error('the item has ended'));
     this.#generations.delete(itemId);
     if (error !== undefined) {

@@ -4,6 +4,7 @@
  * download ends and no Opus encoding happens in JavaScript. ffmpeg is started ahead, while the
  * speech is still generating, since loading it takes longer than the download itself.
  */
+import type { Readable } from 'node:stream';
 import { type AudioResource, createAudioResource, StreamType } from '@discordjs/voice';
 import {
   demuxerFor,
@@ -58,16 +59,17 @@ export function prepareSpeech(
 
 /**
  * Opens the audio at `audioUrl` (through the source, e.g. the TTS client's media checks, which
- * sniff its format from the first bytes) and feeds it to the waiting ffmpeg; resolves once the
- * download has begun. Audio in a format we do not play never reaches ffmpeg. Reads follow
- * playback: nothing is fetched faster than ffmpeg and the player take it.
+ * sniff its format from the first bytes) and feeds it to the waiting ffmpeg; resolves with the
+ * stream fed once the download has begun (its `errored` tells why the audio itself failed).
+ * Audio in a format we do not play never reaches ffmpeg. Reads follow playback: nothing is
+ * fetched faster than ffmpeg and the player take it.
  */
 export async function feedSpeech(
   prepared: PreparedSpeech,
   source: Pick<SpeechSource, 'open'>,
   audioUrl: string,
   signal: AbortSignal,
-): Promise<void> {
+): Promise<Readable> {
   const { stream: input, extension, raw } = await source.open(audioUrl, signal);
   // Raw PCM reaches only an ffmpeg started for it (the source said so before: `rawFormatOf`).
   if (signal.aborted || (raw === undefined && demuxerFor(extension) === undefined)) {
@@ -76,6 +78,7 @@ export async function feedSpeech(
     throw new Error(`the audio is ${extension}, a format that is not played`);
   }
   prepared.transcode.feed(input);
+  return input;
 }
 
 /**
