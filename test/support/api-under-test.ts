@@ -77,5 +77,10 @@ const V3: ApiUnderTest = {
   clients: (emulator, overrides = {}) => v3ClientsFor(emulator, { streaming: false, ...overrides }),
 };
 
+/** One version's view, for a test that is about that version whatever the run's. */
+export function apiOf(version: ApiVersion): ApiUnderTest {
+  return version === 'v3' ? V3 : V2;
+}
+
 /** The version this test run exercises: the vitest project's `TTS_E2E_API`, v2 when unset. */
-export const api: ApiUnderTest = process.env.TTS_E2E_API === 'v3' ? V3 : V2;
+export const api: ApiUnderTest = apiOf(process.env.TTS_E2E_API === 'v3' ? 'v3' : 'v2');

@@ -21,7 +21,7 @@ import {
   startFakeVoiceServer,
   trustFakeVoiceCertificate,
 } from '../fake-discord/voice/index.ts';
-import { api } from './api-under-test.ts';
+import { type ApiVersion, api, apiOf } from './api-under-test.ts';
 
 /** The real bot, logged into the fake Discord, speaking to the TTS emulator. */
 export interface TestBot {
@@ -47,6 +47,8 @@ export async function startTestBot(
     discord?: Omit<FakeDiscordOptions, 'voice' | 'heartbeatIntervalMs'>;
     /** Passed to `startBot`: where the bot records its metrics. */
     metrics?: PrometheusMetrics;
+    /** The API version, for a test about one; the run's version (api-under-test) when absent. */
+    api?: ApiVersion;
   } = {},
 ): Promise<TestBot> {
   await trustFakeVoiceCertificate();
@@ -73,7 +75,7 @@ export async function startTestBot(
     DISCORD_TOKEN: discord.token,
     DISCORD_API_URL: discord.apiUrl,
     // The API version of this test run (see api-under-test.ts).
-    ...api.env(emulator),
+    ...(options.api === undefined ? api : apiOf(options.api)).env(emulator),
     TTS_MEDIA_ORIGINS: emulator.mediaOrigin,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'debug',
