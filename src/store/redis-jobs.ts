@@ -22,16 +22,19 @@ if redis.call('ZCARD', key) >= tonumber(ARGV[3]) then
 end
 redis.call('ZADD', key, tonumber(ARGV[4]), ARGV[2])
 local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
-redis.call('PEXPIREAT', key, math.floor(tonumber(last[2])) + 1000)
+redis.call('PEXPIRE', key, math.floor(tonumber(last[2]) - now) + 1000)
 return {1}
 `;
 
-/** KEYS[1]: the key's leases. ARGV: ref, until. Extends a lease still held (`XX`), and the set's expiry. */
+/**
+ * KEYS[1]: the key's leases. ARGV: ref, now, until. Extends a lease still held (`XX`), and the
+ * set's expiry to its last lease (times are the callers', so the expiry is relative).
+ */
 const RENEW_SLOT_SCRIPT = `
 local key = KEYS[1]
-if redis.call('ZADD', key, 'XX', 'CH', tonumber(ARGV[2]), ARGV[1]) == 0 then return 0 end
+if redis.call('ZADD', key, 'XX', 'CH', tonumber(ARGV[3]), ARGV[1]) == 0 then return 0 end
 local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
-redis.call('PEXPIREAT', key, math.floor(tonumber(last[2])) + 1000)
+redis.call('PEXPIRE', key, math.floor(tonumber(last[2]) - tonumber(ARGV[2])) + 1000)
 return 1
 `;
 
@@ -56,8 +59,8 @@ export class RedisJobSlots implements JobSlots {
     return { ok: false, waitMs: Math.max(1, Number(reply[1])) } as const satisfies SlotTake;
   }
 
-  async renew(keyId: string, ref: string, until: number): Promise<void> {
-    await this.#renew.run(this.#redis, [this.#key(keyId)], [ref, String(until)]);
+  async renew(keyId: string, ref: string, now: number, until: number): Promise<void> {
+    await this.#renew.run(this.#redis, [this.#key(keyId)], [ref, String(now), String(until)]);
   }
 
   async release(keyId: string, ref: string): Promise<void> {

@@ -18,8 +18,8 @@ export type SlotTake = { readonly ok: true } | { readonly ok: false; readonly wa
 export interface JobSlots {
   /** Holds a slot for `ref` until `until` (epoch ms) when fewer than `cap` leases of the key run at `now`. */
   take(keyId: string, ref: string, cap: number, now: number, until: number): Promise<SlotTake>;
-  /** Extends the lease of `ref` to `until`; nothing when it is no longer held. */
-  renew(keyId: string, ref: string, until: number): Promise<void>;
+  /** Extends the lease of `ref` to `until` (it is `now`); nothing when it is no longer held. */
+  renew(keyId: string, ref: string, now: number, until: number): Promise<void>;
   /** Gives the slot of `ref` back. */
   release(keyId: string, ref: string): Promise<void>;
 }
@@ -37,7 +37,7 @@ export class MemoryJobSlots implements JobSlots {
     return { ok: true } as const;
   }
 
-  async renew(keyId: string, ref: string, until: number): Promise<void> {
+  async renew(keyId: string, ref: string, _now: number, until: number): Promise<void> {
     const leases = this.#keys.get(keyId);
     if (leases?.has(ref)) leases.set(ref, until);
   }
@@ -153,7 +153,8 @@ export class JobTracker {
   /** Holds the slot of `job` a lease from now. */
   renew(job: HeldJob): void {
     const { slots, keyId, clock, leaseMs } = this.#options;
-    slots.renew(keyId, job.ref, clock.now() + leaseMs).catch(this.#options.onError);
+    const now = clock.now();
+    slots.renew(keyId, job.ref, now, now + leaseMs).catch(this.#options.onError);
   }
 
   /** Generation `generationId` ended (completed, failed, or unknown to the server): its slot is free. */
