@@ -158,6 +158,7 @@ export class TtsApiV3 implements TtsProtocol {
     const { keyId, clock, gate } = this.#http;
     let renewedAt = clock.now();
     const leaseMs = this.#options.jobLeaseMs ?? JOB_LEASE_MS;
+    let started = false;
     let live: LiveStream;
     try {
       live = await openStream(
@@ -179,18 +180,19 @@ export class TtsApiV3 implements TtsProtocol {
         {
           signal,
           onStarted: (generationId) => {
+            started = true;
             this.#jobs.bind(job, generationId);
             return hooks.onStarted?.(generationId);
           },
         },
       );
     } catch (error) {
-      this.#settleStream(job, error);
+      this.#settleStream(job, error, started);
       throw error;
     }
     live.completed.then(
       () => this.#jobs.release(job),
-      (error: unknown) => this.#settleStream(job, error),
+      (error: unknown) => this.#settleStream(job, error, true),
     );
     return live;
   }
@@ -204,13 +206,12 @@ export class TtsApiV3 implements TtsProtocol {
 
   /**
    * A stream ended without `completed`: the server said why (an `error` frame, a refusal) or
-   * nothing was started, and the slot is free; or it was cut or given up, and the server may
-   * still be generating, so the lease runs out (a poll of its id ends it sooner).
+   * nothing was started, and the slot is free; or it was cut or given up after `started`, and
+   * the server may still be generating, so the lease runs out (a poll of its id ends it sooner).
    */
-  #settleStream(job: HeldJob, error: unknown): void {
+  #settleStream(job: HeldJob, error: unknown, started: boolean): void {
     const said = error instanceof TtsError && !['timeout', 'network'].includes(error.kind);
-    const nothingStarted = error instanceof TtsError && error.generationId === undefined;
-    if (said || nothingStarted) this.#jobs.release(job);
+    if (said || !started) this.#jobs.release(job);
     else this.#jobs.abandon(job);
   }
 
