@@ -48,7 +48,8 @@ trap cleanup EXIT
 if ! docker info >/dev/null 2>&1; then
   log=$(mktemp /tmp/test-docker-dockerd.XXXXXX.log)
   echo "test:docker: starting dockerd (log: $log)"
-  nice -n 19 dockerd --storage-driver=vfs --bridge=none --iptables=false >"$log" 2>&1 &
+  # In its own session, so a Ctrl-C of this script does not stop it before the cleanup has run.
+  setsid nice -n 19 dockerd --storage-driver=vfs --bridge=none --iptables=false >"$log" 2>&1 &
   dockerd_pid=$!
   for _ in $(seq 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
   docker info >/dev/null 2>&1 || { echo "test:docker: dockerd did not start; see $log" >&2; exit 1; }
