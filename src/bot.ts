@@ -27,7 +27,7 @@ import {
 } from './ops/index.ts';
 import { PreviewCache } from './preview/index.ts';
 import { createForgetting } from './privacy/index.ts';
-import { ChatReader, chatSpeaking } from './reader/index.ts';
+import { ChatReader, chatSpeaking, createTwitchSource } from './reader/index.ts';
 import type { Services } from './services.ts';
 import { ownsGuild } from './sharding/plan.ts';
 import { dailyLimitOf, SpeakingService, type SpeechEnd } from './speaking/index.ts';
@@ -333,6 +333,15 @@ export async function startBot(
         minTextLength: config.minTextLength,
         translatorOf: guildTranslator,
       }),
+      // Twitch chat, one more source of the reader (it connects once a server reads a channel).
+      twitch: createTwitchSource(config.twitchChatUrl, {
+        ...{ settings, clock, logger },
+        reader: {
+          created: (m) => services.reader.created(m),
+          withdraw: (g, m) => services.reader.withdraw(g, m),
+        },
+        onCount: (outcome) => options.metrics?.twitchMessage(outcome),
+      }),
     };
     opened.push(async () => services.reader.close());
     const route = createRouter(commands, services);
@@ -375,6 +384,8 @@ export async function startBot(
     options.metrics?.watchReadiness(ready);
     const resumed = resumer.startWhenReadable();
     forgetting.scheduler.start();
+    opened.push(() => services.twitch.close());
+    void services.twitch.start(client.guilds.cache.keys());
     return { services, client, store: keyv, ready, stop, resumed, resumer };
   } catch (error) {
     await stop();

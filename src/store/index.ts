@@ -31,6 +31,8 @@ export {
   type ReaderSettings,
   readerSettingsSchema,
   SPOILER_MODES,
+  TWITCH_BADGES,
+  VOICE_MODES,
 } from './reader-settings.ts';
 export { openRedis, type RedisConnection, redactUrl } from './redis.ts';
 export { RedisBudgetStore } from './redis-budgets.ts';
