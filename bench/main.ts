@@ -6,6 +6,7 @@
  *
  *   npm run bench                         # every section, about 9 minutes on 2 cores
  *   npm run bench -- --only polling,delivery
+ *   npm run bench -- --only coldstart   # the bot freshly started: its first 6 /say
  *   npm run bench -- --quick              # smaller runs, for a quick look (not for the README)
  */
 import { execFileSync } from 'node:child_process';
@@ -16,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../tools/local-stack/index.ts';
 import { acceptanceBench } from './acceptance.ts';
 import { chatBench } from './chat.ts';
+import { coldStartBench } from './cold-start.ts';
 import { deliveryBench } from './delivery.ts';
 import { pollingBench } from './polling.ts';
 import { saturationBench } from './saturation.ts';
@@ -36,6 +38,7 @@ const sections: Record<string, () => Promise<Row[]>> = {
     pollingBench(
       quick ? { warmUp: 6, oneAtATime: 8, atOnce: 20 } : { warmUp: 8, oneAtATime: 24, atOnce: 20 },
     ),
+  coldstart: () => coldStartBench(6),
   delivery: () =>
     deliveryBench(quick ? { warmUp: 2, files: 4, voice: 4 } : { warmUp: 3, files: 10, voice: 10 }),
   saturation: () =>
@@ -105,6 +108,9 @@ const report = [
   '  Busy chat it runs at the same time as the bot, on its own key (the emulator counts keys apart).',
   '- Notice lag: a task turning `Completed` on the emulator → the first status poll that arrives after it.',
   '  Ours is measured after a warm-up of a few generations, since the bot times its polls from what it learned.',
+  '- Cold start: the bot freshly started on an empty store (nothing learned, so its polls start from the prior',
+  '  of the API’s shape), its first 6 `/say` one at a time as files, and the naive client on the same lengths',
+  '  side by side; polls and notice lag from the emulator’s log, as in Polling.',
   '- Delivery: the answer to the poll that saw `Completed` → the attachment at the fake Discord, or the first',
   '  audio packet at the fake voice server (one `/say` at a time).',
   '- Saturation: time scaled for the emulator and the bot alike (`TTS_LIMITS`); generations per minute counts',

@@ -69,7 +69,7 @@ export async function pollingBench(plan: PollingPlan): Promise<Row[]> {
     };
     const [oursSingle, naiveSingle] = await Promise.all([runOurs(), runNaive()]);
 
-    // 20 at once on one key each, after the bot has learned (same estimator, fresh key).
+    // 20 at once on a fresh key: its polls start from the prior (each key learns its own times).
     const burstLengths = Array.from({ length: plan.atOnce }, (_, i) => lengthAt(i * 2));
     const [oursBurst, naiveBurst] = await Promise.all([
       Promise.all(

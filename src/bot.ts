@@ -34,6 +34,7 @@ import { dailyLimitOf, SpeakingService, type SpeechEnd } from './speaking/index.
 import {
   ApiKeyVault,
   KeyvBudgetJournal,
+  KeyvLearnedTimesStore,
   KeyvSettingsStore,
   KeyvSpeechCacheStore,
   KeyvUsageLedger,
@@ -203,7 +204,9 @@ export async function startBot(
         metrics: options.metrics,
       }),
       cache,
+      learning: { store: new KeyvLearnedTimesStore(keyv), prior: config.generationPrior },
     });
+    opened.push(() => tts.saveLearned());
     // Reading chat needs the privileged Message Content intent; without it, the bot runs without.
     let client = createDiscordClient({ apiUrl: config.discordApiUrl, readMessages: true });
     opened.push(() => client.destroy());

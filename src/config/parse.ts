@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseSecretKey } from '../store/secrets.ts';
+import { API_PRIOR, type EstimatorPrior, priorFor } from '../tts/estimator.ts';
 import { type Limits, parseLimits } from '../tts/limits.ts';
 
 /** What any user of the TTS API needs: the bot, and the admin CLI. */
@@ -45,6 +46,8 @@ export interface Config extends TtsConfig, StoreConfig {
   readonly twitchChatUrl: string;
   /** How long a removed server's data is kept in case the bot is added back (0: deleted at once). */
   readonly dataRetentionMs: number;
+  /** What generations are expected to take before the bot learned them for a key. */
+  readonly generationPrior: EstimatorPrior;
 }
 
 /** A configuration variable that is missing or wrong; the message names it (never its value). */
@@ -91,6 +94,26 @@ function durationOrOff(bounds: { min: number; max: number }) {
 }
 /** Longest `DATA_RETENTION`: a removed server's data is never kept longer than this. */
 const MAX_RETENTION_MS = 365 * UNITS.d;
+/**
+ * What a base generation is expected to take, like `800ms+15ms/char` (a fixed part and a part
+ * per character; advance takes twice as long), within the given bounds.
+ */
+function generationTime(bounds: { maxFixedMs: number; maxPerCharMs: number }) {
+  const shape = /^(\d+(?:\.\d+)?)(ms|s)\+(\d+(?:\.\d+)?)ms\/char$/;
+  return z
+    .string()
+    .transform((text) => text.replaceAll(' ', ''))
+    .pipe(z.string().regex(shape, 'must look like 800ms+15ms/char'))
+    .transform((text) => {
+      const [, fixed = '0', unit = 'ms', perChar = '0'] = shape.exec(text) ?? [];
+      return { intercept: Number(fixed) * (unit === 's' ? 1000 : 1), slope: Number(perChar) };
+    })
+    .refine(
+      (line) => line.intercept <= bounds.maxFixedMs && line.slope <= bounds.maxPerCharMs,
+      `must be at most ${formatDuration(bounds.maxFixedMs)} plus ${bounds.maxPerCharMs}ms/char`,
+    )
+    .transform(priorFor);
+}
 const secret = z.string().transform((text, context) => {
   const key = parseSecretKey(text);
   if (typeof key === 'string') {
@@ -179,6 +202,9 @@ const schema = ttsSchema.extend({
       z.union([z.literal('0').transform(() => 0), duration({ min: 1000, max: MAX_RETENTION_MS })]),
     )
     .default(7 * UNITS.d),
+  TTS_GENERATION_TIME: generationTime({ maxFixedMs: 60_000, maxPerCharMs: 1000 }).default(
+    API_PRIOR,
+  ),
 });
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -270,5 +296,6 @@ export function parseConfig(env: Env): Config {
     shardList: shardList(e),
     twitchChatUrl: e.TWITCH_CHAT_URL,
     dataRetentionMs: e.DATA_RETENTION,
+    generationPrior: e.TTS_GENERATION_TIME,
   };
 }

@@ -19,6 +19,7 @@ export {
   UNOPENABLE_HINT,
 } from './keyring.ts';
 export { OPERATION_TIMEOUT_MS, openKeyv } from './keyv.ts';
+export { KeyvLearnedTimesStore } from './learned-times.ts';
 export {
   DEFAULT_MAX_AGE_MS,
   type DictionaryEntry,

@@ -4,9 +4,10 @@ import { type Audio, downloadAudio, type MediaPolicy, openAudio, sniffAudio } fr
 import type { BudgetStore, LimitUsage } from './budget.ts';
 import type { Clock } from './clock.ts';
 import { TtsError, unsendableKeyError } from './errors.ts';
-import { GenerationEstimator } from './estimator.ts';
+import { API_PRIOR, type EstimatorPrior } from './estimator.ts';
 import { RateGate } from './gate.ts';
 import { isSendableKey, keyId } from './key.ts';
+import { LearnedTimes, type LearnedTimesStore } from './learned-times.ts';
 import { countingFetch, endpointOf, type TtsMetrics } from './metrics.ts';
 import { PollScheduler } from './poller.ts';
 import { type GenerateOptions, SharedGenerations } from './shared-generation.ts';
@@ -38,6 +39,16 @@ export interface TtsClientOptions {
   readonly cache?: SpeechCache | undefined;
   /** Where requests and notice lags are counted; nowhere when absent. */
   readonly metrics?: TtsMetrics | undefined;
+  /**
+   * What each key's poll timing starts from (default: the API's shape, {@link API_PRIOR}) and
+   * where what it learns is kept across starts (in memory only when absent).
+   */
+  readonly learning?:
+    | {
+        readonly prior?: EstimatorPrior | undefined;
+        readonly store?: LearnedTimesStore | undefined;
+      }
+    | undefined;
 }
 
 /** Cached addresses handed out recently, so a 404 on one can be answered with a fresh generation. */
@@ -52,6 +63,8 @@ export class TtsClient {
   readonly keyId: string;
   readonly #api: TtsApi;
   readonly #poller: PollScheduler;
+  /** How long this key's generations take, from the store at first use, then as polled. */
+  readonly #learned: LearnedTimes;
   readonly #voices: VoiceCache;
   readonly #options: TtsClientOptions;
   readonly #media: MediaPolicy;
@@ -65,7 +78,7 @@ export class TtsClient {
   /** Calls under way; a client with none may be dropped by {@link TtsClients}. */
   #calls = 0;
 
-  constructor(apiKey: string, options: TtsClientOptions, estimator: GenerationEstimator) {
+  constructor(apiKey: string, options: TtsClientOptions) {
     this.keyId = keyId(apiKey);
     this.#sendable = isSendableKey(apiKey);
     this.#options = options;
@@ -96,10 +109,16 @@ export class TtsClient {
       maxRetries: options.maxRetries,
       onBudgetError: options.onBackgroundError,
     });
+    this.#learned = new LearnedTimes(this.keyId, {
+      prior: options.learning?.prior ?? API_PRIOR,
+      store: options.learning?.store,
+      clock: options.clock,
+      onError: options.onBackgroundError,
+    });
     this.#poller = new PollScheduler({
       poll: (id) => this.#api.status(id),
       clock: options.clock,
-      estimator,
+      estimator: this.#learned.estimator,
       deadlineMs: options.pollDeadlineMs,
       minIntervalMs: options.pollIntervalMs.min,
       maxIntervalMs: options.pollIntervalMs.max,
@@ -143,7 +162,15 @@ export class TtsClient {
     signal?: AbortSignal,
   ): Promise<string> {
     this.#checkKey();
-    return this.#counted(() => this.#poller.track(generation, signal));
+    return this.#counted(async () => {
+      await this.#learned.restored();
+      return this.#poller.track(generation, signal);
+    });
+  }
+
+  /** Writes what this key's polls learned, without waiting for its turn (before the store closes). */
+  saveLearned(): Promise<void> {
+    return this.#learned.flush();
   }
 
   /**
@@ -184,6 +211,8 @@ export class TtsClient {
     const { signal, onProgress, onSubmitted } = options;
     const ticket = {};
     this.#waiting.add(ticket);
+    // Read while the request is submitted (it never rejects); polling waits for it.
+    void this.#learned.restored();
     let generationId: string;
     try {
       onProgress?.({
@@ -298,7 +327,6 @@ export class TtsClient {
 export class TtsClients {
   readonly #options: TtsClientOptions;
   readonly #clients = new Map<string, { readonly client: TtsClient; usedAt: number }>();
-  readonly #estimator = new GenerationEstimator();
   readonly #idleMs: number;
   #sweptAt: number;
 
@@ -323,7 +351,7 @@ export class TtsClients {
       held.usedAt = now;
       return held.client;
     }
-    const client = new TtsClient(apiKey, this.#options, this.#estimator);
+    const client = new TtsClient(apiKey, this.#options);
     this.#clients.set(id, { client, usedAt: now });
     return client;
   }
@@ -345,6 +373,11 @@ export class TtsClients {
       }
       throw error;
     }
+  }
+
+  /** Writes what every key's polls learned that is not written yet (at shutdown, before the store closes). */
+  async saveLearned(): Promise<void> {
+    await Promise.all([...this.#clients.values()].map(({ client }) => client.saveLearned()));
   }
 
   #sweep(now: number): void {

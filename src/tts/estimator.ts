@@ -1,4 +1,4 @@
-import type { Model } from './types.ts';
+import { MODELS, type Model } from './types.ts';
 
 /**
  * What polling learned about one finished generation, in ms after submission: a poll sent at
@@ -11,6 +11,46 @@ export interface DurationBounds {
 
 interface Sample extends DurationBounds {
   readonly textLength: number;
+  /** How much it counts in a fit: 1 for a generation polled, less for the prior standing in. */
+  readonly weight: number;
+}
+
+/** Generation time in ms as a line over the text length: a fixed part plus a part per character. */
+export interface TimeLine {
+  readonly intercept: number;
+  readonly slope: number;
+}
+
+/** The generation times expected per model before any is learned. */
+export type EstimatorPrior = Partial<Record<Model, TimeLine>>;
+
+/** A prior from the time of a base generation: advance takes twice as long, as on the emulator. */
+export function priorFor(base: TimeLine): EstimatorPrior {
+  return { base, advance: { intercept: 2 * base.intercept, slope: 2 * base.slope } };
+}
+
+/**
+ * The API's shape: the spec gives no timings, so the prior is the local emulator's
+ * (`defaultGenerationMs`: 800 ms + 15 ms per character on base, twice that on advance).
+ */
+export const API_PRIOR: EstimatorPrior = priorFor({ intercept: 800, slope: 15 });
+
+/** What an estimator learned about one model, as plain data (for the store). */
+export interface LearnedModel {
+  /** The latest generations, oldest first, as `[textLength, afterMs, byMs]`. */
+  readonly samples: readonly (readonly [number, number, number])[];
+  readonly marginMs: number;
+}
+
+/** What an estimator learned, per model. */
+export type LearnedState = { readonly [M in Model]?: LearnedModel | undefined };
+
+/** Options of a {@link GenerationEstimator}. */
+export interface EstimatorOptions {
+  /** Used while little is learned; without one, nothing is expected until a sample comes. */
+  readonly prior?: EstimatorPrior | undefined;
+  /** Called after every change of what is learned (to write it back). */
+  readonly onChange?: (() => void) | undefined;
 }
 
 interface Line {
@@ -25,6 +65,8 @@ interface ModelState {
   /** ms added to the estimate to time the first poll; moved by how first polls fare. */
   marginMs: number;
   line: Line | undefined;
+  /** Set once it learned anything (a restore adopts stored state only before that). */
+  learned: boolean;
 }
 
 const MAX_SAMPLES = 50;
@@ -35,29 +77,50 @@ export const FIRST_POLL_TARGET = 0.8;
 /** How far one first poll moves the margin: a miss adds 80 % of it, a hit takes 20 %. */
 const MARGIN_STEP_MS = 300;
 const MARGIN_LIMITS_MS = { min: -60_000, max: 10_000 } as const;
+/** Lengths at which the prior stands in for samples: the API's shortest text and a long message. */
+const PRIOR_LENGTHS = [30, 300] as const;
+/**
+ * What the prior counts for at each of its lengths with nothing learned, in samples: little, so
+ * that the first generations that disagree move the line, and a wrong prior is soon forgotten.
+ */
+const PRIOR_WEIGHT = 0.3;
+/** The prior fades as generations are learned, and is gone after this many. */
+const PRIOR_FADE_SAMPLES = 6;
 
 /**
  * Learns how long generations take, per model, as a line `a + b · length` fitted to the
- * bounds that polling gave recent generations, and when to poll a new one first so that
- * about {@link FIRST_POLL_TARGET} of first polls already find it done.
+ * bounds that polling gave recent generations (starting from a prior, which fades as they
+ * come), and when to poll a new one first so that about {@link FIRST_POLL_TARGET} of first
+ * polls already find it done.
  */
 export class GenerationEstimator {
   readonly #models = new Map<Model, ModelState>();
+  readonly #prior: EstimatorPrior;
+  readonly #onChange: (() => void) | undefined;
+
+  constructor(options: EstimatorOptions = {}) {
+    this.#prior = options.prior ?? {};
+    this.#onChange = options.onChange;
+  }
 
   /** Records what polling learned about a finished generation of `textLength` characters. */
   observe(model: Model, textLength: number, bounds: DurationBounds): void {
     const state = this.#state(model);
     const byMs = Math.max(0, bounds.byMs);
-    state.samples.push({ textLength, afterMs: Math.min(Math.max(0, bounds.afterMs), byMs), byMs });
+    const afterMs = Math.min(Math.max(0, bounds.afterMs), byMs);
+    state.samples.push({ textLength, afterMs, byMs, weight: 1 });
     if (state.samples.length > MAX_SAMPLES) state.samples.shift();
     state.line = undefined;
+    state.learned = true;
+    this.#onChange?.();
   }
 
-  /** Expected generation time in ms; 0 when nothing is known yet. */
+  /** Expected generation time in ms; 0 when nothing is known yet (no sample and no prior). */
   estimate(model: Model, textLength: number): number {
-    const state = this.#models.get(model);
-    if (state === undefined || state.samples.length === 0) return 0;
-    state.line ??= fitBounded(state.samples);
+    const state = this.#state(model);
+    const samples = this.#withPrior(model, state.samples);
+    if (samples.length === 0) return 0;
+    state.line ??= fitBounded(samples);
     return Math.max(0, evaluate(state.line, textLength));
   }
 
@@ -76,20 +139,79 @@ export class GenerationEstimator {
   firstPollResult(model: Model, done: boolean): void {
     const state = this.#state(model);
     const step = done ? -(1 - FIRST_POLL_TARGET) : FIRST_POLL_TARGET;
-    state.marginMs = Math.min(
-      MARGIN_LIMITS_MS.max,
-      Math.max(MARGIN_LIMITS_MS.min, state.marginMs + step * MARGIN_STEP_MS),
-    );
+    // While the prior still counts, first polls mostly measure its error, which the line is
+    // about to correct: a margin tuned to it would be wrong once the prior is gone.
+    const learned =
+      this.#prior[model] === undefined ? 1 : Math.min(1, state.samples.length / PRIOR_FADE_SAMPLES);
+    state.marginMs = clampMargin(state.marginMs + learned * step * MARGIN_STEP_MS);
+    state.learned = true;
+    this.#onChange?.();
+  }
+
+  /** What was learned, as plain data that {@link restore} takes back (the prior is not in it). */
+  snapshot(): LearnedState {
+    const learned: { [M in Model]?: LearnedModel } = {};
+    for (const [model, state] of this.#models) {
+      if (!state.learned) continue;
+      learned[model] = {
+        samples: state.samples.map((s) => [s.textLength, s.afterMs, s.byMs] as const),
+        marginMs: state.marginMs,
+      };
+    }
+    return learned;
+  }
+
+  /**
+   * Takes back what an earlier {@link snapshot} held (e.g. from the store after a start), for
+   * each model this estimator has learned nothing about yet; values out of range are clamped.
+   */
+  restore(learned: LearnedState): void {
+    for (const model of MODELS) {
+      const saved = learned[model];
+      const state = this.#state(model);
+      if (saved === undefined || state.learned) continue;
+      state.samples.length = 0;
+      for (const [textLength, afterMs, byMs] of saved.samples.slice(-MAX_SAMPLES)) {
+        if (![textLength, afterMs, byMs].every(Number.isFinite)) continue;
+        const upper = Math.max(0, byMs);
+        const lower = Math.min(Math.max(0, afterMs), upper);
+        state.samples.push({
+          textLength: Math.max(0, textLength),
+          afterMs: lower,
+          byMs: upper,
+          weight: 1,
+        });
+      }
+      state.marginMs = Number.isFinite(saved.marginMs) ? clampMargin(saved.marginMs) : 0;
+      state.line = undefined;
+      state.learned = true;
+    }
+  }
+
+  /** The samples of a fit: the learned ones, and the prior's stand-ins while they still count. */
+  #withPrior(model: Model, samples: readonly Sample[]): readonly Sample[] {
+    const prior = this.#prior[model];
+    const weight = PRIOR_WEIGHT * Math.max(0, 1 - samples.length / PRIOR_FADE_SAMPLES);
+    if (prior === undefined || weight === 0) return samples;
+    const standIns = PRIOR_LENGTHS.map((textLength) => {
+      const ms = Math.max(0, prior.intercept + prior.slope * textLength);
+      return { textLength, afterMs: ms, byMs: ms, weight };
+    });
+    return [...standIns, ...samples];
   }
 
   #state(model: Model): ModelState {
     let state = this.#models.get(model);
     if (state === undefined) {
-      state = { samples: [], marginMs: 0, line: undefined };
+      state = { samples: [], marginMs: 0, line: undefined, learned: false };
       this.#models.set(model, state);
     }
     return state;
   }
+}
+
+function clampMargin(ms: number): number {
+  return Math.min(MARGIN_LIMITS_MS.max, Math.max(MARGIN_LIMITS_MS.min, ms));
 }
 
 // Without two lengths the slope is unknown; guessing low is safe, since a poll that comes
@@ -138,7 +260,7 @@ function misfit(samples: readonly Sample[], line: Line): number {
   let sum = 0;
   for (const s of samples) {
     const value = evaluate(line, s.textLength);
-    sum += (value - clampTo(s, value)) ** 2;
+    sum += s.weight * (value - clampTo(s, value)) ** 2;
   }
   return sum;
 }
@@ -155,11 +277,12 @@ function newtonStep(samples: readonly Sample[], line: Line): Line | undefined {
     const r = value - clampTo(s, value);
     if (r === 0) continue;
     const x = s.textLength;
-    g0 += r;
-    g1 += r * x;
-    h00 += 1;
-    h01 += x;
-    h11 += x * x;
+    const w = s.weight;
+    g0 += w * r;
+    g1 += w * r * x;
+    h00 += w;
+    h01 += w * x;
+    h11 += w * x * x;
   }
   if (h00 === 0) return undefined;
   const det = h00 * h11 - h01 * h01;
@@ -183,16 +306,16 @@ function newtonStep(samples: readonly Sample[], line: Line): Line | undefined {
   return undefined;
 }
 
-/** Least squares; with a single length, see {@link evaluate}. */
+/** Weighted least squares; with a single length, see {@link evaluate}. */
 function fitLine(samples: readonly Sample[], values: readonly number[]): Line {
-  const n = samples.length;
-  const meanX = samples.reduce((sum, s) => sum + s.textLength, 0) / n;
-  const meanY = values.reduce((sum, v) => sum + v, 0) / n;
+  const total = samples.reduce((sum, s) => sum + s.weight, 0);
+  const meanX = samples.reduce((sum, s) => sum + s.weight * s.textLength, 0) / total;
+  const meanY = samples.reduce((sum, s, i) => sum + s.weight * (values[i] ?? 0), 0) / total;
   let covariance = 0;
   let variance = 0;
   samples.forEach((s, i) => {
-    covariance += (s.textLength - meanX) * ((values[i] ?? meanY) - meanY);
-    variance += (s.textLength - meanX) ** 2;
+    covariance += s.weight * (s.textLength - meanX) * ((values[i] ?? meanY) - meanY);
+    variance += s.weight * (s.textLength - meanX) ** 2;
   });
   if (variance === 0) {
     return { intercept: meanY, slope: 0, ...(meanX > 0 ? { upTo: meanX } : {}) };

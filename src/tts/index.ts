@@ -19,9 +19,17 @@ export {
 export { type Clock, systemClock } from './clock.ts';
 export { productionClientOptions } from './defaults.ts';
 export { describeDetail, isTransient, TtsError, type TtsErrorKind } from './errors.ts';
+export {
+  API_PRIOR,
+  type EstimatorPrior,
+  type LearnedModel,
+  type LearnedState,
+  priorFor,
+} from './estimator.ts';
 export { safeFileStem } from './file-name.ts';
 export { formatWindow } from './gate.ts';
 export { isSendableKey, keyId, maskKey } from './key.ts';
+export type { LearnedTimesStore } from './learned-times.ts';
 export {
   DEFAULT_LIMITS,
   type Limit,

@@ -2,6 +2,7 @@ import type { Clock } from './clock.ts';
 import { isTransient, TtsError } from './errors.ts';
 import type { GenerationEstimator } from './estimator.ts';
 import { formatWindow } from './gate.ts';
+import { AUDIO_LIFETIME_MS } from './speech-cache.ts';
 import type { GenerationRecord, PendingGeneration } from './types.ts';
 
 /** Options of a {@link PollScheduler}. */
@@ -10,7 +11,10 @@ export interface PollSchedulerOptions {
   readonly poll: (generationId: string) => Promise<GenerationRecord>;
   readonly clock: Clock;
   readonly estimator: GenerationEstimator;
-  /** A generation still running this long after submission is reported as timed out. */
+  /**
+   * A generation a poll sent this long after submission still finds running is reported as
+   * timed out. Only an answer ends it: see {@link PollScheduler}.
+   */
   readonly deadlineMs: number;
   /** The spec's cadence: poll each task about every 1 to 2 seconds. */
   readonly minIntervalMs: number;
@@ -45,6 +49,11 @@ interface Entry {
 /**
  * Polls every in-flight generation of one API key, one request at a time,
  * earliest-due first, so that all of them share the key's status budget.
+ *
+ * The deadline ends a generation only on an answer: a poll sent after it passed that finds the
+ * task still running. A poll that failed (network, server) or is still waiting for budget says
+ * nothing about the task, and a restart or outage that outlasted the deadline must not end a
+ * task whose audio may be ready and paid for; so a generation resumed late is always polled.
  */
 export class PollScheduler {
   readonly #options: PollSchedulerOptions;
@@ -143,17 +152,11 @@ export class PollScheduler {
   }
 
   async #pollOnce(entry: Entry): Promise<void> {
-    const { clock, deadlineMs } = this.#options;
+    const { clock } = this.#options;
     const { generationId, submittedAt } = entry.generation;
-    if (clock.now() - submittedAt > deadlineMs) {
-      this.#settle(
-        entry,
-        new TtsError(
-          'generation_timeout',
-          `generation ${generationId} was still running after ${formatWindow(deadlineMs)}`,
-          { generationId },
-        ),
-      );
+    if (clock.now() - submittedAt > AUDIO_LIFETIME_MS) {
+      // No answer can come any more (ids and audio live 24 h): an outage that long ends it.
+      this.#settle(entry, this.#timeout(generationId, AUDIO_LIFETIME_MS));
       return;
     }
     const sentAt = clock.now();
@@ -174,7 +177,7 @@ export class PollScheduler {
   }
 
   #advance(entry: Entry, record: GenerationRecord, sentAt: number): void {
-    const { clock, estimator, minIntervalMs, maxIntervalMs } = this.#options;
+    const { clock, estimator, minIntervalMs, maxIntervalMs, deadlineMs } = this.#options;
     const { generationId, model, textLength, submittedAt } = entry.generation;
     const now = clock.now();
     const firstTimed = entry.timed && entry.polls === 0;
@@ -201,6 +204,8 @@ export class PollScheduler {
           { generationId },
         ),
       );
+    } else if (record.status === 'Generating' && sentAt - submittedAt > deadlineMs) {
+      this.#settle(entry, this.#timeout(generationId, deadlineMs));
     } else if (record.status === 'Generating') {
       entry.lastGeneratingAt = sentAt;
       const expected = estimator.estimate(model, textLength);
@@ -224,6 +229,14 @@ export class PollScheduler {
         }),
       );
     }
+  }
+
+  #timeout(generationId: string, afterMs: number): TtsError {
+    return new TtsError(
+      'generation_timeout',
+      `generation ${generationId} was still running after ${formatWindow(afterMs)}`,
+      { generationId },
+    );
   }
 
   #settle(entry: Entry, outcome: string | unknown): void {

@@ -127,6 +127,29 @@ describe('parseConfig', () => {
   });
 
   // DATA_RETENTION is no timer: removed servers are swept at least hourly (src/privacy).
+  test.each([
+    [undefined, { intercept: 800, slope: 15 }],
+    ['150ms+0ms/char', { intercept: 150, slope: 0 }],
+    ['1.5s + 20ms/char', { intercept: 1500, slope: 20 }],
+    ['60s+1000ms/char', { intercept: 60_000, slope: 1000 }],
+  ])('TTS_GENERATION_TIME %s: the prior of base, and twice it for advance', (value, base) => {
+    const env = value === undefined ? minimal : { ...minimal, TTS_GENERATION_TIME: value };
+    expect(parseConfig(env).generationPrior).toEqual({
+      base,
+      advance: { intercept: 2 * base.intercept, slope: 2 * base.slope },
+    });
+  });
+
+  test.each([
+    ['800ms', /TTS_GENERATION_TIME must look like 800ms\+15ms\/char/],
+    ['800+15', /TTS_GENERATION_TIME must look like/],
+    ['-1ms+15ms/char', /TTS_GENERATION_TIME must look like/],
+    ['61s+0ms/char', /TTS_GENERATION_TIME must be at most 1m plus 1000ms\/char/],
+    ['0ms+1001ms/char', /TTS_GENERATION_TIME must be at most/],
+  ])('TTS_GENERATION_TIME=%s is refused, naming the variable', (value, message) => {
+    expect(() => parseConfig({ ...minimal, TTS_GENERATION_TIME: value })).toThrow(message);
+  });
+
   test('every duration the bot reads fits a Node timer at its maximum', () => {
     const longest = parseConfig({ ...minimal, VOICE_IDLE_TIMEOUT: '24h', TTS_POLL_DEADLINE: '1h' });
     for (const ms of [longest.voiceIdleMs, longest.pollDeadlineMs]) {

@@ -22,6 +22,7 @@ import {
   startFakeVoiceServer,
   trustFakeVoiceCertificate,
 } from '../fake-discord/voice/index.ts';
+import { generationTimeEnv } from './generation-time.ts';
 
 /** The real bot, logged into the fake Discord, speaking to the TTS emulator. */
 export interface TestBot {
@@ -52,11 +53,12 @@ export async function startTestBot(
   } = {},
 ): Promise<TestBot> {
   await trustFakeVoiceCertificate();
-  const emulator = await startEmulator({
+  const emulatorOptions: EmulatorOptions = {
     synth: 'tone',
     generationMs: () => 150,
     ...options.emulator,
-  });
+  };
+  const emulator = await startEmulator(emulatorOptions);
   const voiceServer = await startFakeVoiceServer({ heartbeatIntervalMs: 1000 });
   const discord = await startFakeDiscord({
     ...options.discord,
@@ -81,6 +83,7 @@ export async function startTestBot(
     VOICE_IDLE_TIMEOUT: '60s',
     // Tests repeat the same text and count generations; those about the cache turn it on.
     TTS_CACHE_TTL: '0',
+    TTS_GENERATION_TIME: generationTimeEnv(emulatorOptions.generationMs),
     ...options.env,
   });
   const processes = new FfmpegProcesses();

@@ -14,6 +14,7 @@ import {
   startFakeVoiceServer,
 } from '../fake-discord/voice/index.ts';
 import { type BotProcess, spawnBot } from './bot-process.ts';
+import { generationTimeEnv } from './generation-time.ts';
 
 /** Everything a bot process talks to, on loopback, and how to start one against it. */
 export interface ProcessWorld {
@@ -34,11 +35,12 @@ export interface ProcessWorld {
 export async function startProcessWorld(
   options: { emulator?: EmulatorOptions; env?: Record<string, string> } = {},
 ): Promise<ProcessWorld> {
-  const emulator = await startEmulator({
+  const emulatorOptions: EmulatorOptions = {
     synth: 'tone',
     generationMs: () => 150,
     ...options.emulator,
-  });
+  };
+  const emulator = await startEmulator(emulatorOptions);
   const voiceServer = await startFakeVoiceServer({ heartbeatIntervalMs: 1000 });
   const discord = await startFakeDiscord({ voice: voiceServer, heartbeatIntervalMs: 1000 });
   const dataDir = await mkdtemp(join(tmpdir(), 'tts-bot-process-'));
@@ -50,6 +52,7 @@ export async function startProcessWorld(
     SECRET_KEY: 'ab'.repeat(32),
     NODE_EXTRA_CA_CERTS: certPath,
     TTS_CACHE_TTL: '0',
+    TTS_GENERATION_TIME: generationTimeEnv(emulatorOptions.generationMs),
     ...options.env,
   };
   const started: BotProcess[] = [];

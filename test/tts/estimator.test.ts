@@ -123,3 +123,199 @@ describe('GenerationEstimator first poll', () => {
     );
   });
 });
+
+const PRIOR = { base: { intercept: 800, slope: 15 }, advance: { intercept: 1600, slope: 30 } };
+
+describe('GenerationEstimator prior', () => {
+  test.each<[string, 'base' | 'advance', number, number]>([
+    ['base, the shortest text', 'base', 30, 1250],
+    ['base, a long message', 'base', 300, 5300],
+    ['base, beyond the prior’s lengths', 'base', 1000, 15_800],
+    ['advance, twice as long', 'advance', 100, 4600],
+  ])('nothing learned: the prior (%s)', (_name, model, length, expected) => {
+    const estimator = new GenerationEstimator({ prior: PRIOR });
+    expect(estimator.estimate(model, length)).toBeCloseTo(expected, 6);
+    expect(estimator.firstPollAfter(model, length)).toBeCloseTo(expected, 6);
+  });
+
+  test('a model without a prior knows nothing until it learns', () => {
+    const estimator = new GenerationEstimator({ prior: { base: PRIOR.base } });
+    expect(estimator.estimate('advance', 100)).toBe(0);
+    expect(estimator.firstPollAfter('advance', 100)).toBe(0);
+  });
+
+  test.each<[string, (length: number) => number]>([
+    ['the prior’s own shape', (n) => 800 + 15 * n],
+    ['slower, steeper', (n) => 2000 + 30 * n],
+    ['faster, flatter', (n) => 300 + 2 * n],
+  ])('one sample does not throw the estimate far off its line (%s)', (_name, truth) => {
+    const estimator = new GenerationEstimator({ prior: PRIOR });
+    estimator.observe('base', 60, { afterMs: truth(60) - 100, byMs: truth(60) + 100 });
+    // Lengths far from the sample keep a slope (the prior's) instead of a flat guess.
+    expect(estimator.estimate('base', 250)).toBeGreaterThan(estimator.estimate('base', 60) + 500);
+  });
+
+  test('learned brackets on another line take over from the prior as they come', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 300, max: 5000 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.array(fc.integer({ min: 30, max: 600 }), { minLength: 20, maxLength: 40 }),
+        (intercept, slope, lengths) => {
+          const estimator = new GenerationEstimator({ prior: PRIOR });
+          const truth = (length: number) => intercept + slope * length;
+          for (const length of lengths) {
+            estimator.observe('base', length, {
+              afterMs: truth(length) - 50,
+              byMs: truth(length) + 50,
+            });
+          }
+          for (const length of lengths) {
+            expect(estimator.estimate('base', length)).toBeGreaterThanOrEqual(truth(length) - 51);
+            expect(estimator.estimate('base', length)).toBeLessThanOrEqual(truth(length) + 51);
+          }
+        },
+      ),
+    );
+  });
+});
+
+/** Observations and first-poll outcomes for both models, as an estimator would see them. */
+const history = fc.array(
+  fc.oneof(
+    fc.record({
+      model: fc.constantFrom('base' as const, 'advance' as const),
+      length: fc.integer({ min: 1, max: 2000 }),
+      afterMs: fc.integer({ min: -100, max: 60_000 }),
+      byMs: fc.integer({ min: -100, max: 60_000 }),
+    }),
+    fc.record({
+      model: fc.constantFrom('base' as const, 'advance' as const),
+      done: fc.boolean(),
+    }),
+  ),
+  { maxLength: 80 },
+);
+
+function applyAll(
+  estimator: GenerationEstimator,
+  events: readonly (
+    | { model: 'base' | 'advance'; length: number; afterMs: number; byMs: number }
+    | { model: 'base' | 'advance'; done: boolean }
+  )[],
+): void {
+  for (const event of events) {
+    if ('done' in event) estimator.firstPollResult(event.model, event.done);
+    else estimator.observe(event.model, event.length, { afterMs: event.afterMs, byMs: event.byMs });
+  }
+}
+
+describe('GenerationEstimator snapshot and restore', () => {
+  test('a restored estimator (through JSON, as the store keeps it) plans every poll as the original', () => {
+    fc.assert(
+      fc.property(
+        history,
+        fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 10 }),
+        fc.boolean(),
+        (events, lengths, withPrior) => {
+          const options = withPrior ? { prior: PRIOR } : {};
+          const original = new GenerationEstimator(options);
+          applyAll(original, events);
+          const restored = new GenerationEstimator(options);
+          restored.restore(JSON.parse(JSON.stringify(original.snapshot())));
+          for (const model of ['base', 'advance'] as const) {
+            for (const length of lengths) {
+              expect(restored.estimate(model, length)).toBeCloseTo(
+                original.estimate(model, length),
+                6,
+              );
+              expect(restored.firstPollAfter(model, length)).toBeCloseTo(
+                original.firstPollAfter(model, length),
+                6,
+              );
+            }
+          }
+          expect(restored.snapshot()).toEqual(original.snapshot());
+        },
+      ),
+    );
+  });
+
+  test.each<[string, unknown, number]>([
+    ['nothing learned: nothing to keep', [], 0],
+    ['only what was learned, per model', [['base', 100, 1900, 2100]], 1],
+  ])('snapshot: %s', (_name, rows, models) => {
+    const estimator = new GenerationEstimator({ prior: PRIOR });
+    for (const [model, length, afterMs, byMs] of rows as [
+      'base' | 'advance',
+      number,
+      number,
+      number,
+    ][]) {
+      estimator.observe(model, length, { afterMs, byMs });
+    }
+    expect(Object.keys(estimator.snapshot())).toHaveLength(models);
+  });
+
+  test.each<[string, Parameters<GenerationEstimator['restore']>[0], number]>([
+    [
+      'values out of range are clamped',
+      { base: { samples: [[100, 5000, 3000]], marginMs: 1e9 } },
+      3000,
+    ],
+    [
+      'samples that are not numbers are dropped',
+      {
+        base: {
+          samples: [
+            [100, Number.NaN, 2000],
+            [100, 1900, 2100],
+          ],
+          marginMs: 0,
+        },
+      },
+      2000,
+    ],
+    [
+      'only the latest 50 samples are kept',
+      {
+        base: {
+          samples: [
+            ...Array.from({ length: 60 }, () => [100, 9900, 10_100] as const),
+            ...Array.from({ length: 50 }, () => [100, 1900, 2100] as const),
+          ],
+          marginMs: 0,
+        },
+      },
+      2000,
+    ],
+  ])('restore: %s', (_name, learned, expected) => {
+    const estimator = new GenerationEstimator();
+    estimator.restore(learned);
+    expect(estimator.estimate('base', 100)).toBeCloseTo(expected, 0);
+    expect(estimator.firstPollAfter('base', 100)).toBeLessThanOrEqual(expected + 10_000);
+  });
+
+  test('restore does not replace what this estimator already learned', () => {
+    const estimator = new GenerationEstimator({ prior: PRIOR });
+    estimator.observe('base', 100, { afterMs: 2900, byMs: 3100 });
+    estimator.restore({
+      base: { samples: [[100, 900, 1100]], marginMs: 500 },
+      advance: { samples: [[100, 4900, 5100]], marginMs: 0 },
+    });
+    expect(estimator.estimate('base', 100)).toBeGreaterThan(2000);
+    // The prior alone says 4600 ms; the restored sample moves it towards 5000.
+    expect(estimator.estimate('advance', 100)).toBeGreaterThan(4600);
+  });
+
+  test('every change is told, so it can be written back', () => {
+    let changes = 0;
+    const estimator = new GenerationEstimator({ prior: PRIOR, onChange: () => changes++ });
+    estimator.estimate('base', 100);
+    estimator.firstPollAfter('base', 100);
+    expect(changes).toBe(0);
+    estimator.observe('base', 100, { afterMs: 1900, byMs: 2100 });
+    estimator.firstPollResult('base', true);
+    expect(changes).toBe(2);
+  });
+});

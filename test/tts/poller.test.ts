@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { TtsError } from '../../src/tts/errors.ts';
-import { GenerationEstimator } from '../../src/tts/estimator.ts';
+import { API_PRIOR, GenerationEstimator } from '../../src/tts/estimator.ts';
 import { PollScheduler } from '../../src/tts/poller.ts';
 import type { GenerationRecord } from '../../src/tts/types.ts';
 import { FakeClock } from '../support/fake-clock.ts';
@@ -31,12 +31,13 @@ function scheduler(
   clock: FakeClock,
   poll: (id: string) => Promise<GenerationRecord>,
   estimator = new GenerationEstimator(),
+  deadlineMs = 300_000,
 ) {
   return new PollScheduler({
     poll,
     clock,
     estimator,
-    deadlineMs: 300_000,
+    deadlineMs,
     minIntervalMs: 1000,
     maxIntervalMs: 2000,
   });
@@ -51,10 +52,11 @@ async function oneAtATime(
   count: number,
   lengthOf: (i: number) => number,
   durationOf: (length: number, i: number) => number,
+  estimator = new GenerationEstimator(),
 ) {
   const clock = new FakeClock(0);
   const api = fakeApi(clock);
-  const polls = scheduler(clock, api.poll);
+  const polls = scheduler(clock, api.poll, estimator);
   const results: { polls: number; lagMs: number }[] = [];
   for (let i = 0; i < count; i++) {
     const id = `base_${i}`;
@@ -222,8 +224,108 @@ describe('PollScheduler', () => {
     });
     await clock.advance(30_000);
     await settled;
-    expect(api.polls.length).toBeGreaterThanOrEqual(10);
-    expect(api.polls.length).toBeLessThanOrEqual(20);
+    // At the 1–2 s cadence, and the poll that ends it was sent after the deadline.
+    expect(api.polls.length).toBeGreaterThanOrEqual(11);
+    expect(api.polls.length).toBeLessThanOrEqual(21);
+    expect(api.polls.at(-1)?.at).toBeGreaterThan(20_000);
+    expect(api.polls.at(-2)?.at).toBeLessThanOrEqual(20_000);
+  });
+
+  test.each<[string, 'Completed' | 'Generating', string | RegExp]>([
+    ['done by now: delivered', 'Completed', 'http://media/base_old.wav'],
+    ['still running: then timed out', 'Generating', /still running after 5 minutes/],
+  ])(
+    'resumed long after its submission (past the deadline), it is polled once first: %s',
+    async (_name, status, outcome) => {
+      const clock = new FakeClock(3_600_000);
+      const api = fakeApi(clock);
+      // Submitted an hour ago (before a restart); the deadline is 5 minutes.
+      api.finishAt.set('base_old', status === 'Completed' ? 0 : Number.POSITIVE_INFINITY);
+      const done = scheduler(clock, api.poll, new GenerationEstimator(), 300_000).track({
+        generationId: 'base_old',
+        model: 'base',
+        textLength: 40,
+        submittedAt: 0,
+      });
+      const settled =
+        typeof outcome === 'string'
+          ? expect(done).resolves.toBe(outcome)
+          : expect(done).rejects.toMatchObject({
+              kind: 'generation_timeout',
+              message: expect.stringMatching(outcome),
+            });
+      await clock.advance(5000);
+      await settled;
+      expect(api.polls).toHaveLength(1);
+    },
+  );
+
+  test('an outage longer than the deadline does not end a generation: the first answer after it decides', async () => {
+    const clock = new FakeClock(0);
+    const api = fakeApi(clock);
+    const transient: unknown[] = [];
+    const polls = new PollScheduler({
+      poll: api.poll,
+      clock,
+      estimator: new GenerationEstimator(),
+      deadlineMs: 5000,
+      minIntervalMs: 1000,
+      maxIntervalMs: 2000,
+      onTransientError: (e) => transient.push(e),
+    });
+    // Done after 3 s, but the API is unreachable from the first poll until 60 s.
+    api.finishAt.set('base_net', 3000);
+    api.finishAt.set('base_run', Number.POSITIVE_INFINITY);
+    for (const id of ['base_net', 'base_run']) {
+      api.special.set(id, new TtsError('network', 'connection refused'));
+    }
+    const done = polls.track({
+      generationId: 'base_net',
+      model: 'base',
+      textLength: 40,
+      submittedAt: 0,
+    });
+    const running = polls.track({
+      generationId: 'base_run',
+      model: 'base',
+      textLength: 40,
+      submittedAt: 0,
+    });
+    const timedOut = expect(running).rejects.toMatchObject({ kind: 'generation_timeout' });
+    await clock.advance(60_000);
+    expect(polls.size).toBe(2);
+    const failedPolls = api.polls.length;
+    api.special.clear();
+    await clock.advance(60_000);
+    await expect(done).resolves.toBe('http://media/base_net.wav');
+    await timedOut;
+    // One answer each after the outage: Completed delivers, Generating (past the deadline) ends.
+    expect(
+      api.polls
+        .slice(failedPolls)
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual(['base_net', 'base_run']);
+    expect(transient.length).toBeGreaterThanOrEqual(4);
+  });
+
+  test('a poll answered late (it waited for budget) still counts its answer', async () => {
+    const clock = new FakeClock(0);
+    const api = fakeApi(clock);
+    api.finishAt.set('base_wait', 2000);
+    // Every poll waits 30 s for the status budget, then is answered.
+    const slowPoll = async (id: string): Promise<GenerationRecord> => {
+      await clock.sleep(30_000);
+      return api.poll(id);
+    };
+    const done = scheduler(clock, slowPoll, new GenerationEstimator(), 5000).track({
+      generationId: 'base_wait',
+      model: 'base',
+      textLength: 40,
+      submittedAt: 0,
+    });
+    await clock.advance(40_000);
+    await expect(done).resolves.toBe('http://media/base_wait.wav');
   });
 
   test('transient poll errors are retried; permanent ones end the generation', async () => {
@@ -317,6 +419,39 @@ describe('PollScheduler learning generation times (one at a time)', () => {
     );
     const settled = results.slice(45);
     expect(settled.reduce((sum, r) => sum + r.polls, 0) / settled.length).toBeLessThanOrEqual(1.5);
+    expect(p95(settled.map((r) => r.lagMs))).toBeLessThanOrEqual(1000);
+  });
+});
+
+describe('PollScheduler starting from the API’s prior (800 + 15/char)', () => {
+  const mean = (results: { polls: number }[]) =>
+    results.reduce((sum, r) => sum + r.polls, 0) / results.length;
+
+  test('an API of that shape is polled well from the first generation', async () => {
+    const results = await oneAtATime(
+      6,
+      (i) => [60, 200, 40, 130, 250, 90][i] ?? 60,
+      (n, i) => 800 + 15 * n + ((i * 37) % 60),
+      new GenerationEstimator({ prior: API_PRIOR }),
+    );
+    expect(mean(results)).toBeLessThanOrEqual(1.5);
+    expect(p95(results.map((r) => r.lagMs))).toBeLessThanOrEqual(500);
+  });
+
+  test.each([
+    ['ten times faster', (n: number) => 80 + 1.5 * n],
+    ['flat 150 ms', () => 150],
+    ['twice as slow', (n: number) => 1600 + 30 * n],
+    ['1.5 s + 25/char', (n: number) => 1500 + 25 * n],
+  ])('an API %s: the prior is forgotten within a warm-up', async (_name, durationOf) => {
+    const results = await oneAtATime(
+      40,
+      (i) => 30 + ((i * 97) % 271),
+      durationOf,
+      new GenerationEstimator({ prior: API_PRIOR }),
+    );
+    const settled = results.slice(10);
+    expect(mean(settled)).toBeLessThanOrEqual(1.6);
     expect(p95(settled.map((r) => r.lagMs))).toBeLessThanOrEqual(1000);
   });
 });
