@@ -38,6 +38,7 @@ import {
   KeyvSettingsStore,
   KeyvSpeechCacheStore,
   KeyvUsageLedger,
+  KeyvVoiceAssignments,
   loadSecretKeys,
   migrateLegacyApiKeys,
   openKeyv,
@@ -265,6 +266,7 @@ export async function startBot(
       minTextLength: config.minTextLength,
       previews,
       journal: recorder,
+      voiceAssignments: new KeyvVoiceAssignments(keyv),
       onEnd: (state) => metrics.generation(OUTCOME_OF[state]),
     });
     const resumer = new PendingResumer({

@@ -71,3 +71,4 @@ export {
   type UsageLedger,
   utcDay,
 } from './usage.ts';
+export { KeyvVoiceAssignments, type StoredAssignment } from './voice-assignments.ts';
