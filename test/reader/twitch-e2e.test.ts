@@ -129,6 +129,17 @@ describe('Twitch chat: reading', () => {
     expect(await heardMatching(/waves at the whole/)).toMatch(/Wavey waves at the whole stream\.$/);
   });
 
+  test('each chatter has a voice of their own (voices: auto, a new server’s default), kept across messages', async () => {
+    const shown = await config('reader').waitForReply();
+    expect(shown.content).toContain('**voices:** auto');
+    post('ronni_tv', 'ronni speaks once more in here', { displayName: 'RonniTV' });
+    await heardMatching(/ronni speaks once more/);
+    const voiceOf = (pattern: RegExp) =>
+      heardGenerations().find((g) => pattern.test(g.text))?.voiceId;
+    expect(voiceOf(/ronni speaks once more/)).toBe(voiceOf(/hello from the twitch/));
+    expect(voiceOf(/waves at the whole/)).not.toBe(voiceOf(/hello from the twitch/));
+  });
+
   test('emotes are read by name, or dropped with emoji: drop (an emote-only message then not at all)', async () => {
     post('emoter', 'Kappa that was close PogChamp', {
       displayName: 'Emoter',
