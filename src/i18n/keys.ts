@@ -609,6 +609,9 @@ export interface MessageParams {
   'usage.title': Record<string, never>;
   'usage.top': Record<string, never>;
   'usage.top_chat': Record<string, never>;
+  'usage.top_twitch': {
+    id: Param;
+  };
   'usage.used_up': {
     when: Param;
   };
