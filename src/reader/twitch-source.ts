@@ -148,11 +148,23 @@ export class TwitchSource {
   #message(message: TwitchMessage): void {
     this.#options.onCount?.('received');
     for (const guildId of this.#options.chat.readersOf(message.channel)) {
-      this.#options.reader.created(twitchIncoming(message, guildId)).then(
-        (read) => this.#count(guildId, message.channel, read ? 'read' : 'dropped'),
-        (error: unknown) => this.#logger.error({ err: error, guildId }, 'Twitch message failed'),
-      );
+      this.#options.reader
+        .created(twitchIncoming(message, guildId))
+        .then(async (read) => {
+          this.#count(guildId, message.channel, read ? 'read' : 'dropped');
+          if (!read) await this.#stillWanted(guildId, message.channel);
+        })
+        .catch((error: unknown) => {
+          this.#logger.error({ err: error, guildId }, 'Twitch message failed');
+        });
     }
+  }
+
+  // A server whose settings no longer list the channel (forgotten, its data deleted after it
+  // removed the bot) stops reading it; the check runs only for messages it did not read.
+  async #stillWanted(guildId: string, channel: string): Promise<void> {
+    const { reader } = await this.#options.settings.guild(guildId);
+    if (!reader.twitchChannels.includes(channel)) this.#options.chat.stopReading(guildId, channel);
   }
 
   #deleted(deleted: TwitchDeleted): void {

@@ -145,4 +145,16 @@ describe('TwitchSource', () => {
     await until(() => w.twitch.parts.includes('streamer'));
     expect(w.source.status('g1')).toEqual([]);
   });
+
+  test('a server whose settings no longer list the channel (forgotten) stops reading it at its next message', async () => {
+    const w = await world();
+    await w.channels('g1', ['streamer']);
+    await w.channels('g2', ['streamer']);
+    await w.source.start(['g1', 'g2']);
+    await until(() => w.twitch.joined('streamer'));
+    await w.channels('g1', []);
+    w.twitch.post('streamer', { id: 'y', login: 'u', userId: '1', text: 'skip this one' });
+    await until(() => w.source.status('g1').length === 0);
+    expect(w.source.status('g2').map((s) => s.channel)).toEqual(['streamer']);
+  });
 });
