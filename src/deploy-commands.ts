@@ -1,7 +1,5 @@
-import { login } from './bot.ts';
 import { ConfigError, parseConfig } from './config/index.ts';
-import { createDiscordClient } from './discord/client.ts';
-import { loadCommands, registerCommands } from './discord/index.ts';
+import { createDiscordClient, loadCommands, login, registerCommands } from './discord/index.ts';
 import { createLogger } from './log/index.ts';
 import { openKeyv } from './store/index.ts';
 

@@ -7,7 +7,7 @@ export { FfmpegError, FfmpegNotFoundError } from './errors.ts';
 export { oggOpusDurationMs } from './ogg.ts';
 export { FfmpegProcesses } from './processes.ts';
 export type { FfmpegBinary, ResolveFfmpegOptions, RunVersion } from './resolve.ts';
-export { parseFfmpegVersion, resolveFfmpeg } from './resolve.ts';
+export { findFfmpeg, parseFfmpegVersion, resolveFfmpeg } from './resolve.ts';
 export type {
   Transcode,
   TranscodeLogger,

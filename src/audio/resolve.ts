@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import type { Logger } from '../log/index.ts';
 import type { FfmpegCandidateFailure, FfmpegSource } from './errors.ts';
 import { FfmpegNotFoundError } from './errors.ts';
 
@@ -30,6 +31,24 @@ export interface ResolveFfmpegOptions {
 /** Extracts the version from `ffmpeg -version` output, e.g. "5.1.9-0+deb12u1"; undefined if absent. */
 export function parseFfmpegVersion(stdout: string): string | undefined {
   return /^ffmpeg version (\S+)/m.exec(stdout)?.[1];
+}
+
+/** The bot's ffmpeg ({@link resolveFfmpeg}), with which one it is logged, and a broken FFMPEG_PATH warned of. */
+export async function findFfmpeg(
+  ffmpegPath: string | undefined,
+  logger: Pick<Logger, 'info' | 'warn'>,
+): Promise<FfmpegBinary> {
+  const ffmpeg = await resolveFfmpeg({ env: { FFMPEG_PATH: ffmpegPath } });
+  logger.info(
+    { path: ffmpeg.path, source: ffmpeg.source, version: ffmpeg.version },
+    'using ffmpeg',
+  );
+  for (const failure of ffmpeg.failures) {
+    // ffmpeg-static is optional and usually absent; a broken FFMPEG_PATH is worth a warning.
+    if (failure.source === 'FFMPEG_PATH')
+      logger.warn({ ...failure }, 'FFMPEG_PATH is unusable, fell back');
+  }
+  return ffmpeg;
 }
 
 /** Finds a working ffmpeg: FFMPEG_PATH, then the ffmpeg-static package, then `ffmpeg` on PATH. */

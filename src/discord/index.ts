@@ -1,4 +1,5 @@
 export { answerVoiceAutocomplete } from './autocomplete.ts';
+export { createDiscordClient, MESSAGE_CONTENT_REFUSED } from './client.ts';
 export type { Command, CommandContext } from './command.ts';
 export { describeLimits, limitsSubcommand, runLimits } from './config-limits.ts';
 export {
@@ -18,12 +19,14 @@ export {
 export { type CommandShape, type Help, helpFor, SETUP_STEPS } from './help.ts';
 export { loadCommands } from './loader.ts';
 export { described, guildCommand } from './localize.ts';
+export { DisallowedIntentsError, DiscordConnectError, login } from './login.ts';
 export { describeFailure } from './messages.ts';
 export { memberVoiceChannel, mentionNames } from './names.ts';
 export { type PreviewChoice, sendPreview } from './preview-reply.ts';
 export { ThrottledReply } from './progress.ts';
 export { registerCommands } from './register.ts';
 export { createRouter, reportFailure } from './router.ts';
+export { DiscordSession } from './session.ts';
 export { addSpeechOptions, speechChoicesOf } from './speech-options.ts';
 export { captionOf, originOf, requesterOf, SayReply } from './speech-reply.ts';
 export { partOf, type SubcommandPart, withParts } from './subcommands.ts';
@@ -40,3 +43,4 @@ export {
   type VoicesPageState,
 } from './voices-page.ts';
 export { listVoices, voicesPage } from './voices-reply.ts';
+export { discordWiring } from './wire.ts';

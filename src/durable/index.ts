@@ -1,4 +1,5 @@
 /** Nothing lost: pending speech journalled in the store and resumed after a restart. */
+export { createJournal, createResumer, type Durable, type ResumeDiscord } from './create.ts';
 export { PendingJournal, type PendingJournalOptions } from './journal.ts';
 export {
   type JournalIndex,
@@ -19,13 +20,8 @@ export {
   tokenUsable,
 } from './pending.ts';
 export { JournalRecorder } from './recorder.ts';
-export {
-  PendingResumer,
-  type RequeuedEnd,
-  type ResultMessage,
-  type ResumeOptions,
-  type SendResult,
-} from './resume.ts';
+export { type RequeuedEnd, type ResultMessage, ResumeReports, type SendResult } from './reports.ts';
+export { PendingResumer, type ResumeOptions } from './resume.ts';
 export {
   type OpenedEntry,
   openEntry,

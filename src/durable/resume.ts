@@ -1,13 +1,13 @@
 /**
  * Resumes the speech journalled by an earlier run: polls each generation
- * (never submitting it twice), then delivers it where the requester will see it.
+ * (never submitting it twice), then delivers it where the requester will see it
+ * (how they are told is {@link ResumeReports}' job, `reports.ts`).
  */
-import { english, type Translator } from '../i18n/index.ts';
+import type { Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import { quoteSafely } from '../speech/index.ts';
 import { StoreUnavailableError } from '../store/index.ts';
 import {
-  type Audio,
   type Clock,
   type FinishedGeneration,
   type GenerateOptions,
@@ -15,19 +15,8 @@ import {
   untilAborted,
 } from '../tts/index.ts';
 import type { PendingJournal } from './journal.ts';
-import { type DeliveryRoute, deliveryRoute, type PendingSpeech, resumePlan } from './pending.ts';
-
-/** A message for the requester: text (never a ping) and perhaps the audio. */
-export interface ResultMessage {
-  readonly content: string;
-  readonly file?: { readonly name: string; readonly bytes: Buffer; readonly mime: string };
-}
-
-/** Sends a result by a route (an edit of the original reply, or a channel message). */
-export type SendResult = (route: DeliveryRoute, message: ResultMessage) => Promise<void>;
-
-/** How a re-queued voice item ended. */
-export type RequeuedEnd = 'played' | 'failed' | 'skipped' | 'cancelled';
+import { type PendingSpeech, resumePlan } from './pending.ts';
+import { loggable, type RequeuedEnd, ResumeReports, type SendResult } from './reports.ts';
 
 /** What resuming needs from the rest of the bot. */
 export interface ResumeOptions {
@@ -77,10 +66,12 @@ export class PendingResumer {
   readonly #logger: Logger;
   readonly #stopping = new AbortController();
   readonly #running = new Set<Promise<void>>();
+  readonly #reports: ResumeReports;
 
   constructor(options: ResumeOptions) {
     this.#options = options;
     this.#logger = options.logger.child({ component: 'resume' });
+    this.#reports = new ResumeReports({ ...options, logger: this.#logger });
   }
 
   /**
@@ -149,19 +140,22 @@ export class PendingResumer {
     try {
       const client = await this.#options.clientFor(entry.guildId);
       if (client === undefined) {
-        await this.#tell(entry, this.#t(entry).t('resume.key_removed'));
+        await this.#reports.tell(entry, this.#reports.t(entry).t('resume.key_removed'));
         return;
       }
-      await this.#showResuming(entry);
+      await this.#reports.showResuming(entry);
       const audioUrl = await this.#generation(entry, client, signal);
       if (audioUrl === undefined) return;
       if (entry.output === 'voice') await this.#toVoice(entry, client, audioUrl, signal);
-      else await this.#toFile(entry, client, audioUrl, signal);
+      else await this.#reports.file(entry, await client.download(audioUrl, signal));
     } catch (error) {
       if (signal.aborted) return; // stopping: the entry stays for the next start
       if (error instanceof StoreUnavailableError) throw error;
       logger.warn({ err: loggable(error) }, 'pending speech failed');
-      await this.#tell(entry, `⚠️ ${this.#options.describeFailure(error, this.#t(entry))}`);
+      await this.#reports.tell(
+        entry,
+        `⚠️ ${this.#options.describeFailure(error, this.#reports.t(entry))}`,
+      );
     }
   }
 
@@ -174,9 +168,9 @@ export class PendingResumer {
     const { clock, journal } = this.#options;
     const plan = resumePlan(entry, clock.now());
     if (plan.kind === 'expired') {
-      await this.#tell(
+      await this.#reports.tell(
         entry,
-        this.#t(entry).t('resume.expired', { text: quoteSafely(entry.request.text) }),
+        this.#reports.t(entry).t('resume.expired', { text: quoteSafely(entry.request.text) }),
       );
       return undefined;
     }
@@ -201,16 +195,6 @@ export class PendingResumer {
     return finished.audioUrl;
   }
 
-  async #toFile(
-    entry: PendingSpeech,
-    client: TtsClient,
-    audioUrl: string,
-    signal: AbortSignal,
-  ): Promise<void> {
-    const audio = await client.download(audioUrl, signal);
-    await this.#deliver(entry, { content: `🔊 ${caption(entry)}`, file: fileOf(entry, audio) });
-  }
-
   /** Waits for the bot to be back in the item's voice channel and queues it there; else reports it with the audio. */
   async #toVoice(
     entry: PendingSpeech,
@@ -231,7 +215,7 @@ export class PendingResumer {
           // A stop abandons the wait (the item stays journalled); it must not wait for voice to end.
           const end = await untilAborted(ended.promise, signal);
           this.#logger.info({ pendingId: entry.id, end }, 'resumed voice item ended');
-          await this.#showEnd(entry, end);
+          await this.#reports.showEnd(entry, end);
           await this.#options.journal.remove(entry.id);
           return;
         }
@@ -239,105 +223,6 @@ export class PendingResumer {
       if (clock.now() >= giveUpAt) break;
       await clock.sleep(Math.min(voiceCheckMs, giveUpAt - clock.now()), signal);
     }
-    const audio = await client.download(audioUrl, signal);
-    const { t } = this.#t(entry);
-    const name = quoteSafely(entry.requesterName, 80);
-    const notBack =
-      entry.voiceChannelId === undefined
-        ? t('resume.not_back', { name })
-        : t('resume.not_back_channel', { channel: `<#${entry.voiceChannelId}>`, name });
-    await this.#deliver(entry, {
-      content: `${notBack} ${caption(entry)}`,
-      file: fileOf(entry, audio),
-    });
+    await this.#reports.notBack(entry, await client.download(audioUrl, signal));
   }
-
-  /** Replaces the progress line the previous run left in the reply (it would look stuck). */
-  async #showResuming(entry: PendingSpeech): Promise<void> {
-    const text = this.#t(entry).t(
-      entry.output === 'voice' ? 'resume.resuming_voice' : 'resume.resuming_file',
-    );
-    await this.#editReply(entry, `${text}\n${caption(entry)}`);
-  }
-
-  /** Edits the reply while its token works; a failure is only logged (the result comes later). */
-  async #editReply(entry: PendingSpeech, content: string): Promise<void> {
-    const route = deliveryRoute(entry, this.#options.clock.now());
-    if (route.kind !== 'reply') return;
-    await this.#options.send(route, { content }).catch((error: unknown) => {
-      this.#logger.warn({ err: loggable(error), pendingId: entry.id }, 'could not edit the reply');
-    });
-  }
-
-  /** Shows how a re-queued item ended in its reply, while that can be edited (members heard it). */
-  async #showEnd(entry: PendingSpeech, end: RequeuedEnd): Promise<void> {
-    await this.#editReply(entry, `${this.#t(entry).t(END_TEXT[end])} ${caption(entry)}`);
-  }
-
-  /** Sends the result by the best route (the reply, else the channel), then forgets the entry. */
-  async #deliver(entry: PendingSpeech, message: ResultMessage): Promise<void> {
-    const { clock, send, journal } = this.#options;
-    const route = deliveryRoute(entry, clock.now());
-    try {
-      if (route.kind === 'nowhere')
-        this.#logger.warn({ pendingId: entry.id }, 'nowhere to deliver pending speech');
-      else await send(route, message);
-    } catch (error) {
-      // The reply may be gone (deleted, or its token refused): the channel is the fallback.
-      if (route.kind !== 'reply' || entry.channelId === undefined) throw error;
-      this.#logger.warn(
-        { err: loggable(error), pendingId: entry.id },
-        'could not edit the reply; posting in the channel',
-      );
-      await send({ kind: 'channel', channelId: entry.channelId }, message);
-    }
-    await journal.remove(entry.id);
-  }
-
-  /** The language of the entry's guild. */
-  #t(entry: PendingSpeech): Translator {
-    return this.#options.translatorOf?.(entry.guildId) ?? english;
-  }
-
-  /** Tells the requester in words (best effort) and forgets the entry. */
-  async #tell(entry: PendingSpeech, content: string): Promise<void> {
-    try {
-      await this.#deliver(entry, { content: `${content}\n${caption(entry)}` });
-    } catch (error) {
-      this.#logger.warn(
-        { err: loggable(error), pendingId: entry.id },
-        'could not report pending speech',
-      );
-      await this.#options.journal.remove(entry.id);
-    }
-  }
-}
-
-/**
- * An error as it may be logged here: a failed Discord request carries its URL, which holds the
- * interaction token, so only the name, message and status are kept.
- */
-function loggable(error: unknown): unknown {
-  if (!(error instanceof Error)) return error;
-  const { status } = error as { status?: unknown };
-  return { name: error.name, message: error.message, ...(status === undefined ? {} : { status }) };
-}
-
-const END_TEXT = {
-  played: 'resume.played',
-  failed: 'resume.failed',
-  skipped: 'say.skipped',
-  cancelled: 'say.cancelled',
-} as const satisfies Record<RequeuedEnd, string>;
-
-function caption(entry: PendingSpeech): string {
-  return `**${quoteSafely(entry.requesterName, 80)}** · ${entry.request.model} — “${quoteSafely(entry.request.text)}”`;
-}
-
-function fileOf(entry: PendingSpeech, audio: Audio): NonNullable<ResultMessage['file']> {
-  return {
-    name: `speech-${entry.generationId?.slice(-8) ?? entry.id.slice(-8)}.${audio.extension}`,
-    bytes: audio.bytes,
-    mime: audio.mime,
-  };
 }

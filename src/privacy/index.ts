@@ -1,4 +1,5 @@
 /** Forgetting a server: its data deleted on `/config forget`, or after a removal and `DATA_RETENTION`. */
+export { createForgetting, type Forgetting } from './create.ts';
 export { type ForgetDependencies, type ForgetReport, ForgetService } from './forget.ts';
 export { RemovalRecords } from './removals.ts';
 export {
@@ -14,21 +15,3 @@ export {
   type RemovalSchedulerOptions,
   SWEEP_EVERY_MS,
 } from './scheduler.ts';
-
-import { type ForgetDependencies, ForgetService } from './forget.ts';
-import { RemovalRecords } from './removals.ts';
-import { RemovalScheduler, type RemovalSchedulerOptions } from './scheduler.ts';
-
-/** The forget service, and the removal scheduler over it and the bot's store, as the bot runs them. */
-export function createForgetting(
-  options: ForgetDependencies & Omit<RemovalSchedulerOptions, 'forget' | 'records' | 'logger'>,
-): { service: ForgetService; scheduler: RemovalScheduler } {
-  const service = new ForgetService(options);
-  const scheduler = new RemovalScheduler({
-    ...options,
-    forget: service,
-    records: new RemovalRecords(options.keyv),
-    logger: options.logger.child({ subsystem: 'privacy' }),
-  });
-  return { service, scheduler };
-}

@@ -15,6 +15,7 @@ export {
   type LastRead,
   spokenName,
 } from './compose.ts';
+export { createReader, type ReaderDiscord } from './create.ts';
 export { type CrowdPhrases, crowdPhrases, ENGLISH_CROWD_PHRASES } from './crowd-phrases.ts';
 export { applyDictionary, withEntry, withoutWord } from './dictionary.ts';
 export { type MessageFacts, type ReadDecision, readDecision } from './filter.ts';

@@ -4,8 +4,10 @@
  * timed out or banned, a cleared chat) is withdrawn from those servers' chat. Cleanup, filters,
  * merging and pacing are the reader's, as for Discord messages.
  */
+import type { Config } from '../config/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { SettingsStore } from '../store/index.ts';
+import type { PrometheusMetrics } from '../ops/index.ts';
+import type { BotStore, SettingsStore } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import {
   TwitchChat,
@@ -194,11 +196,20 @@ export class TwitchSource {
   }
 }
 
-/** The source on its own connection to Twitch chat at `url` (`TWITCH_CHAT_URL`); it connects once a server reads a channel. */
-export function createTwitchSource(
-  url: string,
-  deps: Omit<TwitchSourceOptions, 'chat'>,
-): TwitchSource {
-  const chat = new TwitchChat({ url, logger: deps.logger, clock: deps.clock });
-  return new TwitchSource({ ...deps, chat });
+/** The bot's Twitch source: its own connection to `TWITCH_CHAT_URL`, made once a server reads a channel. */
+export function createTwitchSource(deps: {
+  readonly config: Pick<Config, 'twitchChatUrl'>;
+  readonly store: Pick<BotStore, 'settings'>;
+  readonly reader: TwitchSourceOptions['reader'];
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Counts Twitch messages received, read and dropped; nowhere when absent. */
+  readonly metrics?: Pick<PrometheusMetrics, 'twitchMessage'> | undefined;
+}): TwitchSource {
+  const { clock, logger, metrics } = deps;
+  const chat = new TwitchChat({ url: deps.config.twitchChatUrl, logger, clock });
+  return new TwitchSource({
+    ...{ chat, clock, logger, reader: deps.reader, settings: deps.store.settings },
+    onCount: (outcome) => metrics?.twitchMessage(outcome),
+  });
 }

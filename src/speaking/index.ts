@@ -3,6 +3,7 @@ export { type AssignmentStore, AutoVoices } from './auto-voices.ts';
 export type { ChatTurnRequest } from './chat.ts';
 export { chooseOutput, defaultChoice, pickVoice } from './choose.ts';
 export type { SpeakingServiceOptions } from './context.ts';
+export { createSpeaking } from './create.ts';
 export { DEFAULT_FILES_AT_ONCE } from './delivery.ts';
 export {
   checkShare,

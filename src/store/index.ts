@@ -20,6 +20,7 @@ export {
 } from './keyring.ts';
 export { OPERATION_TIMEOUT_MS, openKeyv } from './keyv.ts';
 export { KeyvLearnedTimesStore } from './learned-times.ts';
+export { type BotStore, isRedisUrl, openStore, type StoreConfig } from './open.ts';
 export {
   DEFAULT_MAX_AGE_MS,
   type DictionaryEntry,

@@ -17,6 +17,7 @@ export {
   TtsClients,
 } from './client.ts';
 export { type Clock, systemClock } from './clock.ts';
+export { createTtsClients, type TtsClientsConfig, type TtsStores } from './create.ts';
 export { productionClientOptions } from './defaults.ts';
 export { describeDetail, isTransient, TtsError, type TtsErrorKind } from './errors.ts';
 export {

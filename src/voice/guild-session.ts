@@ -1,6 +1,7 @@
 /**
  * One guild's voice session: its link, audio player and speech queue, and the driver that
- * generates items near the head, plays them in turn and reports their progress.
+ * generates items near the head, plays them in turn and reports their progress. The ffmpeg runs
+ * started ahead of an item's turn are {@link WarmTranscodes}' job (`warm.ts`).
  */
 import { type AudioPlayer, type AudioPlayerState, AudioPlayerStatus } from '@discordjs/voice';
 import type { Logger } from '../log/index.ts';
@@ -18,12 +19,12 @@ import {
   feedSpeech,
   type PlaybackOptions,
   type PreparedSpeech,
-  prepareSpeech,
   type WarmSlots,
   whenPlayable,
 } from './playback.ts';
 import type { QueueEntry, SpeakOutcome, SpeakRequest } from './types.ts';
 import { ItemUpdates } from './updates.ts';
+import { WarmTranscodes } from './warm.ts';
 
 /** Settings of a {@link GuildSession}. */
 export interface GuildSessionOptions {
@@ -40,14 +41,6 @@ export interface GuildSessionOptions {
   readonly lookahead?: number | undefined;
   /** Called when nothing was queued or playing for `idleMs`; the owner leaves. */
   readonly onIdle: () => void;
-}
-
-/** ffmpeg started for an item ahead of its turn; aborting the controller kills it. */
-interface Warm {
-  readonly prepared: PreparedSpeech;
-  readonly controller: AbortController;
-  /** Holds one of the shared {@link WarmSlots} until fed or killed. */
-  slot: boolean;
 }
 
 interface Current {
@@ -82,9 +75,7 @@ export class GuildSession {
   readonly #updates: ItemUpdates;
   readonly #generations = new Map<string, AbortController>();
   readonly #audioUrls = new Map<string, string>();
-  /** At most the next item to play: its ffmpeg runs while it generates or waits its turn. */
-  readonly #warm = new Map<string, Warm>();
-  readonly #transcodes = new Set<Promise<void>>();
+  readonly #warm: WarmTranscodes;
   #current: Current | undefined;
   #idle: AbortController | undefined;
   #closed = false;
@@ -95,6 +86,14 @@ export class GuildSession {
     this.#logger = options.logger.child({ guildId: options.link.guildId });
     this.#player = options.player;
     this.#updates = new ItemUpdates(this.#logger);
+    this.#warm = new WarmTranscodes({
+      playback: options.playback,
+      slots: options.warmSlots,
+      logger: this.#logger,
+      onFailed: (itemId, error) => {
+        if (this.#current?.itemId === itemId) this.#current.error ??= error;
+      },
+    });
     this.#queue = new SpeechQueue<SpeakRequest>({
       now: () => options.clock.now(),
       maxLength: options.maxQueueLength,
@@ -193,10 +192,9 @@ export class GuildSession {
       this.#player.off('stateChange', this.#onPlayerState);
       this.#player.off('error', this.#onPlayerError);
       this.#player.stop(true);
-      for (const id of [...this.#warm.keys()])
-        this.#dropWarm(id, new Error('voice session closed'));
+      this.#warm.dropAll(new Error('voice session closed'));
     }
-    await Promise.allSettled([...this.#transcodes]);
+    await this.#warm.settled();
   }
 
   #pump(): void {
@@ -225,7 +223,7 @@ export class GuildSession {
       (error: unknown) => {
         this.#generations.delete(item.id);
         if (controller.signal.aborted) return; // skipped, cancelled or left: nothing to report
-        this.#dropWarm(item.id, error);
+        this.#warm.drop(item.id, error);
         this.#logger.warn({ err: error, itemId: item.id }, 'speech generation failed');
         if (this.#queue.markFailed(item.id, reasonOf(error)).ok) {
           this.#updates.end(item.id, { state: 'failed', error });
@@ -235,47 +233,12 @@ export class GuildSession {
     );
   }
 
-  /**
-   * Starts ffmpeg for the item that plays next once it is generating, so its ~100 ms start-up
-   * overlaps the generation instead of delaying the first sound. Only that one item: a waiting
-   * ffmpeg holds tens of MB.
-   */
+  /** Starts ffmpeg ahead for the item that plays next once it is generating (or ready). */
   #warmNext(): void {
     const next = this.#queue.order()[0]?.item;
-    if (next === undefined || this.#warm.has(next.id)) return;
+    if (next === undefined) return;
     if (next.state !== 'generating' && next.state !== 'ready') return;
-    if (this.#options.warmSlots?.tryTake() !== true) return;
-    this.#startWarm(next.id, true);
-  }
-
-  #startWarm(itemId: string, slot: boolean): Warm {
-    const controller = new AbortController();
-    const prepared = prepareSpeech(this.#options.playback, controller.signal);
-    const warm: Warm = { prepared, controller, slot };
-    this.#warm.set(itemId, warm);
-    const done = prepared.transcode.done.catch((error: unknown) => {
-      if (controller.signal.aborted) return;
-      this.#logger.warn({ err: error, itemId }, 'ffmpeg failed');
-      if (this.#current?.itemId === itemId) this.#current.error ??= error;
-    });
-    this.#transcodes.add(done);
-    void done.finally(() => this.#transcodes.delete(done));
-    return warm;
-  }
-
-  // Kills the ffmpeg started ahead for an item that will not play.
-  #dropWarm(itemId: string, reason: unknown): void {
-    const warm = this.#warm.get(itemId);
-    if (warm === undefined) return;
-    warm.controller.abort(reason);
-    this.#warm.delete(itemId);
-    this.#releaseSlot(warm);
-  }
-
-  #releaseSlot(warm: Warm): void {
-    if (!warm.slot) return;
-    warm.slot = false;
-    this.#options.warmSlots?.release();
+    this.#warm.startAhead(next.id);
   }
 
   /** Estimated start of the requester's first pending item (now when they have none). */
@@ -291,9 +254,7 @@ export class GuildSession {
   }
 
   #play(item: QueueItem<SpeakRequest>): void {
-    const warm = this.#warm.get(item.id) ?? this.#startWarm(item.id, false);
-    this.#warm.delete(item.id);
-    this.#releaseSlot(warm); // from now on it is the playing item's ffmpeg
+    const warm = this.#warm.take(item.id);
     const current: Current = {
       itemId: item.id,
       controller: warm.controller,
@@ -357,7 +318,7 @@ export class GuildSession {
     this.#generations.get(itemId)?.abort(reason);
     this.#generations.delete(itemId);
     this.#audioUrls.delete(itemId);
-    this.#dropWarm(itemId, reason);
+    this.#warm.drop(itemId, reason);
     const current = this.#current;
     if (previous === 'playing' && current?.itemId === itemId) {
       this.#current = undefined;

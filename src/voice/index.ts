@@ -6,6 +6,7 @@ export {
   installVoiceCrashGuard,
   isVoiceKeepAliveRace,
 } from './crash-guard.ts';
+export { createVoiceManager, type VoiceDependencies } from './create.ts';
 export {
   DEFAULT_RECONNECT_POLICY,
   type DisconnectCause,

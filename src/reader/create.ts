@@ -1,0 +1,45 @@
+import type { Config } from '../config/index.ts';
+import type { Translator } from '../i18n/index.ts';
+import type { Logger } from '../log/index.ts';
+import type { SpeakingService } from '../speaking/index.ts';
+import type { BotStore } from '../store/index.ts';
+import type { Clock } from '../tts/index.ts';
+import type { VoiceService, VoiceTarget } from '../voice/index.ts';
+import { chatSpeaking } from './port.ts';
+import { ChatReader } from './reader.ts';
+
+/** What the reader needs of Discord: a guild's voice adapter (to `auto-join`) and its language. */
+export interface ReaderDiscord {
+  /** The guild's voice adapter, fetched when the guild is not cached. */
+  readonly voiceAdapterOf: (guildId: string) => Promise<VoiceTarget['adapterCreator']>;
+  /** The language of a server (its community locale): the words read around its chat. */
+  readonly translatorOf: (guildId: string) => Translator;
+}
+
+/** The chat reader of streamer mode, speaking through the speaking service. */
+export function createReader(deps: {
+  readonly config: Pick<Config, 'minTextLength'>;
+  readonly store: Pick<BotStore, 'settings'>;
+  readonly speaking: SpeakingService;
+  readonly voice: VoiceService;
+  readonly discord: ReaderDiscord;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}): ChatReader {
+  const { voice, discord } = deps;
+  return new ChatReader({
+    settings: deps.store.settings,
+    speaking: chatSpeaking({
+      speaking: deps.speaking,
+      voice,
+      join: async (guildId, channelId, textChannelId) => {
+        const adapterCreator = await discord.voiceAdapterOf(guildId);
+        await voice.join({ guildId, channelId, textChannelId, adapterCreator });
+      },
+    }),
+    clock: deps.clock,
+    logger: deps.logger,
+    minTextLength: deps.config.minTextLength,
+    translatorOf: discord.translatorOf,
+  });
+}
