@@ -1,12 +1,30 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * End-to-end files that exercise the TTS API: they run once more against v3 (the harnesses read
+ * `TTS_E2E_API`, see test/support/api-under-test.ts). Only these, to keep CI's time in bounds.
+ */
+const API_MATRIX = [
+  'test/commands/say.test.ts',
+  'test/commands/voices.test.ts',
+  'test/commands/preview.test.ts',
+  'test/commands/config.test.ts',
+  'test/voice/voice-e2e.test.ts',
+  'test/reader/reader-e2e.test.ts',
+  'test/tts/speech-cache.test.ts',
+  'test/durable/resume.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Two cores: end-to-end files start servers and ffmpeg processes.
     maxWorkers: 2,
+    projects: [
+      { test: { name: 'v2', include: ['test/**/*.test.ts'] } },
+      { test: { name: 'v3', include: API_MATRIX, env: { TTS_E2E_API: 'v3' } } },
+    ],
   },
 });

@@ -145,6 +145,8 @@ async function main(): Promise<void> {
       budgets: new MemoryBudgetStore(config.ttsLimits),
       clock: systemClock,
       onBackgroundError: (error) => warnings.push(error instanceof Error ? error.message : 'error'),
+      // The CLI fetches files: submit and poll, whatever the bot streams.
+      api: { ...config.ttsApi, streaming: false },
     }),
     // A person is waiting at a terminal: fail sooner than the bot would.
     maxRetries: 2,

@@ -33,6 +33,13 @@ export function demuxerFor(extension: string): string | undefined {
   return Object.hasOwn(DEMUXERS, extension) ? DEMUXERS[extension] : undefined;
 }
 
+/** Raw PCM with no container (a live stream's chunks): what ffmpeg must be told, since it cannot probe it. */
+export interface RawPcmInput {
+  readonly format: 'f32le' | 's16le';
+  readonly sampleRate: number;
+  readonly channels: number;
+}
+
 /** Choices for one transcode; everything but `normalize` has a sensible default. */
 export interface TranscodeArgsOptions {
   /** Even out loudness between voices ({@link NORMALIZE_FILTER}). */
@@ -54,6 +61,8 @@ export interface TranscodeArgsOptions {
    * format, so ffmpeg does not guess; one that could open other inputs is refused.
    */
   inputFormat?: string | undefined;
+  /** Raw PCM in this format on stdin (`-f f32le -ar 24000 -ac 1`); excludes `inputFormat`. */
+  rawInput?: RawPcmInput | undefined;
   /** Ogg page length in microseconds: one 20 ms Opus frame per page by default, so the first reaches the player at once. */
   pageDurationUs?: number | undefined;
 }
@@ -73,7 +82,22 @@ export function buildTranscodeArgs(options: TranscodeArgsOptions): string[] {
   args.push('-probesize', String(Math.max(32, Math.round(probeSize))));
   args.push('-analyzeduration', String(Math.round(analyzeDuration)));
   args.push('-protocol_whitelist', 'pipe');
-  if (options.inputFormat === undefined) {
+  const raw = options.rawInput;
+  if (raw !== undefined) {
+    if (options.inputFormat !== undefined) {
+      throw new RangeError('rawInput and inputFormat cannot both be given');
+    }
+    const rate = positive(raw.sampleRate, 'rawInput.sampleRate');
+    const channels = positive(raw.channels, 'rawInput.channels');
+    args.push(
+      '-f',
+      raw.format,
+      '-ar',
+      String(Math.round(rate)),
+      '-ac',
+      String(Math.round(channels)),
+    );
+  } else if (options.inputFormat === undefined) {
     // Started before the bytes are known (ahead of playback): it may probe, among these only.
     args.push('-format_whitelist', [...ALLOWED_DEMUXERS].join(','));
   } else {

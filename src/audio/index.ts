@@ -1,6 +1,6 @@
 // Audio pipeline: locate ffmpeg, build its arguments, stream any audio into Ogg/Opus.
 // Knows ffmpeg; knows nothing of Discord, HTTP or commands.
-export type { TranscodeArgsOptions } from './args.ts';
+export type { RawPcmInput, TranscodeArgsOptions } from './args.ts';
 export { buildTranscodeArgs, demuxerFor, NORMALIZE_FILTER } from './args.ts';
 export type { FfmpegCandidateFailure, FfmpegFailureReason, FfmpegSource } from './errors.ts';
 export { FfmpegError, FfmpegNotFoundError } from './errors.ts';

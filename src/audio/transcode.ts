@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { PassThrough, Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { buildTranscodeArgs } from './args.ts';
+import { buildTranscodeArgs, type RawPcmInput } from './args.ts';
 import type { FfmpegFailureReason } from './errors.ts';
 import { FfmpegError } from './errors.ts';
 import type { FfmpegProcesses } from './processes.ts';
@@ -24,6 +24,8 @@ export interface TranscodeOptions {
   maxDurationMs?: number | undefined;
   /** Force the input demuxer (e.g. "mp3") when the format was already sniffed. */
   inputFormat?: string | undefined;
+  /** Raw PCM input (a live stream's chunks) in this format instead of a file. */
+  rawInput?: RawPcmInput | undefined;
   /** Abort the transcode: ffmpeg is killed and `done` rejects with reason "aborted". */
   signal?: AbortSignal | undefined;
   /** Kill ffmpeg when it writes nothing for this long (not counted while the reader lags); default 15 000. */
@@ -84,6 +86,7 @@ export function startTranscode(options: TranscodeOptions): WaitingTranscode {
     bitrateKbps: options.bitrateKbps,
     maxDurationMs: options.maxDurationMs,
     inputFormat: options.inputFormat,
+    rawInput: options.rawInput,
   });
   let source: Readable | undefined;
   const { signal, logger } = options;

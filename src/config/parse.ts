@@ -1,10 +1,20 @@
 import { z } from 'zod';
 import { parseSecretKey } from '../store/secrets.ts';
 import { API_PRIOR, type EstimatorPrior, priorFor } from '../tts/estimator.ts';
-import { type Limits, parseLimits } from '../tts/limits.ts';
+import { DEFAULT_LIMITS, type Limits, parseLimits, V3_DEFAULT_LIMITS } from '../tts/limits.ts';
+
+/** Which of the vendor's APIs the bot speaks, and how (`TTS_API_VERSION`, `TTS_STREAMING`). */
+export interface TtsApiChoice {
+  readonly version: 'v2' | 'v3';
+  /** Voice items stream live over v3's WebSocket; only with v3. */
+  readonly streaming: boolean;
+  /** The key's cap on concurrent generations (v3 only). */
+  readonly concurrentJobs: number;
+}
 
 /** What any user of the TTS API needs: the bot, and the admin CLI. */
 export interface TtsConfig {
+  readonly ttsApi: TtsApiChoice;
   readonly ttsApiUrl: string;
   readonly ttsMediaOrigins: readonly string[];
   readonly ttsLimits: Limits;
@@ -136,8 +146,14 @@ const secretList = z.string().transform((text, context) => {
   return keys;
 });
 
+/** The vendor's address of each API version, when `TTS_API_URL` names none. */
+const API_URLS = { v2: 'https://api.audixa.ai/v2', v3: 'https://api.audixa.ai/v3' } as const;
+
 const ttsSchema = z.object({
-  TTS_API_URL: url.default('https://api.audixa.ai/v2'),
+  TTS_API_VERSION: z.enum(['v2', 'v3']).default('v2'),
+  TTS_STREAMING: z.enum(['on', 'off']).optional(),
+  TTS_CONCURRENT_JOBS: z.coerce.number().int().min(1).max(1000).default(5),
+  TTS_API_URL: url.optional(),
   TTS_MEDIA_ORIGINS: z
     .string()
     .default('https://media.audixa.ai,https://cdn.audixa.ai')
@@ -225,14 +241,25 @@ function validate<T>(shape: z.ZodType<T>, env: Env): T {
 }
 
 function ttsConfig(e: z.infer<typeof ttsSchema>): TtsConfig {
+  const version = e.TTS_API_VERSION;
+  if (version === 'v2' && e.TTS_STREAMING === 'on') {
+    throw new ConfigError(
+      'Invalid configuration:\n  TTS_STREAMING can only be on with TTS_API_VERSION=v3 (v2 does not stream)',
+    );
+  }
   let ttsLimits: Limits;
   try {
-    ttsLimits = parseLimits(e.TTS_LIMITS);
+    ttsLimits = parseLimits(e.TTS_LIMITS, version === 'v3' ? V3_DEFAULT_LIMITS : DEFAULT_LIMITS);
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  TTS_LIMITS ${(error as Error).message}`);
   }
   return {
-    ttsApiUrl: e.TTS_API_URL,
+    ttsApi: {
+      version,
+      streaming: version === 'v3' && e.TTS_STREAMING !== 'off',
+      concurrentJobs: e.TTS_CONCURRENT_JOBS,
+    },
+    ttsApiUrl: e.TTS_API_URL ?? API_URLS[version],
     ttsMediaOrigins: e.TTS_MEDIA_ORIGINS,
     ttsLimits,
     pollDeadlineMs: e.TTS_POLL_DEADLINE,

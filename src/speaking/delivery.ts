@@ -11,6 +11,7 @@ import { openSniffed, type SpeechRequest, type TtsClient } from '../tts/index.ts
 import type { SpeakUpdate } from '../voice/index.ts';
 import type { SpeakingContext } from './context.ts';
 import type { TicketJournal } from './journal.ts';
+import { liveSource } from './live-source.ts';
 import { queueRefusal } from './refusals.ts';
 import { Slots } from './slots.ts';
 import { endOf, ttsSource } from './sources.ts';
@@ -58,7 +59,8 @@ export class Delivery {
       requesterName: ticket.requesterName,
       text: request.text,
       expectedMs: expectedSpeechMs(request.text.length, request.speed),
-      source: ttsSource(
+      // Streamed live where the key's API streams (v3), else generated and then fetched.
+      source: (speech.client.streams ? liveSource : ttsSource)(
         this.#currentClient(speech),
         request,
         this.#onSubmitted(speech, journal),
@@ -192,12 +194,14 @@ export class Delivery {
    * The server's client as of each generation, not of the request: an item that waits in the
    * voice queue while the key is replaced generates with the new key, never the old one.
    */
-  #currentClient(speech: ReadySpeech): Pick<TtsClient, 'generate' | 'stream'> {
+  #currentClient(speech: ReadySpeech): Pick<TtsClient, 'generate' | 'live' | 'stream'> {
     const { guildId } = speech.ticket;
     const { canManage } = speech.input.requester;
     return {
       generate: async (request: SpeechRequest, options) =>
         (await this.#context.clientFor(guildId, canManage)).generate(request, options),
+      live: async (request: SpeechRequest, options) =>
+        (await this.#context.clientFor(guildId, canManage)).live(request, options),
       stream: (audioUrl, signal) => speech.client.stream(audioUrl, signal),
     };
   }

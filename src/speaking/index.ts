@@ -5,6 +5,7 @@ export { chooseOutput, defaultChoice, pickVoice } from './choose.ts';
 export type { SpeakingServiceOptions } from './context.ts';
 export { createSpeaking } from './create.ts';
 export { DEFAULT_FILES_AT_ONCE } from './delivery.ts';
+export { liveSource } from './live-source.ts';
 export {
   checkShare,
   DEFAULT_SHARE_DIVISOR,

@@ -38,6 +38,7 @@ export {
 } from './reader-settings.ts';
 export { openRedis, type RedisConnection, redactUrl } from './redis.ts';
 export { RedisBudgetStore } from './redis-budgets.ts';
+export { RedisJobSlots } from './redis-jobs.ts';
 export {
   decryptSecret,
   encryptSecret,

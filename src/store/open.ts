@@ -4,6 +4,7 @@ import {
   type BudgetStore,
   type Clock,
   FallbackBudgetStore,
+  type JobSlots,
   type Limits,
   MemoryBudgetStore,
   shareOfLimits,
@@ -15,6 +16,7 @@ import { openKeyv } from './keyv.ts';
 import { KeyvLearnedTimesStore } from './learned-times.ts';
 import { openRedis, type RedisConnection } from './redis.ts';
 import { RedisBudgetStore } from './redis-budgets.ts';
+import { RedisJobSlots } from './redis-jobs.ts';
 import { KeyvSettingsStore } from './settings.ts';
 import { KeyvSpeechCacheStore } from './speech-cache.ts';
 import { KeyvUsageLedger } from './usage.ts';
@@ -47,6 +49,8 @@ export interface BotStore {
   readonly speechCache: KeyvSpeechCacheStore;
   /** Each key's learned generation times, so first polls after a restart are well timed. */
   readonly learnedTimes: KeyvLearnedTimesStore;
+  /** v3's concurrent jobs per key, shared by shard processes on Redis; else kept per process. */
+  readonly jobs: JobSlots | undefined;
 }
 
 /**
@@ -91,6 +95,7 @@ export async function openStore(deps: {
     budgets: budgetsOf({ ...deps, keyv, redis }),
     speechCache: new KeyvSpeechCacheStore(keyv),
     learnedTimes: new KeyvLearnedTimesStore(keyv),
+    jobs: redis === undefined ? undefined : new RedisJobSlots(redis),
   };
 }
 

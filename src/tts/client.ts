@@ -6,10 +6,13 @@ import type { Clock } from './clock.ts';
 import { TtsError, unsendableKeyError } from './errors.ts';
 import { API_PRIOR, type EstimatorPrior } from './estimator.ts';
 import { RateGate } from './gate.ts';
+import type { HttpContext } from './http.ts';
 import { isSendableKey, keyId } from './key.ts';
 import { LearnedTimes, type LearnedTimesStore } from './learned-times.ts';
+import { liveSpeech, type VoiceSpeech } from './live.ts';
 import { countingFetch, endpointOf, type TtsMetrics } from './metrics.ts';
 import { PollScheduler } from './poller.ts';
+import type { TtsProtocol } from './protocol.ts';
 import { type GenerateOptions, SharedGenerations } from './shared-generation.ts';
 import { type SpeechCache, speechCacheKey } from './speech-cache.ts';
 import type { FinishedGeneration, Model, Operation, SpeechRequest, Voice } from './types.ts';
@@ -49,6 +52,10 @@ export interface TtsClientOptions {
         readonly store?: LearnedTimesStore | undefined;
       }
     | undefined;
+  /** Told of each live stream that failed before its first chunk and fell back to submit-and-poll. */
+  readonly onStreamFallback?: ((error: unknown) => void) | undefined;
+  /** The wire protocol of each key's client, from its HTTP context; v2's `TtsApi` when absent. */
+  readonly protocol?: ((http: HttpContext) => TtsProtocol) | undefined;
 }
 
 /** Cached addresses handed out recently, so a 404 on one can be answered with a fresh generation. */
@@ -61,7 +68,7 @@ const MAX_SERVED = 1000;
  */
 export class TtsClient {
   readonly keyId: string;
-  readonly #api: TtsApi;
+  readonly #api: TtsProtocol;
   readonly #poller: PollScheduler;
   /** How long this key's generations take, from the store at first use, then as polled. */
   readonly #learned: LearnedTimes;
@@ -97,7 +104,7 @@ export class TtsClient {
       clock: options.clock,
       maxWaitMs: options.maxBudgetWaitMs,
     });
-    this.#api = new TtsApi({
+    const http: HttpContext = {
       baseUrl: options.baseUrl,
       apiKey,
       keyId: this.keyId,
@@ -108,7 +115,8 @@ export class TtsClient {
       maxResponseBytes: options.maxResponseBytes,
       maxRetries: options.maxRetries,
       onBudgetError: options.onBackgroundError,
-    });
+    };
+    this.#api = options.protocol === undefined ? new TtsApi(http) : options.protocol(http);
     this.#learned = new LearnedTimes(this.keyId, {
       prior: options.learning?.prior ?? API_PRIOR,
       store: options.learning?.store,
@@ -227,6 +235,51 @@ export class TtsClient {
     await onSubmitted?.(generationId);
     onProgress?.({ stage: 'generating', generationId });
     return this.resume({ generationId, request, submittedAt }, signal);
+  }
+
+  /** True when voice speech streams live ({@link live}); false where it is submitted and polled. */
+  get streams(): boolean {
+    return this.#api.stream !== undefined;
+  }
+
+  /**
+   * Speech for a voice item: from the cache, else streamed live where the API streams (the
+   * backup file then goes into the cache), else as {@link generate}. `onSubmitted` is awaited
+   * once the API accepted the request, before any audio is handed over.
+   */
+  async live(request: SpeechRequest, options: GenerateOptions = {}): Promise<VoiceSpeech> {
+    this.#checkKey();
+    const stream = this.#api.stream;
+    if (stream === undefined)
+      return { kind: 'file', finished: await this.generate(request, options) };
+    return this.#counted(() =>
+      liveSpeech(options, {
+        clock: this.#options.clock,
+        lookup: () => this.#cached(request, options.signal),
+        stream: (hooks) => stream(request, hooks),
+        resume: (generationId, submittedAt, signal) =>
+          this.resume({ generationId, request, submittedAt }, signal),
+        generate: (own) => this.generate(request, own),
+        remember: async (generation) =>
+          this.#options.cache?.remember(this.keyId, request, generation),
+        onFallback: this.#options.onStreamFallback,
+      }),
+    );
+  }
+
+  /** The audio of an identical recent request when the cache has it (no submit, no quota). */
+  async #cached(
+    request: SpeechRequest,
+    signal?: AbortSignal,
+  ): Promise<FinishedGeneration | undefined> {
+    const cache = this.#options.cache;
+    if (!cache?.enabled) return undefined;
+    const cached = await cache.lookup(this.keyId, request);
+    signal?.throwIfAborted();
+    if (cached === undefined) return undefined;
+    this.#options.metrics?.cacheHit();
+    this.#serve(cached.audioUrl, request);
+    return { generationId: cached.generationId, audioUrl: cached.audioUrl, cached: true };
   }
 
   /**

@@ -2,11 +2,12 @@ import type { Logger } from '../log/index.ts';
 import type { BudgetStore } from './budget.ts';
 import { TtsClients } from './client.ts';
 import type { Clock } from './clock.ts';
-import { productionClientOptions } from './defaults.ts';
+import { type ApiChoice, productionClientOptions } from './defaults.ts';
 import type { EstimatorPrior } from './estimator.ts';
 import type { LearnedTimesStore } from './learned-times.ts';
 import type { TtsMetrics } from './metrics.ts';
 import { SpeechCache, type SpeechCacheStore } from './speech-cache.ts';
+import type { JobSlots } from './v3/index.ts';
 
 /** What the bot's TTS clients are built from (the bot's `Config` has these fields). */
 export interface TtsClientsConfig {
@@ -17,6 +18,8 @@ export interface TtsClientsConfig {
   readonly cacheTtlMs: number;
   /** `TTS_GENERATION_TIME`: what a key's first polls expect before it has learned its own. */
   readonly generationPrior: EstimatorPrior;
+  /** `TTS_API_VERSION`, `TTS_STREAMING` and v3's concurrent-job cap. */
+  readonly ttsApi: ApiChoice;
 }
 
 /** Where the TTS clients keep what outlives a request: rate budgets, cached speech, learned times. */
@@ -24,6 +27,8 @@ export interface TtsStores {
   readonly budgets: BudgetStore;
   readonly speechCache: SpeechCacheStore;
   readonly learnedTimes: LearnedTimesStore;
+  /** v3's concurrent jobs per key, shared across shards; in this process when absent. */
+  readonly jobs?: JobSlots | undefined;
 }
 
 /** The bot's TTS clients, one per key, on the real API's settings and answering from the speech cache. */
@@ -50,6 +55,8 @@ export function createTtsClients(deps: {
       clock,
       onBackgroundError: (error) => logger.warn({ err: error }, 'TTS background request failed'),
       metrics: deps.metrics,
+      api: config.ttsApi,
+      jobs: store.jobs,
     }),
     cache,
     learning: { store: store.learnedTimes, prior: config.generationPrior },

@@ -119,7 +119,8 @@ export function errorForStatus(status: number, detail: string | undefined): TtsE
   const context = { status };
   switch (status) {
     case 400:
-      return /voice/i.test(text) && /invalid|not found/i.test(text)
+      // v3 also refuses a voice of the other model ("not compatible with model").
+      return /voice/i.test(text) && /invalid|not found|not compatible/i.test(text)
         ? new TtsError('invalid_voice', text, context)
         : new TtsError('bad_request', text, context);
     case 401:

@@ -18,7 +18,7 @@ export {
 } from './client.ts';
 export { type Clock, systemClock } from './clock.ts';
 export { createTtsClients, type TtsClientsConfig, type TtsStores } from './create.ts';
-export { productionClientOptions } from './defaults.ts';
+export { type ApiChoice, productionClientOptions } from './defaults.ts';
 export { describeDetail, isTransient, TtsError, type TtsErrorKind } from './errors.ts';
 export {
   API_PRIOR,
@@ -37,8 +37,11 @@ export {
   type Limits,
   parseLimits,
   shareOfLimits,
+  V3_DEFAULT_LIMITS,
 } from './limits.ts';
+export type { VoiceSpeech } from './live.ts';
 export { countingFetch, endpointOf, type TtsEndpoint, type TtsMetrics } from './metrics.ts';
+export type { LiveStream, PcmFormat, TtsProtocol } from './protocol.ts';
 export { type GenerateOptions, untilAborted } from './shared-generation.ts';
 export {
   AUDIO_LIFETIME_MS,
@@ -58,3 +61,4 @@ export {
   type SpeechRequest,
   type Voice,
 } from './types.ts';
+export { type JobSlots, MemoryJobSlots, STREAM_PCM } from './v3/index.ts';

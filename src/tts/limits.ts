@@ -12,7 +12,7 @@ export type Limits = Readonly<Record<Operation, readonly Limit[]>>;
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-/** The vendor's published per-key limits (the same on every plan). */
+/** The vendor's published per-key limits of v2 (the same on every plan); v2 has no `request` allowance. */
 export const DEFAULT_LIMITS: Limits = {
   generate: [
     { count: 20, windowMs: MINUTE },
@@ -21,6 +21,20 @@ export const DEFAULT_LIMITS: Limits = {
   status: [{ count: 60, windowMs: MINUTE }],
   voices: [{ count: 10, windowMs: MINUTE }],
   health: [{ count: 100, windowMs: MINUTE }],
+  request: [],
+};
+
+/**
+ * v3's per-key limits: one allowance for every call, the smallest plan's (Free, 120 a minute,
+ * from the vendor's older rate-limit page; the newest publishes no figures). Raise it with
+ * `TTS_LIMITS=request=240/1m` for a paid key.
+ */
+export const V3_DEFAULT_LIMITS: Limits = {
+  generate: [],
+  status: [],
+  voices: [],
+  health: [],
+  request: [{ count: 120, windowMs: MINUTE }],
 };
 
 /**

@@ -18,6 +18,8 @@ export function endpointOf(url: string, baseUrl: string): TtsEndpoint | undefine
   if (!path.startsWith(base)) return undefined;
   const rest = path.slice(base.length).replace(/^\/+|\/+$/g, '');
   if (rest === '') return 'health';
+  // v3 polls on its submit path: `GET /v3/tts?generation_id=…`.
+  if (rest === 'tts' && new URL(url).searchParams.has('generation_id')) return 'status';
   if (rest === 'tts' || rest === 'status' || rest === 'voices') return rest;
   return undefined;
 }

@@ -47,8 +47,11 @@ export interface PendingGeneration {
   readonly submittedAt: number;
 }
 
-/** The rate-limited operations of the API. */
-export const OPERATIONS = ['generate', 'status', 'voices', 'health'] as const;
+/**
+ * The rate-limited operations of the API: v2 limits each endpoint on its own; v3 counts every
+ * call of a key (streams included) in one allowance, `request`.
+ */
+export const OPERATIONS = ['generate', 'status', 'voices', 'health', 'request'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /** A generation that finished, with the address of its audio. */

@@ -3,6 +3,7 @@
  * generates items near the head, plays them in turn and reports their progress. The ffmpeg runs
  * started ahead of an item's turn are {@link WarmTranscodes}' job (`warm.ts`).
  */
+import type { Readable } from 'node:stream';
 import { type AudioPlayer, type AudioPlayerState, AudioPlayerStatus } from '@discordjs/voice';
 import type { Logger } from '../log/index.ts';
 import {
@@ -50,6 +51,8 @@ interface Current {
   readonly expectedMs: number;
   /** Set once the player plays the item's resource. */
   opened?: PreparedSpeech;
+  /** The audio fed to ffmpeg: when it failed (a download or stream cut off), that is why the item did. */
+  input?: Readable;
   error?: unknown;
 }
 
@@ -73,6 +76,7 @@ export class GuildSession {
   readonly #player: AudioPlayer;
   readonly #queue: SpeechQueue<SpeakRequest>;
   readonly #updates: ItemUpdates;
+  /** Each item's generation, aborted when the item leaves (so what a source holds is let go). */
   readonly #generations = new Map<string, AbortController>();
   readonly #audioUrls = new Map<string, string>();
   readonly #warm: WarmTranscodes;
@@ -215,7 +219,6 @@ export class GuildSession {
     this.#generations.set(item.id, controller);
     item.payload.source.generate(controller.signal).then(
       (audioUrl) => {
-        this.#generations.delete(item.id);
         if (controller.signal.aborted) return;
         if (this.#queue.markReady(item.id).ok) this.#audioUrls.set(item.id, audioUrl);
         this.#pump();
@@ -238,7 +241,7 @@ export class GuildSession {
     const next = this.#queue.order()[0]?.item;
     if (next === undefined) return;
     if (next.state !== 'generating' && next.state !== 'ready') return;
-    this.#warm.startAhead(next.id);
+    this.#warm.startAhead(next.id, next.payload.source.rawFormatOf?.());
   }
 
   /** Estimated start of the requester's first pending item (now when they have none). */
@@ -254,7 +257,11 @@ export class GuildSession {
   }
 
   #play(item: QueueItem<SpeakRequest>): void {
-    const warm = this.#warm.take(item.id);
+    const audioUrl = this.#audioUrls.get(item.id);
+    this.#audioUrls.delete(item.id);
+    // A live stream reads raw PCM, a file is probed: ffmpeg started for the other kind is replaced.
+    const raw = audioUrl === undefined ? undefined : item.payload.source.rawFormatOf?.(audioUrl);
+    const warm = this.#warm.take(item.id, raw);
     const current: Current = {
       itemId: item.id,
       controller: warm.controller,
@@ -263,8 +270,6 @@ export class GuildSession {
     };
     this.#current = current;
     this.#updates.playing(item.id);
-    const audioUrl = this.#audioUrls.get(item.id);
-    this.#audioUrls.delete(item.id);
     if (audioUrl === undefined) {
       current.error = new Error('the item was ready without an audio address');
       this.#endPlayback(current);
@@ -272,7 +277,10 @@ export class GuildSession {
     }
     const { prepared } = warm;
     feedSpeech(prepared, item.payload.source, audioUrl, current.controller.signal)
-      .then(() => whenPlayable(prepared.resource))
+      .then((input) => {
+        current.input = input;
+        return whenPlayable(prepared.resource);
+      })
       .then(async (playable) => {
         if (this.#current !== current) return;
         if (playable) {
@@ -296,7 +304,12 @@ export class GuildSession {
   #endPlayback(current: Current): void {
     if (this.#current !== current) return;
     this.#current = undefined;
-    const { itemId, error, opened } = current;
+    const { itemId, opened } = current;
+    // The audio's own failure says more than ffmpeg's or the player's echo of it.
+    const error =
+      current.error === undefined ? undefined : (current.input?.errored ?? current.error);
+    this.#generations.get(itemId)?.abort(new Error('the item has ended'));
+    this.#generations.delete(itemId);
     if (error !== undefined) {
       this.#logger.warn({ err: error, itemId }, 'playback failed');
       current.controller.abort(error);

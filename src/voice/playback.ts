@@ -4,10 +4,12 @@
  * download ends and no Opus encoding happens in JavaScript. ffmpeg is started ahead, while the
  * speech is still generating, since loading it takes longer than the download itself.
  */
+import type { Readable } from 'node:stream';
 import { type AudioResource, createAudioResource, StreamType } from '@discordjs/voice';
 import {
   demuxerFor,
   type FfmpegProcesses,
+  type RawPcmInput,
   startTranscode,
   type WaitingTranscode,
 } from '../audio/index.ts';
@@ -34,13 +36,18 @@ export interface PreparedSpeech {
 /**
  * Starts ffmpeg (loudness-evened, waiting on stdin) and the player's resource over its output.
  * Started before the audio's format is known, it may run only the plain audio demuxers and the
- * pipe protocol (see `buildTranscodeArgs`). Aborting `signal` kills ffmpeg; it is also killed by
+ * pipe protocol (see `buildTranscodeArgs`); started for raw PCM (`rawInput`), it reads only that. Aborting `signal` kills ffmpeg; it is also killed by
  * the stall watch once fed.
  */
-export function prepareSpeech(options: PlaybackOptions, signal: AbortSignal): PreparedSpeech {
+export function prepareSpeech(
+  options: PlaybackOptions,
+  signal: AbortSignal,
+  rawInput?: RawPcmInput,
+): PreparedSpeech {
   const transcode = startTranscode({
     ffmpegPath: options.ffmpegPath,
     normalize: true,
+    rawInput,
     signal,
     processes: options.processes,
     stallTimeoutMs: options.stallTimeoutMs,
@@ -52,23 +59,26 @@ export function prepareSpeech(options: PlaybackOptions, signal: AbortSignal): Pr
 
 /**
  * Opens the audio at `audioUrl` (through the source, e.g. the TTS client's media checks, which
- * sniff its format from the first bytes) and feeds it to the waiting ffmpeg; resolves once the
- * download has begun. Audio in a format we do not play never reaches ffmpeg. Reads follow
- * playback: nothing is fetched faster than ffmpeg and the player take it.
+ * sniff its format from the first bytes) and feeds it to the waiting ffmpeg; resolves with the
+ * stream fed once the download has begun (its `errored` tells why the audio itself failed).
+ * Audio in a format we do not play never reaches ffmpeg. Reads follow playback: nothing is
+ * fetched faster than ffmpeg and the player take it.
  */
 export async function feedSpeech(
   prepared: PreparedSpeech,
   source: Pick<SpeechSource, 'open'>,
   audioUrl: string,
   signal: AbortSignal,
-): Promise<void> {
-  const { stream: input, extension } = await source.open(audioUrl, signal);
-  if (signal.aborted || demuxerFor(extension) === undefined) {
+): Promise<Readable> {
+  const { stream: input, extension, raw } = await source.open(audioUrl, signal);
+  // Raw PCM reaches only an ffmpeg started for it (the source said so before: `rawFormatOf`).
+  if (signal.aborted || (raw === undefined && demuxerFor(extension) === undefined)) {
     input.destroy();
     if (signal.aborted) throw signal.reason;
     throw new Error(`the audio is ${extension}, a format that is not played`);
   }
   prepared.transcode.feed(input);
+  return input;
 }
 
 /**

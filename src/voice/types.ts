@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
+import type { RawPcmInput } from '../audio/index.ts';
 import type { LeaveReason } from './notices.ts';
 
 /** Where one `/say` item stands, as shown in its reply. */
@@ -24,20 +25,29 @@ export type SpeakUpdate =
 export interface SpeechSource {
   /**
    * Makes the audio (generation, cache…); resolves with its address. Aborted when the item
-   * leaves. Called when the item's turn comes, so it uses the server's key of that moment.
+   * leaves the queue, also after it resolved (so audio it still holds, a live stream, is let
+   * go). Called when the item's turn comes, so it uses the server's key of that moment.
    */
   generate(signal: AbortSignal): Promise<string>;
   /**
    * Opens the audio at an address `generate` gave, as bytes for ffmpeg, with its format as
-   * sniffed from those bytes (a file extension such as `wav` or `mp3`).
+   * sniffed from those bytes (a file extension such as `wav` or `mp3`), or raw PCM.
    */
   open(audioUrl: string, signal: AbortSignal): Promise<SniffedAudio>;
+  /**
+   * The raw PCM format of the audio at `audioUrl` when it is a live stream rather than a file
+   * (undefined: a file). Without an address, the format this source most likely gives, so ffmpeg
+   * can be started for it ahead. Absent: always files.
+   */
+  rawFormatOf?(audioUrl?: string): RawPcmInput | undefined;
 }
 
-/** Audio bytes and the format they were sniffed as (never taken from the address). */
+/** Audio bytes and the format they were sniffed as (never taken from the address), or raw PCM. */
 export interface SniffedAudio {
   readonly stream: Readable;
   readonly extension: string;
+  /** Set for raw PCM (no container): the format ffmpeg was started for. */
+  readonly raw?: RawPcmInput | undefined;
 }
 
 /** One request to speak in a guild's voice channel. */

@@ -67,7 +67,30 @@ describe('buildTranscodeArgs', () => {
     expect(args[args.indexOf('mp3') - 1]).toBe('-f');
   });
 
+  test('raw PCM (a live stream) is described before -i: -f f32le -ar 24000 -ac 1', () => {
+    const rawInput = { format: 'f32le', sampleRate: 24_000, channels: 1 } as const;
+    const args = buildTranscodeArgs({ normalize: true, rawInput });
+    const input = args.indexOf('-i');
+    expect(args.slice(input - 6, input)).toEqual(['-f', 'f32le', '-ar', '24000', '-ac', '1']);
+    expect(args).not.toContain('-format_whitelist');
+    expect(flagValue(args, '-protocol_whitelist')).toBe('pipe');
+    // The output is still 48 kHz stereo Opus.
+    expect(args.slice(input).join(' ')).toContain('-ac 2 -ar 48000 -c:a libopus');
+  });
+
   test.each<[string, TranscodeArgsOptions]>([
+    [
+      'raw PCM with a demuxer too',
+      {
+        normalize: false,
+        inputFormat: 'wav',
+        rawInput: { format: 'f32le', sampleRate: 24_000, channels: 1 },
+      },
+    ],
+    [
+      'raw PCM at no rate',
+      { normalize: false, rawInput: { format: 'f32le', sampleRate: 0, channels: 1 } },
+    ],
     ['zero bitrate', { normalize: false, bitrateKbps: 0 }],
     ['negative duration', { normalize: false, maxDurationMs: -5 }],
     ['NaN probe size', { normalize: false, probeSizeBytes: Number.NaN }],

@@ -295,6 +295,34 @@ describe('transcodeToOpus', () => {
   });
 });
 
+describe('raw PCM input', () => {
+  test('float32 24 kHz mono chunks arriving over time become Opus before the input ends', async () => {
+    // 2 s of a sine as a live stream sends it: float32 LE, 24 kHz, mono, in 100 ms chunks.
+    const samples = 48_000;
+    const pcm = Buffer.alloc(samples * 4);
+    for (let i = 0; i < samples; i++)
+      pcm.writeFloatLE(0.4 * Math.sin((2 * Math.PI * 440 * i) / 24_000), i * 4);
+    const { stream, state } = slowStream(pcm, 9600, 30);
+    const transcode = startTranscode({
+      ...base,
+      normalize: false,
+      rawInput: { format: 'f32le', sampleRate: 24_000, channels: 1 },
+    });
+    transcode.feed(stream);
+    const parts: Buffer[] = [];
+    let audioBeforeInputEnded = false;
+    transcode.output.on('data', (chunk: Buffer) => {
+      parts.push(chunk);
+      if (!state.ended && (oggOpusDurationMs(Buffer.concat(parts)) ?? 0) > 0) {
+        audioBeforeInputEnded = true;
+      }
+    });
+    await transcode.done;
+    within10Percent(oggOpusDurationMs(Buffer.concat(parts)), 2000);
+    expect(audioBeforeInputEnded).toBe(true);
+  });
+});
+
 describe('startTranscode', () => {
   test('ffmpeg started ahead waits for its input longer than the stall timeout, then transcodes it', async () => {
     const transcode = startTranscode({ ...base, stallTimeoutMs: 300 });

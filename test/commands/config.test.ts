@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { USER_ONE, USER_TWO } from '../../tools/emulator/index.ts';
+import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 
 let t: TestBot;
@@ -36,7 +37,7 @@ describe('/config', () => {
   });
 
   test('a pasted value with spaces or control characters is refused before any request', async () => {
-    const before = t.emulator.counts()['GET /v2/voices']?.total ?? 0;
+    const before = t.emulator.counts()[api.voices]?.total ?? 0;
     const handle = await t.discord
       .slash({ user: 'admin', name: 'config', subcommand: 'api-key' })
       .submitModal({ 'api-key': 'adx_two words\u0007bell' });
@@ -44,7 +45,7 @@ describe('/config', () => {
     expect(reply.content).toContain('not an API key');
     expect(reply.content).not.toContain('two words');
     expect((reply.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
-    expect(t.emulator.counts()['GET /v2/voices']?.total ?? 0).toBe(before);
+    expect(t.emulator.counts()[api.voices]?.total ?? 0).toBe(before);
   });
 
   test('an invalid key is checked with GET /voices and not stored', async () => {
@@ -61,17 +62,22 @@ describe('/config', () => {
   });
 
   test('the admin sets a key through the modal: checked, stored encrypted, shown masked', async () => {
-    const before = t.emulator.counts()['GET /v2/voices']?.total ?? 0;
+    const before = t.emulator.counts()[api.voices]?.total ?? 0;
     const reply = await t.configureKey(USER_ONE.apiKey);
     expect(reply).toContain('checked and saved');
     expect(reply).toContain(`adx…${USER_ONE.apiKey.slice(-4)}`);
-    expect(t.emulator.counts()['GET /v2/voices']?.total).toBe(before + 1);
+    expect(t.emulator.counts()[api.voices]?.total).toBe(before + 1);
     const show = await t.discord
       .slash({ user: 'admin', name: 'config', subcommand: 'show' })
       .waitForReply();
     expect(show.content).toContain(`adx…${USER_ONE.apiKey.slice(-4)}`);
-    expect(show.content).toContain('Generations:** 0 of 20 per 1 minute');
-    expect(show.content).toContain('0 of 500 per 1 day');
+    if (api.version === 'v2') {
+      expect(show.content).toContain('Generations:** 0 of 20 per 1 minute');
+      expect(show.content).toContain('0 of 500 per 1 day');
+    } else {
+      // v3 limits requests, not generations: there is no generation budget to show.
+      expect(show.content).not.toContain('Generations');
+    }
     for (const file of await readdir(t.dataDir)) {
       const bytes = await readFile(join(t.dataDir, file));
       expect(bytes.includes(Buffer.from(USER_ONE.apiKey)), file).toBe(false);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PREVIEW_TEXT } from '../../src/preview/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import type { Json } from '../fake-discord/types.ts';
+import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 import { eventually, wavDurationMs } from '../voice/support.ts';
 
@@ -15,13 +16,11 @@ afterAll(async () => {
 });
 
 const EPHEMERAL = 64;
-const submits = () => t.emulator.counts()['POST /v2/tts']?.total ?? 0;
+const submits = () => t.emulator.counts()[api.submit]?.total ?? 0;
 
 /** The generation the emulator made last, by the id in its last status poll. */
 function lastGenerationId(): string {
-  const path =
-    t.emulator.requests.filter((r) => r.endpoint === 'GET /v2/status').at(-1)?.path ?? '';
-  return new URL(path, 'http://x').searchParams.get('generation_id') ?? '';
+  return api.polled(t.emulator).at(-1) ?? '';
 }
 
 async function preview(voice: string, user = 'member', locale?: string) {
@@ -41,7 +40,7 @@ describe('/preview', () => {
     const { handle, reply } = await preview('af_3kbq21leo');
     expect(submits()).toBe(before + 1);
     const id = lastGenerationId();
-    expect(t.emulator.generation(id)?.text).toBe(PREVIEW_TEXT);
+    expect(api.textOf(t.emulator, id)).toBe(PREVIEW_TEXT);
     const [file] = handle.files();
     expect(file?.filename).toBe('preview-af_3kbq21leo.wav');
     expect(file?.data.equals(t.emulator.audioOf(id) ?? Buffer.alloc(0))).toBe(true);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { USER_ONE, USER_POOR, USER_TWO } from '../../tools/emulator/index.ts';
+import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 
 let t: TestBot;
@@ -18,12 +19,10 @@ function say(options: Record<string, string | number>, user = 'member') {
   return t.discord.slash({ user, name: 'say', options: { text: TEXT, ...options } });
 }
 
-/** The generation the bot polled last (its id is in the GET /status query). */
+/** The generation the bot polled last (its id is in the status query), and the text it spoke. */
 function lastGeneration() {
-  const path =
-    t.emulator.requests.filter((r) => r.endpoint === 'GET /v2/status').at(-1)?.path ?? '';
-  const id = new URL(path, 'http://x').searchParams.get('generation_id') ?? '';
-  return { id, generation: t.emulator.generation(id) };
+  const id = api.polled(t.emulator).at(-1) ?? '';
+  return { id, text: api.textOf(t.emulator, id) };
 }
 
 /** Waits for the reply to reach its final state (an attachment, or a message that is not progress). */
@@ -56,7 +55,7 @@ describe('/say with a file', () => {
     const reply = await finalReply(handle);
     expect(reply.content).not.toMatch(/<@\d+>/);
     expect(reply.content).not.toContain('@everyone');
-    const spoken = lastGeneration().generation?.text ?? '';
+    const spoken = lastGeneration().text ?? '';
     expect(spoken).toContain('Hey admin and everyone');
     expect(spoken).not.toContain('<@');
   });
@@ -67,14 +66,14 @@ describe('/say with a file', () => {
     [{ voice: 'no_such_voice' }, 'There is no voice'],
     [{ output: 'voice' }, 'not in a voice channel'],
   ])('%j is refused before any generation, ephemerally: %s', async (options, message) => {
-    const before = t.emulator.counts()['POST /v2/tts']?.total ?? 0;
+    const before = t.emulator.counts()[api.submit]?.total ?? 0;
     const handle = say(options);
     await handle.waitFor((e) => (e.kind === 'callback' && e.type === 4) || e.kind === 'delete');
     // Refused at once, or after the public defer: then privately, and the public reply is gone.
     const reply = handle.callback()?.type === 4 ? handle.lastMessage() : handle.followUps()[0];
     expect(reply?.content).toContain(message);
     expect((reply?.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
-    expect(t.emulator.counts()['POST /v2/tts']?.total ?? 0).toBe(before);
+    expect(t.emulator.counts()[api.submit]?.total ?? 0).toBe(before);
   });
 
   test.each([
@@ -84,7 +83,7 @@ describe('/say with a file', () => {
       'voice engine crashed',
     ],
     [{ kind: 'never-complete' } as const, 'taking too long', 'generation `'],
-    [{ kind: 'http-error', endpoint: 'POST /v2/tts', status: 500 } as const, 'internal error', ''],
+    [{ kind: 'http-error', endpoint: api.submit, status: 500 } as const, 'internal error', ''],
     [{ kind: 'media-404' } as const, 'could not find that', ''],
   ])('API failure %j shows a specific message', async (fault, message, detail) => {
     t.emulator.fault(fault);

@@ -284,3 +284,43 @@ describe('SHARD_LIST', () => {
     expect(() => parseConfig({ ...minimal, ...env })).toThrow(message);
   });
 });
+
+describe('TTS_API_VERSION and TTS_STREAMING', () => {
+  test.each([
+    [{}, { version: 'v2', streaming: false }, 'https://api.audixa.ai/v2'],
+    [{ TTS_API_VERSION: 'v3' }, { version: 'v3', streaming: true }, 'https://api.audixa.ai/v3'],
+    [
+      { TTS_API_VERSION: 'v3', TTS_STREAMING: 'off' },
+      { version: 'v3', streaming: false },
+      'https://api.audixa.ai/v3',
+    ],
+    [
+      { TTS_API_VERSION: 'v3', TTS_API_URL: 'http://127.0.0.1:4000/v3' },
+      { version: 'v3', streaming: true },
+      'http://127.0.0.1:4000/v3',
+    ],
+  ])('%j', (env, api, url) => {
+    const config = parseConfig({ ...minimal, ...env });
+    expect(config.ttsApi).toMatchObject({ ...api, concurrentJobs: 5 });
+    expect(config.ttsApiUrl).toBe(url);
+  });
+
+  test('v3 limits every call in one allowance, 120 a minute unless told', () => {
+    const v3 = parseConfig({ ...minimal, TTS_API_VERSION: 'v3' });
+    expect(v3.ttsLimits.request).toEqual([{ count: 120, windowMs: 60_000 }]);
+    expect(v3.ttsLimits.generate).toEqual([]);
+    const paid = parseConfig({ ...minimal, TTS_API_VERSION: 'v3', TTS_LIMITS: 'request=240/1m' });
+    expect(paid.ttsLimits.request).toEqual([{ count: 240, windowMs: 60_000 }]);
+    expect(parseConfig(minimal).ttsLimits.request).toEqual([]);
+  });
+
+  test.each([
+    [{ TTS_STREAMING: 'on' }, /TTS_STREAMING can only be on with TTS_API_VERSION=v3/],
+    [{ TTS_API_VERSION: 'v4' }, /TTS_API_VERSION/],
+    [{ TTS_API_VERSION: 'v3', TTS_STREAMING: 'yes' }, /TTS_STREAMING/],
+    [{ TTS_API_VERSION: 'v3', TTS_CONCURRENT_JOBS: '0' }, /TTS_CONCURRENT_JOBS/],
+  ])('%j is refused, naming the variable', (env, message) => {
+    expect(() => parseConfig({ ...minimal, ...env })).toThrow(ConfigError);
+    expect(() => parseConfig({ ...minimal, ...env })).toThrow(message);
+  });
+});

@@ -16,7 +16,8 @@ import { translatorFor } from '../../src/i18n/index.ts';
 import { StoreUnavailableError } from '../../src/store/index.ts';
 import { systemClock, type TtsClient } from '../../src/tts/index.ts';
 import { type Emulator, startEmulator, USER_ONE } from '../../tools/emulator/index.ts';
-import { clientsFor, sentence } from '../tts/emulated.ts';
+import { api } from '../support/api-under-test.ts';
+import { sentence } from '../tts/emulated.ts';
 
 let emu: Emulator;
 beforeAll(async () => {
@@ -29,7 +30,7 @@ beforeEach(() => emu.reset());
 const sealing = { secretKey: Buffer.alloc(32, 9), clock: systemClock };
 
 const request = { text: sentence(), voiceId: 'am_2riuownnf', model: 'base' } as const;
-const posts = () => emu.counts()['POST /v2/tts']?.total ?? 0;
+const posts = () => emu.counts()[api.submit]?.total ?? 0;
 
 function entry(overrides: Partial<PendingSpeech> = {}): PendingSpeech {
   const now = Date.now();
@@ -50,7 +51,7 @@ function entry(overrides: Partial<PendingSpeech> = {}): PendingSpeech {
 /** A resumer over a real journal and the emulator; what it sends is collected. */
 function setup(overrides: Partial<ResumeOptions> = {}) {
   const journal = new PendingJournal(new Keyv(), sealing);
-  const client = clientsFor(emu).clients.forKey(USER_ONE.apiKey);
+  const client = api.clients(emu).clients.forKey(USER_ONE.apiKey);
   const sent: { route: DeliveryRoute; message: ResultMessage }[] = [];
   const resumer = new PendingResumer({
     journal,

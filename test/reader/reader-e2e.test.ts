@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import { Permission } from '../fake-discord/index.ts';
+import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 import { eventually, fetchedGenerations } from '../voice/support.ts';
 
@@ -47,17 +48,14 @@ function config(subcommand: string, options: Record<string, string | number | bo
   return t.discord.slash({ user: 'admin', name: 'config', subcommand, options });
 }
 
-/** Texts of the generations whose audio was played (fetched for playback), in order. */
+/** Texts of the generations whose audio was played (fetched for playback: chat turns are files), in order. */
 function heard(): string[] {
-  return fetchedGenerations(t.emulator).map((id) => t.emulator.generation(id)?.text ?? '');
+  return fetchedGenerations(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
 }
 
 /** Texts of every generation made so far (each is polled at least once), in order. */
 function submitted(): string[] {
-  const ids = t.emulator.requests
-    .filter((entry) => entry.endpoint === 'GET /v2/status')
-    .map((entry) => new URL(entry.path, 'http://x').searchParams.get('generation_id') ?? '');
-  return [...new Set(ids)].map((id) => t.emulator.generation(id)?.text ?? '');
+  return api.polled(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
 }
 
 async function heardMatching(pattern: RegExp, timeoutMs = 15_000): Promise<string> {

@@ -22,6 +22,7 @@ import {
   startFakeVoiceServer,
   trustFakeVoiceCertificate,
 } from '../fake-discord/voice/index.ts';
+import { type ApiVersion, api, apiOf } from './api-under-test.ts';
 import { generationTimeEnv } from './generation-time.ts';
 
 /** The real bot, logged into the fake Discord, speaking to the TTS emulator. */
@@ -41,7 +42,7 @@ export interface TestBot {
   stop(): Promise<void>;
 }
 
-/** Starts emulator, fake Discord (with voice) and the bot, on free loopback ports. */
+/** Starts emulator, fake Discord (with voice) and the bot, on free loopback ports, for the run's API version. */
 export async function startTestBot(
   options: {
     emulator?: EmulatorOptions;
@@ -50,6 +51,8 @@ export async function startTestBot(
     discord?: Omit<FakeDiscordOptions, 'voice' | 'heartbeatIntervalMs'>;
     /** Passed to `startBot`: where the bot records its metrics. */
     metrics?: PrometheusMetrics;
+    /** The API version, for a test about one; the run's version (api-under-test) when absent. */
+    api?: ApiVersion;
   } = {},
 ): Promise<TestBot> {
   await trustFakeVoiceCertificate();
@@ -76,7 +79,8 @@ export async function startTestBot(
   const config = parseConfig({
     DISCORD_TOKEN: discord.token,
     DISCORD_API_URL: discord.apiUrl,
-    TTS_API_URL: emulator.baseUrl,
+    // The API version of this test run (see api-under-test.ts).
+    ...(options.api === undefined ? api : apiOf(options.api)).env(emulator),
     TTS_MEDIA_ORIGINS: emulator.mediaOrigin,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'debug',

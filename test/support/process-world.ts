@@ -13,6 +13,7 @@ import {
   fakeVoiceCertificate,
   startFakeVoiceServer,
 } from '../fake-discord/voice/index.ts';
+import { api } from './api-under-test.ts';
 import { type BotProcess, spawnBot } from './bot-process.ts';
 import { generationTimeEnv } from './generation-time.ts';
 
@@ -46,7 +47,8 @@ export async function startProcessWorld(
   const dataDir = await mkdtemp(join(tmpdir(), 'tts-bot-process-'));
   const { certPath } = await fakeVoiceCertificate();
   const env = {
-    TTS_API_URL: emulator.baseUrl,
+    // The API version of this test run (see api-under-test.ts).
+    ...api.env(emulator),
     TTS_MEDIA_ORIGINS: emulator.mediaOrigin,
     DATA_DIR: dataDir,
     SECRET_KEY: 'ab'.repeat(32),

@@ -29,6 +29,7 @@ export function scaleLimits(limits: Limits, scale: number): Limits {
     status: scaled(limits.status),
     voices: scaled(limits.voices),
     health: scaled(limits.health),
+    request: scaled(limits.request),
   };
 }
 

@@ -15,6 +15,16 @@ test.each([
   expect(endpointOf(url, BASE)).toBe(expected);
 });
 
+const V3 = 'https://api.example.test/v3';
+
+test.each([
+  [`${V3}/tts`, 'tts'],
+  [`${V3}/tts?generation_id=gen_1`, 'status'],
+  [`${V3}/voices?model=base&limit=500&offset=0`, 'voices'],
+])('v3: %s is the %s endpoint', (url, expected) => {
+  expect(endpointOf(url, V3)).toBe(expected);
+});
+
 test('countingFetch counts each answer by status, a request without answer as 0, and passes both on', async () => {
   const seen: [TtsEndpoint, number][] = [];
   const metrics = {

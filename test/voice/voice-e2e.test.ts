@@ -5,9 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { USER_ONE } from '../../tools/emulator/index.ts';
+import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 import { sentence } from '../tts/emulated.ts';
-import { eventually, fetchedGenerations, wavDurationMs } from './support.ts';
+import { eventually, wavDurationMs } from './support.ts';
 
 let t: TestBot;
 const EPHEMERAL = 64;
@@ -65,7 +66,7 @@ describe('voice end to end', () => {
     const handle = say(sentence(50));
     const final = await replyMatching(handle, /Played/);
     expect(final).toMatch(/🔊 Played \(\d+ s\)\./);
-    const id = fetchedGenerations(t.emulator).at(-1) ?? '';
+    const id = api.spoken(t.emulator, USER_ONE.userId).at(-1) ?? '';
     const expectedMs = wavDurationMs(t.emulator.audioOf(id) ?? Buffer.alloc(0));
     const heard = await t.voiceServer.waitForAudio(guildId(), { timeoutMs: 10_000 });
     expect(Math.abs(heard.durationMs - expectedMs) / expectedMs).toBeLessThan(0.1);

@@ -48,6 +48,8 @@ export interface EmulatorV3 {
   readonly streamUrl: string;
   /** A v3 generation, expired or not. */
   generation(generationId: string): V3Snapshot | undefined;
+  /** Every v3 generation of a user (streams included), oldest first, for tests. */
+  generationsOf(userId: string): V3Snapshot[];
   /** A plan's limits in force. */
   limitsOf(plan: Plan): V3PlanLimits;
 }
@@ -151,6 +153,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           const { audio: _audio, transitions, ...snapshot } = gen;
           return { ...snapshot, transitions: [...transitions] };
         },
+        generationsOf: (userId) =>
+          v3.store
+            .historyOf(userId)
+            .reverse()
+            .map(({ audio: _audio, transitions, ...snapshot }) => ({
+              ...snapshot,
+              transitions: [...transitions],
+            })),
         limitsOf: (plan) => resolved.v3Limits[plan] ?? V3_LIMITS[plan],
       },
       audioOf: (id) => {

@@ -1,0 +1,137 @@
+/**
+ * Speech for a voice item where the API streams: live PCM from the first chunk on, and the
+ * backup file into the speech cache; a stream that fails before its first chunk falls back to
+ * submit-and-poll, charging once where the API allows it.
+ */
+import type { Readable } from 'node:stream';
+import type { Clock } from './clock.ts';
+import { TtsError } from './errors.ts';
+import type { LiveStream, PcmFormat, StreamHooks } from './protocol.ts';
+
+/** A finished generation, as `TtsClient.generate` gives it (kept here so this file imports no client). */
+export interface FinishedSpeech {
+  readonly generationId: string;
+  readonly audioUrl: string;
+  readonly cached?: boolean;
+}
+
+/** A caller's cancellation and listeners, as `TtsClient.generate` takes them. */
+export interface LiveOptions {
+  readonly signal?: AbortSignal;
+  readonly onSubmitted?: (generationId: string) => Promise<void> | void;
+  readonly onProgress?: (
+    progress:
+      | { readonly stage: 'waiting-for-budget'; readonly ahead: () => number }
+      | { readonly stage: 'generating'; readonly generationId: string },
+  ) => void;
+}
+
+/** Speech for a voice item: a finished file, or a generation still streaming. */
+export type VoiceSpeech =
+  | { readonly kind: 'file'; readonly finished: FinishedSpeech }
+  | {
+      readonly kind: 'live';
+      readonly generationId: string;
+      readonly format: PcmFormat;
+      /** Raw PCM in `format`; destroyed with a TtsError if the stream fails mid-way. */
+      readonly pcm: Readable;
+      /** The generation with its backup file's address, once the stream completed. */
+      readonly finished: Promise<FinishedSpeech>;
+    };
+
+/** What {@link liveSpeech} uses of the key's client. */
+export interface LiveDeps {
+  readonly clock: Clock;
+  /** The audio of an identical recent request, if cached. */
+  readonly lookup: () => Promise<FinishedSpeech | undefined>;
+  readonly stream: (hooks: StreamHooks) => Promise<LiveStream>;
+  /** Waits for a generation started earlier without starting it again. */
+  readonly resume: (
+    generationId: string,
+    submittedAt: number,
+    signal?: AbortSignal,
+  ) => Promise<FinishedSpeech>;
+  /** Submit and poll, as a file-mode request does. */
+  readonly generate: (options: LiveOptions) => Promise<FinishedSpeech>;
+  /** Keeps a finished generation in the speech cache. */
+  readonly remember: (generation: {
+    generationId: string;
+    audioUrl: string;
+    submittedAt: number;
+  }) => Promise<void>;
+  /** Told of each stream that failed before its first chunk and fell back (for a log line). */
+  readonly onFallback?: ((error: unknown) => void) | undefined;
+}
+
+/**
+ * Failures a stream has in common with a submit of the same request (key, balance, plan,
+ * voice, text, our own budget): falling back would only fail again.
+ */
+const NO_FALLBACK = new Set([
+  'invalid_key',
+  'access_denied',
+  'plan_required',
+  'invalid_voice',
+  'bad_request',
+  'insufficient_balance',
+  'quota_exhausted',
+]);
+
+/**
+ * Streams the speech, or serves it from the cache. When the stream fails before its first
+ * chunk: with no generation started, it is submitted; with one started and cut off, that
+ * generation is polled (hanging up does not stop it, so it is not paid twice); one the server
+ * said failed was given back (`pricing.mdx`) and is submitted again.
+ */
+export async function liveSpeech(options: LiveOptions, deps: LiveDeps): Promise<VoiceSpeech> {
+  const { signal, onProgress, onSubmitted } = options;
+  const cached = await deps.lookup();
+  if (cached !== undefined) return { kind: 'file', finished: cached };
+  onProgress?.({ stage: 'waiting-for-budget', ahead: () => 0 });
+  let started: { generationId: string; at: number } | undefined;
+  let live: LiveStream;
+  try {
+    live = await deps.stream({
+      signal,
+      onStarted: async (generationId) => {
+        started = { generationId, at: deps.clock.now() };
+        await onSubmitted?.(generationId);
+        onProgress?.({ stage: 'generating', generationId });
+      },
+    });
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    if (error instanceof TtsError && NO_FALLBACK.has(error.kind)) throw error;
+    deps.onFallback?.(error);
+    return { kind: 'file', finished: await fallBack(error, started, options, deps) };
+  }
+  const submittedAt = started?.at ?? deps.clock.now();
+  const { generationId } = live;
+  const finished = live.completed.then(async (audioUrl) => {
+    await deps.remember({ generationId, audioUrl, submittedAt });
+    return { generationId, audioUrl };
+  });
+  // Whoever plays the PCM hears of a failure through it; this copy needs no listener.
+  finished.catch(() => undefined);
+  return { kind: 'live', generationId, format: live.format, pcm: live.pcm, finished };
+}
+
+async function fallBack(
+  error: unknown,
+  started: { generationId: string; at: number } | undefined,
+  options: LiveOptions,
+  deps: LiveDeps,
+): Promise<FinishedSpeech> {
+  const saidFailed = error instanceof TtsError && error.kind === 'generation_failed';
+  if (started !== undefined && !saidFailed) {
+    try {
+      return await deps.resume(started.generationId, started.at, options.signal);
+    } catch (pollError) {
+      const gone =
+        pollError instanceof TtsError &&
+        (pollError.kind === 'generation_failed' || pollError.kind === 'not_found');
+      if (!gone) throw pollError;
+    }
+  }
+  return deps.generate(options);
+}

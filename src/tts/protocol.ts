@@ -1,0 +1,55 @@
+/**
+ * The seam between a key's {@link TtsClient} (budgets, polling, caches) and one version of the
+ * vendor's wire protocol: v2's `TtsApi`, or v3's `TtsApiV3`. Both speak the bot's own words
+ * (`advance`, `Generating`/`Completed`/`Failed`, typed errors); only the protocol knows paths,
+ * field names and how the API counts requests.
+ */
+import type { Readable } from 'node:stream';
+import type { GenerationRecord, Model, SpeechRequest, Voice } from './types.ts';
+
+/** Raw PCM as a live stream sends it: sample format, rate and channels. */
+export interface PcmFormat {
+  readonly format: 'f32le';
+  readonly sampleRate: number;
+  readonly channels: number;
+}
+
+/** What a live stream tells its caller while it starts. */
+export interface StreamHooks {
+  readonly signal?: AbortSignal | undefined;
+  /** The API accepted the request as generation `generationId` (awaited before the first chunk is handed over). */
+  readonly onStarted?: ((generationId: string) => Promise<void> | void) | undefined;
+}
+
+/** A generation streaming its audio, handed over once its first chunk arrived. */
+export interface LiveStream {
+  readonly generationId: string;
+  readonly format: PcmFormat;
+  /**
+   * The PCM, the chunks so far buffered, the rest as it comes; it ends after the last chunk,
+   * or is destroyed with a TtsError when the stream fails mid-way.
+   */
+  readonly pcm: Readable;
+  /** The backup file's address once the stream completed; rejects as `pcm` fails. */
+  readonly completed: Promise<string>;
+}
+
+/** The API calls of one key, in the bot's terms, each already within the key's budgets. */
+export interface TtsProtocol {
+  /** Submits a generation and returns its id once accepted. */
+  submit(request: SpeechRequest, signal?: AbortSignal): Promise<string>;
+  /** The current record of a generation. */
+  status(generationId: string, signal?: AbortSignal): Promise<GenerationRecord>;
+  /** Every voice the account may use with `model`. */
+  voices(model: Model, signal?: AbortSignal): Promise<Voice[]>;
+  /** True when the service answers. */
+  health(signal?: AbortSignal): Promise<boolean>;
+  /**
+   * Streams a generation live, resolving at its first audio chunk; rejects with a TtsError
+   * (carrying the generation id when one was started) if it fails before. Absent where the
+   * API or the configuration does not stream.
+   */
+  readonly stream?:
+    | ((request: SpeechRequest, hooks: StreamHooks) => Promise<LiveStream>)
+    | undefined;
+}

@@ -1,0 +1,116 @@
+/**
+ * v3's wire shapes and the bot's words for them (docs/API-V3.md): model names, request
+ * bodies, records, statuses and voice pages. Pure.
+ */
+import { z } from 'zod';
+import { TtsError } from '../errors.ts';
+import type { GenerationRecord, Model, SpeechRequest, Voice } from '../types.ts';
+
+/** v3's model names: `advance` became `advanced`. */
+export type V3Model = 'base' | 'advanced';
+
+/** The v3 name of one of the bot's models. */
+export function v3Model(model: Model): V3Model {
+  return model === 'advance' ? 'advanced' : 'base';
+}
+
+/** The file a generation is asked for: WAV, which every player and the sniffing take. */
+export const V3_AUDIO_FORMAT = 'wav';
+
+/**
+ * The JSON body of `POST /v3/tts` and of the stream's first frame. Speed is a Base control in
+ * v3; v2's emotion, temperature and top_p have no v3 counterpart (`cfg_weight` and
+ * `exaggeration` are other controls), so they are left out and the API's defaults apply.
+ */
+export function v3Body(request: SpeechRequest): Record<string, unknown> {
+  const model = v3Model(request.model);
+  const body: Record<string, unknown> = {
+    text: request.text,
+    voice_id: request.voiceId,
+    model,
+    audio_format: V3_AUDIO_FORMAT,
+  };
+  if (model === 'base' && request.speed !== undefined) body.speed = request.speed;
+  return body;
+}
+
+/** v3 statuses as the poller knows them; anything else stays as text (and is a failure). */
+const STATUSES: Readonly<Record<string, GenerationRecord['status']>> = {
+  IN_QUEUE: 'Generating',
+  GENERATING: 'Generating',
+  COMPLETED: 'Completed',
+  FAILED: 'Failed',
+};
+
+/** The poller's word for a v3 status: queued and generating are both still running. */
+export function statusOf(v3Status: string): GenerationRecord['status'] {
+  return STATUSES[v3Status] ?? v3Status;
+}
+
+const record = z
+  .object({
+    generation_id: z.string().min(1),
+    status: z.string().min(1),
+    audio_url: z.string().nullish(),
+    model: z.string().nullish(),
+    error_message: z.string().nullish(),
+  })
+  .transform(
+    (body): GenerationRecord => ({
+      generationId: body.generation_id,
+      status: statusOf(body.status),
+      audioUrl: body.audio_url ?? null,
+      model: body.model ?? '',
+      error: body.error_message ?? null,
+    }),
+  );
+
+const voicePage = z.object({
+  voices: z.array(
+    z
+      .object({
+        voice_id: z.string().min(1),
+        name: z.string().nullish(),
+        gender: z.string().nullish(),
+        accent: z.string().nullish(),
+        description: z.string().nullish(),
+        free: z.boolean().nullish(),
+        is_custom: z.boolean().nullish(),
+      })
+      .transform(
+        (voice): Voice => ({
+          voiceId: voice.voice_id,
+          name: voice.name || voice.voice_id,
+          gender: voice.gender ?? '',
+          // Clones read as accent `Custom`, as v2 listed them, so `/voices` filters alike.
+          accent: voice.is_custom === true ? 'Custom' : (voice.accent ?? ''),
+          free: voice.free ?? false,
+          description: voice.description ?? '',
+        }),
+      ),
+  ),
+});
+
+/** Parses an answer with `schema`, or fails as `malformed_response` naming the first bad field. */
+export function parseAnswer<T>(schema: z.ZodType<T>, body: unknown, where: string): T {
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const field = issue?.path.join('.') || 'body';
+    throw new TtsError('malformed_response', `${where} answered an unexpected shape (${field})`);
+  }
+  return result.data;
+}
+
+/** A generation record (`POST /v3/tts` and `GET /v3/tts` answer the same shape). */
+export function parseRecord(body: unknown, where: string): GenerationRecord {
+  return parseAnswer(record, body, where);
+}
+
+/** One page of `GET /v3/voices`. */
+export function parseVoicePage(body: unknown): Voice[] {
+  return parseAnswer(voicePage, body, 'GET /v3/voices').voices;
+}
+
+/** The largest page `GET /v3/voices` gives: fewest requests for a whole list. */
+export const VOICE_PAGE_SIZE = 500;

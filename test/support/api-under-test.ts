@@ -1,0 +1,86 @@
+/**
+ * The vendor API version the end-to-end tests run against, and what differs between versions as
+ * tests see the emulator. `vitest.config.ts` runs the files that exercise the API once per
+ * version (project `v3` sets `TTS_E2E_API=v3`); the harnesses start the bot for that version.
+ */
+import type { TtsClientOptions } from '../../src/tts/index.ts';
+import type { ApiEndpoint, Emulator, EndpointName } from '../../tools/emulator/index.ts';
+import { clientsFor } from '../tts/emulated.ts';
+import { v3ClientsFor } from '../tts/v3-emulated.ts';
+
+/** A version of the vendor's API. */
+export type ApiVersion = 'v2' | 'v3';
+
+/** What a test needs to tell of one API version. */
+export interface ApiUnderTest {
+  readonly version: ApiVersion;
+  /** The emulator's names of the submit, status and voices endpoints. */
+  readonly submit: ApiEndpoint;
+  readonly status: ApiEndpoint;
+  readonly voices: ApiEndpoint;
+  /** The bot's environment for this version against `emulator`. */
+  env(emulator: Emulator): Record<string, string>;
+  /** The text a generation spoke, whichever version made it. */
+  textOf(emulator: Emulator, generationId: string): string | undefined;
+  /** The generations the bot polled, in order of their first poll. */
+  polled(emulator: Emulator): string[];
+  /**
+   * The generations whose audio the bot used, in order: v2's downloads; with v3 every
+   * generation of `userId`, since streamed speech is never downloaded.
+   */
+  spoken(emulator: Emulator, userId: string): string[];
+  /** A client factory for this version against `emulator` (no streaming: tests of resumption and files). */
+  clients(
+    emulator: Emulator,
+    overrides?: Partial<TtsClientOptions>,
+  ): Pick<ReturnType<typeof clientsFor>, 'clients'>;
+}
+
+/** The id in a logged request's `generation_id` query. */
+function idIn(path: string): string {
+  return new URL(path, 'http://x').searchParams.get('generation_id') ?? '';
+}
+
+function polledOn(emulator: Emulator, endpoint: EndpointName): string[] {
+  const ids = emulator.requests.filter((r) => r.endpoint === endpoint).map((r) => idIn(r.path));
+  return [...new Set(ids)].filter((id) => id !== '');
+}
+
+/** Generation ids whose audio was fetched from the emulator's media server, in order. */
+function downloaded(emulator: Emulator): string[] {
+  return emulator.requests
+    .filter((entry) => entry.endpoint === 'GET /audio')
+    .map((entry) => /\/audio\/([^/.?]+)/.exec(entry.path)?.[1] ?? '');
+}
+
+const V2: ApiUnderTest = {
+  version: 'v2',
+  submit: 'POST /v2/tts',
+  status: 'GET /v2/status',
+  voices: 'GET /v2/voices',
+  env: (emulator) => ({ TTS_API_URL: emulator.baseUrl }),
+  textOf: (emulator, id) => emulator.generation(id)?.text,
+  polled: (emulator) => polledOn(emulator, 'GET /v2/status'),
+  spoken: (emulator) => downloaded(emulator),
+  clients: (emulator, overrides = {}) => clientsFor(emulator, overrides),
+};
+
+const V3: ApiUnderTest = {
+  version: 'v3',
+  submit: 'POST /v3/tts',
+  status: 'GET /v3/tts',
+  voices: 'GET /v3/voices',
+  env: (emulator) => ({ TTS_API_URL: emulator.v3.baseUrl, TTS_API_VERSION: 'v3' }),
+  textOf: (emulator, id) => emulator.v3.generation(id)?.text,
+  polled: (emulator) => polledOn(emulator, 'GET /v3/tts'),
+  spoken: (emulator, userId) => emulator.v3.generationsOf(userId).map((g) => g.id),
+  clients: (emulator, overrides = {}) => v3ClientsFor(emulator, { streaming: false, ...overrides }),
+};
+
+/** One version's view, for a test that is about that version whatever the run's. */
+export function apiOf(version: ApiVersion): ApiUnderTest {
+  return version === 'v3' ? V3 : V2;
+}
+
+/** The version this test run exercises: the vitest project's `TTS_E2E_API`, v2 when unset. */
+export const api: ApiUnderTest = apiOf(process.env.TTS_E2E_API === 'v3' ? 'v3' : 'v2');
