@@ -190,6 +190,21 @@ describe('Twitch chat: what moderators do is honoured', () => {
     expect(submitted().length).toBe(before);
   });
 
+  test('a message a moderator deletes while it is being read stops being read', async () => {
+    const guildId = t.discord.guild.id;
+    const id = post('rude', 'a rude message that a moderator removes quickly, '.repeat(4), {
+      displayName: 'Rude',
+    });
+    await heardMatching(/rude message/);
+    await eventually(
+      'the rude message is being read',
+      () => t.bot.services.voice.queue(guildId)[0]?.state === 'playing',
+      15_000,
+    );
+    twitch.deleteMessage(CHANNEL, id, 'rude');
+    await eventually('it stopped', () => t.bot.services.voice.queue(guildId).length === 0, 5000);
+  });
+
   test('a chatter timed out (CLEARCHAT with a user) has their waiting messages dropped', async () => {
     twitch.post(CHANNEL, {
       id: 'spam-1',
