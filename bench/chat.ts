@@ -72,7 +72,11 @@ export async function chatBench(plan: ChatPlan): Promise<Row[]> {
       .submitModal({ 'api-key': botUser.apiKey });
     await keyReply.waitFor((event) => event.kind === 'edit', 20_000);
     await admin('config', 'read-channel add', { channel: 'chat' });
-    await admin('config', 'reader', { 'max-age': `${Math.round(maxAgeMs / 1000)}s` });
+    await admin('config', 'reader', {
+      'max-age': `${Math.round(maxAgeMs / 1000)}s`,
+      // One voice for everyone: the bench measures merging, which automatic voices split by chatter.
+      voices: 'default',
+    });
     discord.moveMember({ userId: 'admin', channelId: discord.guild.voiceChannelId });
     const joined = await admin('join');
     if (!/Joined/.test(joined.content)) throw new Error(`/join answered "${joined.content}"`);

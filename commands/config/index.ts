@@ -18,8 +18,9 @@ import limits from './limits.ts';
 import readChannel from './read-channel.ts';
 import reader from './reader.ts';
 import show from './show.ts';
+import twitch from './twitch.ts';
 
-const parts = [key, defaults, show, limits, readChannel, reader, dictionary, forget];
+const parts = [key, defaults, show, limits, readChannel, twitch, reader, dictionary, forget];
 
 export default {
   data: withParts(

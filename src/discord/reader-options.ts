@@ -14,7 +14,13 @@ import {
   type ReaderOptionsInput,
   toggleNotes,
 } from '../reader/config.ts';
-import { EMOJI_MODES, READ_BOTS, READER_BOUNDS, SPOILER_MODES } from '../store/index.ts';
+import {
+  EMOJI_MODES,
+  READ_BOTS,
+  READER_BOUNDS,
+  SPOILER_MODES,
+  VOICE_MODES,
+} from '../store/index.ts';
 import type { CommandContext } from './command.ts';
 import { guildIdOf } from './guild.ts';
 import { described } from './localize.ts';
@@ -70,6 +76,16 @@ export function withReaderSubcommand(
         described(o.setName('spoilers'), 'commands.config.reader-spoilers').addChoices(
           ...choices(SPOILER_MODES),
         ),
+      )
+      .addStringOption((o) =>
+        described(o.setName('twitch-badges'), 'commands.config.reader-twitch-badges').setMaxLength(
+          100,
+        ),
+      )
+      .addStringOption((o) =>
+        described(o.setName('voices'), 'commands.config.reader-voices').addChoices(
+          ...choices(VOICE_MODES),
+        ),
       ),
   );
 }
@@ -90,6 +106,8 @@ function readerInput(interaction: ChatInputCommandInteraction): ReaderOptionsInp
     maxAge: value(o.getString('max-age')),
     emoji: value(o.getString('emoji')) as ReaderOptionsInput['emoji'],
     spoilers: value(o.getString('spoilers')) as ReaderOptionsInput['spoilers'],
+    twitchBadges: value(o.getString('twitch-badges')),
+    voices: value(o.getString('voices')) as ReaderOptionsInput['voices'],
   };
 }
 

@@ -9,7 +9,7 @@ import type { Logger } from '../log/index.ts';
 import type { SettingsStore } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import { readDecision } from './filter.ts';
-import { GuildReader } from './guild-reader.ts';
+import { GuildReader, type MessageOrigin } from './guild-reader.ts';
 import { type ReaderPhrases, readerPhrases } from './phrases.ts';
 import { cleanMessage } from './text.ts';
 import type { ChatSpeaking, ChatVoice, IncomingMessage } from './types.ts';
@@ -51,10 +51,14 @@ export class ChatReader {
     this.#logger = options.logger.child({ component: 'reader' });
   }
 
-  /** A new message was posted. Resolves once it is in the backlog or ignored. */
-  created(message: IncomingMessage): Promise<void> {
+  /** A new message was posted. Resolves once it is in the backlog (true) or ignored (false). */
+  async created(message: IncomingMessage): Promise<boolean> {
     const at = this.#options.clock.now();
-    return this.#serial(message.guildId, (guild) => this.#add(guild, message, at));
+    let added = false;
+    await this.#serial(message.guildId, async (guild) => {
+      added = await this.#add(guild, message, at);
+    });
+    return added;
   }
 
   /**
@@ -88,6 +92,18 @@ export class ChatReader {
   /** A message was deleted: it is never spoken, and costs nothing if its generation had not started. */
   deleted(guildId: string, messageId: string): Promise<void> {
     return this.#serial(guildId, async (reader) => reader.remove(messageId));
+  }
+
+  /**
+   * A source withdrew messages (Twitch: a chatter timed out or banned, a chat cleared): each
+   * held one matching is treated as deleted. Resolves with how many there were.
+   */
+  async withdraw(guildId: string, matches: (origin: MessageOrigin) => boolean): Promise<number> {
+    let count = 0;
+    await this.#serial(guildId, async (reader) => {
+      count = reader.withdraw(matches);
+    });
+    return count;
   }
 
   /** Drops the server's waiting messages (`/stop`); how many there were. */
@@ -152,7 +168,7 @@ export class ChatReader {
     if (this.#guilds.get(guildId) === reader) this.#guilds.delete(guildId);
   }
 
-  async #add(reader: GuildReader, message: IncomingMessage, at: number): Promise<void> {
+  async #add(reader: GuildReader, message: IncomingMessage, at: number): Promise<boolean> {
     const { guildId } = message;
     const { settings, speaking } = this.#options;
     const guild = await settings.guild(guildId);
@@ -162,7 +178,7 @@ export class ChatReader {
         this.#logger.debug({ guildId, messageId: message.id, why: decision.why }, 'not read');
       // Not in voice any more: nothing waiting from before is read later.
       if (decision.why === 'not-in-voice') reader.clear();
-      return;
+      return false;
     }
     const phrases = this.#phrases(guildId);
     const spoken = cleanMessage(
@@ -172,13 +188,13 @@ export class ChatReader {
       phrases,
       guild.dictionary,
     );
-    if (spoken.text === '') return;
+    if (spoken.text === '') return false;
     if (decision.join !== undefined) {
       try {
         await speaking.join(guildId, decision.join, message.channelId);
       } catch (error) {
         this.#logger.warn({ err: error, guildId }, 'auto-join failed; message not read');
-        return;
+        return false;
       }
     }
     let voice: ChatVoice;
@@ -188,18 +204,23 @@ export class ChatReader {
     } catch (error) {
       if (!reader.warnedNoKey) this.#logger.warn({ err: error, guildId }, 'cannot read chat');
       reader.warnedNoKey = true;
-      return;
+      return false;
     }
     reader.settings = guild.reader;
     reader.phrases = phrases;
-    reader.add({
-      id: message.id,
-      authorId: message.authorId,
-      authorName: message.authorName,
-      ...spoken,
-      at,
-      voiceKey: voice.key,
-      voice,
-    });
+    reader.add(
+      {
+        id: message.id,
+        authorId: message.authorId,
+        authorName: message.authorName,
+        ...spoken,
+        kind: message.action === true && spoken.kind === 'said' ? 'did' : spoken.kind,
+        at,
+        voiceKey: voice.key,
+        voice,
+      },
+      message.channelId,
+    );
+    return true;
   }
 }

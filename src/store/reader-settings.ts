@@ -7,12 +7,21 @@ export const READ_BOTS = ['none', 'webhooks', 'all'] as const;
 export const EMOJI_MODES = ['names', 'drop'] as const;
 /** Whether spoiler-marked text is skipped or read. */
 export const SPOILER_MODES = ['skip', 'read'] as const;
+/** The Twitch badges `/config reader twitch-badges` can keep (none kept: everyone is read). */
+export const TWITCH_BADGES = ['broadcaster', 'moderator', 'vip', 'subscriber'] as const;
+/**
+ * Voices of chatters without their own `/myvoice`: `auto`, one chosen per chatter from the key's
+ * voices; `default`, the server's default voice for all.
+ */
+export const VOICE_MODES = ['auto', 'default'] as const;
 
 /** Bounds of the reader's numeric settings; `/config reader` refuses values outside them. */
 export const READER_BOUNDS = {
   maxLength: { min: 20, max: 1000 },
   maxAgeMs: { min: 5_000, max: 3_600_000 },
   channels: 50,
+  /** Twitch channels one server reads (one shared connection; kept small per server). */
+  twitchChannels: 3,
   ignored: 100,
   ignorePrefixes: 20,
   dictionary: 200,
@@ -56,6 +65,18 @@ export const readerSettingsSchema = z.object({
     .default(DEFAULT_MAX_AGE_MS),
   emoji: z.enum(EMOJI_MODES).default('names'),
   spoilers: z.enum(SPOILER_MODES).default('skip'),
+  /** Twitch channels (logins) whose chat is read like a read channel's. */
+  twitchChannels: z
+    .array(z.string().regex(/^[a-z0-9_]{1,25}$/))
+    .max(READER_BOUNDS.twitchChannels)
+    .default([]),
+  /** Twitch chatters read: only those with one of these badges; empty, everyone. */
+  twitchBadges: z.array(z.enum(TWITCH_BADGES)).default([]),
+  /**
+   * `default` for records stored before automatic voices existed; a server without a record
+   * starts with `auto` (see `NEW_GUILD` in settings.ts).
+   */
+  voices: z.enum(VOICE_MODES).default('default'),
 });
 export type ReaderSettings = z.infer<typeof readerSettingsSchema>;
 
