@@ -23,6 +23,8 @@ import { pollingBench } from './polling.ts';
 import { saturationBench } from './saturation.ts';
 import { scaleBench } from './scale.ts';
 import { markdownTable, oursRow, type Row } from './stats.ts';
+import { twitchChatBench } from './twitch-chat.ts';
+import { v3Bench } from './v3.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,6 +35,13 @@ const { values } = parseArgs({
   },
 });
 const quick = values.quick;
+/** The busy chat's size, as the chat section plays it (its own copy: chat.ts is changing). */
+const busyChatPlan = {
+  messages: quick ? 120 : 300,
+  members: 20,
+  chatMs: quick ? 120_000 : 300_000,
+  timeScale: quick ? 0.1 : 0.2,
+};
 const sections: Record<string, () => Promise<Row[]>> = {
   polling: () =>
     pollingBench(
@@ -57,6 +66,16 @@ const sections: Record<string, () => Promise<Row[]>> = {
         : { servers: [1000, 5000], speaking: 20, windowMs: 8000 },
     ),
   acceptance: () => acceptanceBench(quick ? 22 : 30),
+  // Issue 18: the busy chat above, read from a Twitch channel, beside the same chat on Discord.
+  twitch: () => twitchChatBench(busyChatPlan),
+  // Issue 21: /say's first voice packet on v2 and on v3 streaming, and the busy chat on v3.
+  v3: () =>
+    v3Bench({
+      warmUp: quick ? 1 : 2,
+      voice: quick ? 5 : 10,
+      chat: busyChatPlan,
+      concurrentJobs: 5,
+    }),
 };
 const chosen = values.only?.split(',').map((s) => s.trim()) ?? Object.keys(sections);
 for (const name of chosen) {
