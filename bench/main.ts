@@ -4,9 +4,10 @@
  * writes bench/RESULTS.md with the machine, the date and the commit. It reports; it never
  * fails on a timing (only when a section cannot run at all).
  *
- *   npm run bench                         # every section, about 9 minutes on 2 cores
+ *   npm run bench                         # every section, about 14 minutes on 2 cores
  *   npm run bench -- --only polling,delivery
  *   npm run bench -- --only coldstart   # the bot freshly started: its first 6 /say
+ *   npm run bench -- --only v3,twitch   # issues 21 and 18: v3 streaming, a busy Twitch chat
  *   npm run bench -- --quick              # smaller runs, for a quick look (not for the README)
  */
 import { execFileSync } from 'node:child_process';
