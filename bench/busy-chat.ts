@@ -5,10 +5,11 @@
  * `chat.ts` (left alone while it changes; to be merged later) and adds when each message was
  * heard, v3 refusals and the jobs that ran at once.
  */
-import { createServer } from 'node:net';
+
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readerSettingsSchema } from '../src/store/index.ts';
 import { FakeTwitch } from '../test/fake-twitch/index.ts';
+import { freePort } from '../test/support/redis.ts';
 import type { EmulatorOptions, EmulatorUser } from '../tools/emulator/index.ts';
 import { type LocalStack, setApiKey, startLocalStack } from '../tools/local-stack/index.ts';
 import { heardDelays, maxConcurrent, pairItems } from './chat-heard.ts';
@@ -265,17 +266,4 @@ async function waitUntilDrained(
     const idle = queue.content.includes('Nothing is playing or queued.');
     if (idle && chat[1] === '0') return { lastPacketAt, droppedStale: Number(chat[2]) };
   }
-}
-
-/** A TCP port free on 127.0.0.1 right now, so the bot can be told the emulator's v3 address before it starts. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

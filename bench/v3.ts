@@ -5,9 +5,10 @@
  * v3 streaming, with its refusals and the most jobs that ran at once against the cap.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../test/support/redis.ts';
 import type { EmulatorOptions } from '../tools/emulator/index.ts';
 import { type LocalStack, setApiKey, startLocalStack } from '../tools/local-stack/index.ts';
-import { type BusyChatPlan, freePort, runBusyChat } from './busy-chat.ts';
+import { type BusyChatPlan, runBusyChat } from './busy-chat.ts';
 import { busyChatRows } from './chat-rows.ts';
 import { benchText, benchUser } from './emulator-log.ts';
 import {
