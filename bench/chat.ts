@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { audioDurationMs } from '../src/speech/duration.ts';
 import { readerSettingsSchema } from '../src/store/index.ts';
-import { startLocalStack } from '../tools/local-stack/index.ts';
+import { setApiKey, startLocalStack } from '../tools/local-stack/index.ts';
 import {
   type ChatLineSpec,
   chatScript,
@@ -69,12 +69,13 @@ export async function chatBench(plan: ChatPlan): Promise<Row[]> {
       .slash({ user: 'admin', name, ...(subcommand ? { subcommand } : {}), options })
       .waitForReply(20_000);
   try {
-    const keyReply = await discord
-      .slash({ user: 'admin', name: 'config', subcommand: 'api-key' })
-      .submitModal({ 'api-key': botUser.apiKey });
-    await keyReply.waitFor((event) => event.kind === 'edit', 20_000);
+    await setApiKey(discord, botUser.apiKey);
     await admin('config', 'read-channel add', { channel: 'chat' });
-    await admin('config', 'reader', { 'max-age': `${Math.round(maxAgeMs / 1000)}s` });
+    await admin('config', 'reader', {
+      'max-age': `${Math.round(maxAgeMs / 1000)}s`,
+      // One voice for everyone: the bench measures merging, which automatic voices split by chatter.
+      voices: 'default',
+    });
     discord.moveMember({ userId: 'admin', channelId: discord.guild.voiceChannelId });
     const joined = await admin('join');
     if (!/Joined/.test(joined.content)) throw new Error(`/join answered "${joined.content}"`);

@@ -3,7 +3,7 @@
  * its first `/say` one at a time, against the naive client in the same run: status polls per
  * generation and notice lag, which a bot polling from a prior must keep near a warm one's.
  */
-import { startLocalStack } from '../tools/local-stack/index.ts';
+import { setApiKey, startLocalStack } from '../tools/local-stack/index.ts';
 import { benchText, benchUser, type Notice, noticeOf, polledGenerations } from './emulator-log.ts';
 import { naiveGenerate } from './naive.ts';
 import {
@@ -30,10 +30,7 @@ export async function coldStartBench(count: number): Promise<Row[]> {
   });
   const { discord, emulator } = stack;
   try {
-    const keyReply = await discord
-      .slash({ user: 'admin', name: 'config', subcommand: 'api-key' })
-      .submitModal({ 'api-key': botUser.apiKey });
-    await keyReply.waitFor((event) => event.kind === 'edit', 20_000);
+    await setApiKey(discord, botUser.apiKey);
 
     const runOurs = async (): Promise<string[]> => {
       const ids: string[] = [];

@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FakeDiscord } from '../test/fake-discord/index.ts';
-import { startLocalStack } from '../tools/local-stack/index.ts';
+import { setApiKey, startLocalStack } from '../tools/local-stack/index.ts';
 import { benchText, benchUser, noticeOf, polledGenerations } from './emulator-log.ts';
 import { naiveGenerate } from './naive.ts';
 import { formatRatio, formatSummary, meets, type Row, summarize } from './stats.ts';
@@ -26,10 +26,7 @@ export async function deliveryBench(plan: DeliveryPlan): Promise<Row[]> {
   });
   const { discord, emulator, voiceServer } = stack;
   try {
-    const keyReply = await discord
-      .slash({ user: 'admin', name: 'config', subcommand: 'api-key' })
-      .submitModal({ 'api-key': botUser.apiKey });
-    await keyReply.waitFor((event) => event.kind === 'edit', 20_000);
+    await setApiKey(discord, botUser.apiKey);
 
     // One /say at a time; the generation it made is the one polled for the first time.
     const sayOnce = async (i: number, output: 'file' | 'voice') => {

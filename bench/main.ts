@@ -4,9 +4,10 @@
  * writes bench/RESULTS.md with the machine, the date and the commit. It reports; it never
  * fails on a timing (only when a section cannot run at all).
  *
- *   npm run bench                         # every section, about 9 minutes on 2 cores
+ *   npm run bench                         # every section, about 14 minutes on 2 cores
  *   npm run bench -- --only polling,delivery
  *   npm run bench -- --only coldstart   # the bot freshly started: its first 6 /say
+ *   npm run bench -- --only v3,twitch   # issues 21 and 18: v3 streaming, a busy Twitch chat
  *   npm run bench -- --quick              # smaller runs, for a quick look (not for the README)
  */
 import { execFileSync } from 'node:child_process';
@@ -23,6 +24,8 @@ import { pollingBench } from './polling.ts';
 import { saturationBench } from './saturation.ts';
 import { scaleBench } from './scale.ts';
 import { markdownTable, oursRow, type Row } from './stats.ts';
+import { twitchChatBench } from './twitch-chat.ts';
+import { v3Bench } from './v3.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,6 +36,13 @@ const { values } = parseArgs({
   },
 });
 const quick = values.quick;
+/** The busy chat's size, as the chat section plays it (its own copy: chat.ts is changing). */
+const busyChatPlan = {
+  messages: quick ? 120 : 300,
+  members: 20,
+  chatMs: quick ? 120_000 : 300_000,
+  timeScale: quick ? 0.1 : 0.2,
+};
 const sections: Record<string, () => Promise<Row[]>> = {
   polling: () =>
     pollingBench(
@@ -64,6 +74,16 @@ const sections: Record<string, () => Promise<Row[]>> = {
         : { servers: [1000, 5000], speaking: 20, windowMs: 8000 },
     ),
   acceptance: () => acceptanceBench(quick ? 22 : 30),
+  // Issue 18: the busy chat above, read from a Twitch channel, beside the same chat on Discord.
+  twitch: () => twitchChatBench(busyChatPlan),
+  // Issue 21: /say's first voice packet on v2 and on v3 streaming, and the busy chat on v3.
+  v3: () =>
+    v3Bench({
+      warmUp: quick ? 1 : 2,
+      voice: quick ? 5 : 10,
+      chat: busyChatPlan,
+      concurrentJobs: 5,
+    }),
 };
 const chosen = values.only?.split(',').map((s) => s.trim()) ?? Object.keys(sections);
 for (const name of chosen) {

@@ -4,7 +4,7 @@
  * limit, 429s, and how unequal the members' waits were. The naive client gets the same 100
  * generations on its own key.
  */
-import { startLocalStack } from '../tools/local-stack/index.ts';
+import { setApiKey, startLocalStack } from '../tools/local-stack/index.ts';
 import { benchText, benchUser, count429 } from './emulator-log.ts';
 import { naiveGenerate } from './naive.ts';
 import {
@@ -48,10 +48,7 @@ export async function saturationBench(plan: SaturationPlan): Promise<Row[]> {
   });
   const { discord, emulator } = stack;
   try {
-    const keyReply = await discord
-      .slash({ user: 'admin', name: 'config', subcommand: 'api-key' })
-      .submitModal({ 'api-key': botUser.apiKey });
-    await keyReply.waitFor((event) => event.kind === 'edit', 20_000);
+    await setApiKey(discord, botUser.apiKey);
     emulator.reset();
 
     // Each member sends all of theirs at once, one member after the other: the hardest case

@@ -20,7 +20,7 @@ import { createJournal, createResumer, type PendingResumer } from './durable/ind
 import type { Logger } from './log/index.ts';
 import { type Check, type PrometheusMetrics, timedCheck } from './ops/index.ts';
 import { createForgetting } from './privacy/index.ts';
-import { createReader } from './reader/index.ts';
+import { createReader, createTwitchSource } from './reader/index.ts';
 import type { Services } from './services.ts';
 import { createSpeaking } from './speaking/index.ts';
 import { openStore } from './store/index.ts';
@@ -123,10 +123,12 @@ export async function startBot(
     onStop(() => forget.scheduler.stop());
     const reader = createReader({ config, store, speaking, voice, discord, clock, logger });
     onStop(async () => reader.close());
+    const twitch = createTwitchSource({ config, store, reader, clock, logger, metrics });
+    onStop(() => twitch.close());
     const { settings, apiKeys, usage } = store;
     const services: Services = {
       ...{ config, logger, clock, settings, apiKeys, usage },
-      ...{ tts, voice, speaking, reader, forget: forget.service },
+      ...{ tts, voice, speaking, reader, twitch, forget: forget.service },
     };
     metrics?.watch(discord.gauges(voice));
     const removals = forget.scheduler;
@@ -149,6 +151,8 @@ export async function startBot(
     metrics?.watchReadiness(ready);
     const resumed = resumer.startWhenReadable();
     forget.scheduler.start();
+    // Every server of this process with Twitch channels starts reading them.
+    void twitch.start(client.guilds.cache.keys());
     return { services, client, store: store.keyv, ready, stop, resumed, resumer };
   } catch (error) {
     await stop();

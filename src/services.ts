@@ -1,7 +1,7 @@
 import type { Config } from './config/index.ts';
 import type { Logger } from './log/index.ts';
 import type { ForgetService } from './privacy/index.ts';
-import type { ChatReader } from './reader/index.ts';
+import type { ChatReader, TwitchSource } from './reader/index.ts';
 import type { SpeakingService } from './speaking/index.ts';
 import type { ApiKeyVault, SettingsStore, UsageLedger } from './store/index.ts';
 import type { Clock, TtsClients } from './tts/index.ts';
@@ -25,6 +25,8 @@ export interface Services {
   readonly speaking: SpeakingService;
   /** Streamer mode: reads the configured chat channels aloud (`/queue`, `/stop` see it). */
   readonly reader: ChatReader;
+  /** Twitch chat read into the reader: `/config twitch` starts and stops a server's channels. */
+  readonly twitch: TwitchSource;
   /** Deletes everything stored for a server (`/config forget`, a removal after retention). */
   readonly forget: ForgetService;
 }

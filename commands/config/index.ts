@@ -19,8 +19,20 @@ import limits from './limits.ts';
 import readChannel from './read-channel.ts';
 import reader from './reader.ts';
 import show from './show.ts';
+import twitch from './twitch.ts';
 
-const parts = [key, defaults, show, limits, readChannel, reader, dictionary, blockWord, forget];
+const parts = [
+  key,
+  defaults,
+  show,
+  limits,
+  readChannel,
+  twitch,
+  reader,
+  dictionary,
+  blockWord,
+  forget,
+];
 
 export default {
   data: withParts(

@@ -20,6 +20,7 @@ import {
   READ_BOTS,
   READER_BOUNDS,
   SPOILER_MODES,
+  VOICE_MODES,
 } from '../store/index.ts';
 import type { CommandContext } from './command.ts';
 import { guildIdOf } from './guild.ts';
@@ -95,6 +96,16 @@ export function withReaderSubcommand(
           o.setName('new-member-delay'),
           'commands.config.reader-new-member-delay',
         ).setMaxLength(20),
+      )
+      .addStringOption((o) =>
+        described(o.setName('twitch-badges'), 'commands.config.reader-twitch-badges').setMaxLength(
+          100,
+        ),
+      )
+      .addStringOption((o) =>
+        described(o.setName('voices'), 'commands.config.reader-voices').addChoices(
+          ...choices(VOICE_MODES),
+        ),
       ),
   );
 }
@@ -119,6 +130,8 @@ function readerInput(interaction: ChatInputCommandInteraction): ReaderOptionsInp
     priorityRole: value(o.getRole('priority-role'))?.id,
     maxSpeed: value(o.getNumber('max-speed')),
     newMemberDelay: value(o.getString('new-member-delay')),
+    twitchBadges: value(o.getString('twitch-badges')),
+    voices: value(o.getString('voices')) as ReaderOptionsInput['voices'],
   };
 }
 

@@ -49,9 +49,17 @@ export interface MessageParams {
   'commands.config.reader-read-bots': Record<string, never>;
   'commands.config.reader-said-prefix': Record<string, never>;
   'commands.config.reader-spoilers': Record<string, never>;
+  'commands.config.reader-twitch-badges': Record<string, never>;
   'commands.config.reader-voice-members-only': Record<string, never>;
+  'commands.config.reader-voices': Record<string, never>;
   'commands.config.remove-api-key': Record<string, never>;
   'commands.config.show': Record<string, never>;
+  'commands.config.twitch': Record<string, never>;
+  'commands.config.twitch-add': Record<string, never>;
+  'commands.config.twitch-add-channel': Record<string, never>;
+  'commands.config.twitch-list': Record<string, never>;
+  'commands.config.twitch-remove': Record<string, never>;
+  'commands.config.twitch-remove-channel': Record<string, never>;
   'commands.help.description': Record<string, never>;
   'commands.join.description': Record<string, never>;
   'commands.leave.description': Record<string, never>;
@@ -207,6 +215,9 @@ export interface MessageParams {
   'errors.reader_priority_roles': {
     max: Param;
   };
+  'errors.reader_twitch_badges': {
+    badges: Param;
+  };
   'errors.reader_word': {
     replacement: Param;
     word: Param;
@@ -227,6 +238,12 @@ export interface MessageParams {
   'errors.too_large': {
     limit: Param;
     size: Param;
+  };
+  'errors.twitch_channel_name': {
+    channel: Param;
+  };
+  'errors.twitch_channels_full': {
+    max: Param;
   };
   'errors.unexpected': {
     incident: Param;
@@ -381,6 +398,7 @@ export interface MessageParams {
     size: Param;
   };
   'reader.dictionary_empty': Record<string, never>;
+  'reader.everyone': Record<string, never>;
   'reader.member_ignored': {
     member: Param;
   };
@@ -418,6 +436,9 @@ export interface MessageParams {
     value: Param;
   };
   'reader.show_roles': {
+    value: Param;
+  };
+  'reader.show_twitch': {
     value: Param;
   };
   'reader.speech.and_more': Record<string, never>;
@@ -464,6 +485,22 @@ export interface MessageParams {
   'reader.speech.with': {
     extras: Param;
     text: Param;
+  };
+  'reader.twitch_added': {
+    channel: Param;
+  };
+  'reader.twitch_connected': Record<string, never>;
+  'reader.twitch_connecting': Record<string, never>;
+  'reader.twitch_list': Record<string, never>;
+  'reader.twitch_none': Record<string, never>;
+  'reader.twitch_removed': {
+    channel: Param;
+  };
+  'reader.twitch_status': {
+    channel: Param;
+    dropped: Param;
+    read: Param;
+    state: Param;
   };
   'reader.word_absent': {
     word: Param;
@@ -624,6 +661,9 @@ export interface MessageParams {
   'usage.title': Record<string, never>;
   'usage.top': Record<string, never>;
   'usage.top_chat': Record<string, never>;
+  'usage.top_twitch': {
+    id: Param;
+  };
   'usage.used_up': {
     when: Param;
   };

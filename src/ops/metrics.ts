@@ -48,6 +48,7 @@ export class PrometheusMetrics implements BotMetrics {
   readonly #generations: Counter<'outcome'>;
   readonly #lag: Histogram;
   readonly #cacheHits: Counter;
+  readonly #twitch: Counter<'outcome'>;
   #gauges: MetricGauges | undefined;
   #ready: (() => Promise<readonly { readonly ok: boolean }[]>) | undefined;
 
@@ -78,6 +79,13 @@ export class PrometheusMetrics implements BotMetrics {
       help: 'Speech served from the audio cache',
       registers,
     });
+    this.#twitch = new Counter({
+      name: 'tts_twitch_messages_total',
+      help: 'Twitch chat messages: received (once each), then read or dropped (filtered, withdrawn by moderation) per server reading them',
+      labelNames: ['outcome'],
+      registers,
+    });
+    for (const outcome of ['received', 'read', 'dropped']) this.#twitch.inc({ outcome }, 0);
     const gauges = () => this.#gauges;
     new Gauge({
       name: 'tts_queue_items',
@@ -134,6 +142,11 @@ export class PrometheusMetrics implements BotMetrics {
 
   noticeLag(seconds: number): void {
     this.#lag.observe(Math.max(0, seconds));
+  }
+
+  /** One Twitch chat message received, or read or dropped by a server. */
+  twitchMessage(outcome: 'received' | 'read' | 'dropped'): void {
+    this.#twitch.inc({ outcome });
   }
 
   generation(outcome: GenerationOutcome): void {

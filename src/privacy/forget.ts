@@ -5,6 +5,7 @@ import type { PreviewCache } from '../preview/index.ts';
 import {
   type ApiKeyVault,
   type KeyvSpeechCacheStore,
+  KeyvVoiceAssignments,
   keysUnder,
   type SettingsStore,
   UnreadableKeyError,
@@ -48,6 +49,8 @@ export interface ForgetDependencies {
   readonly usage: Pick<UsageLedger, 'forget'>;
   readonly previews: Pick<PreviewCache, 'forgetKey'>;
   readonly speechCache: Pick<KeyvSpeechCacheStore, 'forgetKey'>;
+  /** Its chatters' automatic voices; `KeyvVoiceAssignments` over `keyv` when not given. */
+  readonly voiceAssignments?: Pick<KeyvVoiceAssignments, 'forget'>;
   /** Its client of the key is dropped (when no other server uses the key). */
   readonly tts: Pick<TtsClients, 'forget'>;
   /** Queued speech of the server stops, as when its key is removed. */
@@ -91,6 +94,7 @@ export class ForgetService {
     const entries = await deps.journal.list((of) => of === guildId);
     for (const entry of entries) await deps.journal.remove(entry.id);
     const usageDays = await deps.usage.forget(guildId);
+    await (deps.voiceAssignments ?? new KeyvVoiceAssignments(deps.keyv)).forget(guildId);
     const settings = await deps.settings.deleteGuild(guildId);
     if (apiKey !== undefined && keptKeyRecords !== 'shared') deps.tts.forget(apiKey);
     if (settings?.sealedApiKey !== undefined) deps.voice.keyChanged(guildId, 'removed');

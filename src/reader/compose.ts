@@ -12,7 +12,8 @@ export interface ChatLine {
   readonly authorName: string;
   /** Speakable text (see `cleanMessage`). */
   readonly text: string;
-  readonly kind: 'said' | 'sent';
+  /** `did`: a Twitch `/me` action, read as "Bobby waves". */
+  readonly kind: 'said' | 'sent' | 'did';
   /** When the bot received it (ms). */
   readonly at: number;
   /** Said by many ("7 people said LUL."): read as it is, with no "Bobby said". */
@@ -49,7 +50,8 @@ export function spokenName(name: string, phrases: ReaderPhrases): string {
 /**
  * The text for a batch, and the new last-read message. The prefix ("Bobby said") is left out
  * only when the previous message read was the same author's, less than a minute before, so
- * interleaved chat always says who speaks. Attachment-only messages always say who "sent" them.
+ * interleaved chat always says who speaks. Attachment-only messages always say who "sent" them,
+ * and `/me` actions always start with who did them.
  * Text under `minLength` gets its prefix, then a short preface: a message is never dropped
  * for being short.
  */
@@ -68,7 +70,7 @@ export function composeBatch(
     }
     const continues =
       last !== undefined && last.authorId === line.authorId && line.at - last.at < PREFIX_GAP_MS;
-    prefixed.push(line.kind === 'sent' || (options.saidPrefix && !continues));
+    prefixed.push(line.kind !== 'said' || (options.saidPrefix && !continues));
     last = { authorId: line.authorId, at: line.at };
   }
   const render = (withPrefix: readonly boolean[]): string =>
@@ -76,6 +78,7 @@ export function composeBatch(
       .map((line, i) => {
         if (!withPrefix[i]) return endSentence(line.text, phrases);
         const name = spokenName(line.authorName, phrases);
+        if (line.kind === 'did') return endSentence(`${name} ${line.text}`, phrases);
         return line.kind === 'sent'
           ? endSentence(phrases.sent(name, line.text), phrases)
           : phrases.said(name, endSentence(line.text, phrases));

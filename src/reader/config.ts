@@ -4,12 +4,15 @@
  */
 import type { Translator } from '../i18n/index.ts';
 import { UserError } from '../refusal/index.ts';
+import { codeSpan } from '../speech/index.ts';
 import {
   type DictionaryEntry,
   dictionaryEntrySchema,
   READER_BOUNDS,
   type ReaderSettings,
+  TWITCH_BADGES,
 } from '../store/index.ts';
+import { twitchLogin } from '../twitch/index.ts';
 import { withEntry, withoutWord } from './dictionary.ts';
 
 /** The options of `/config reader` as typed (absent: keep the current value). */
@@ -30,6 +33,9 @@ export interface ReaderOptionsInput {
   readonly maxSpeed?: number | undefined;
   /** A duration (`10m`), or `off`/`0`. */
   readonly newMemberDelay?: string | undefined;
+  /** Space-separated badges (`moderator vip`), or `everyone`. */
+  readonly twitchBadges?: string | undefined;
+  readonly voices?: ReaderSettings['voices'] | undefined;
 }
 
 const UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
@@ -84,6 +90,8 @@ export function applyReaderOptions(
       throw new UserError('reader_new_member_delay', { max: formatDuration(max) });
     next.newMemberDelayMs = ms;
   }
+  if (input.voices !== undefined) next.voices = input.voices;
+  if (input.twitchBadges !== undefined) next.twitchBadges = parseBadges(input.twitchBadges);
   if (input.ignorePrefixes !== undefined) {
     const words = input.ignorePrefixes.split(/\s+/).filter((word) => word !== '');
     const prefixes = words.length === 1 && words[0]?.toLowerCase() === 'none' ? [] : words;
@@ -115,6 +123,19 @@ export function applyReaderOptions(
     next.maxAgeMs = ms ?? current.maxAgeMs;
   }
   return next;
+}
+
+/** `moderator vip` → those badges; `everyone` (or nothing) → none kept, everyone is read. */
+function parseBadges(text: string): ReaderSettings['twitchBadges'] {
+  const words = text
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .filter((word) => word !== '');
+  if (words.length === 0 || (words.length === 1 && words[0] === 'everyone')) return [];
+  const badges = TWITCH_BADGES.filter((badge) => words.includes(badge));
+  if (badges.length !== new Set(words).size)
+    throw new UserError('reader_twitch_badges', { badges: TWITCH_BADGES.join(' ') });
+  return badges;
 }
 
 /** What changed for `ignore-member` / `ignore-role`, said plainly (they toggle), in `t`'s language. */
@@ -175,6 +196,11 @@ export function describeReader(
     }),
     `**max-speed:** ${settings.maxSpeed === 1 ? t('reader.off') : `×${settings.maxSpeed}`}`,
     `**new-member-delay:** ${settings.newMemberDelayMs === 0 ? t('reader.off') : formatDuration(settings.newMemberDelayMs)}`,
+    t('reader.show_twitch', {
+      value: list(settings.twitchChannels, (login) => `\`${login}\``),
+    }),
+    `**twitch-badges:** ${settings.twitchBadges.join(' ') || t('reader.everyone')}`,
+    `**voices:** ${settings.voices}`,
   ].join('\n');
 }
 
@@ -189,6 +215,29 @@ export function addReadChannel(settings: ReaderSettings, channelId: string): Rea
 /** The read channels without `channelId`. */
 export function removeReadChannel(settings: ReaderSettings, channelId: string): ReaderSettings {
   return { ...settings, channels: settings.channels.filter((id) => id !== channelId) };
+}
+
+/** The Twitch channels read with `channel` added (a login, `#name` or a twitch.tv address); refused past the limit. */
+export function addTwitchChannel(settings: ReaderSettings, channel: string): ReaderSettings {
+  const login = twitchChannelName(channel);
+  if (settings.twitchChannels.includes(login)) return settings;
+  if (settings.twitchChannels.length >= READER_BOUNDS.twitchChannels)
+    throw new UserError('twitch_channels_full', { max: READER_BOUNDS.twitchChannels });
+  return { ...settings, twitchChannels: [...settings.twitchChannels, login] };
+}
+
+/** The Twitch channels read without `channel`. */
+export function removeTwitchChannel(settings: ReaderSettings, channel: string): ReaderSettings {
+  const login = twitchChannelName(channel);
+  return { ...settings, twitchChannels: settings.twitchChannels.filter((c) => c !== login) };
+}
+
+/** The login of a channel as typed: `name`, `#name`, `twitch.tv/name`; refused when it cannot be one. */
+export function twitchChannelName(typed: string): string {
+  const login = twitchLogin(typed.trim().replace(/^(?:https?:\/\/)?(?:www\.)?twitch\.tv\//i, ''));
+  if (login === undefined)
+    throw new UserError('twitch_channel_name', { channel: codeSpan(typed, 40) });
+  return login;
 }
 
 /** The dictionary with a checked entry added (or replaced); refused past the limit. */

@@ -17,6 +17,13 @@ export interface MessageFacts {
   readonly content: string;
   /** When the author joined the server (ms), if the source knows it: the new-member rule. */
   readonly joinedAt?: number | undefined;
+  /**
+   * Read from this Twitch channel (a login), not a Discord channel: it must be one the server
+   * reads (`twitchChannels`), as a Discord message's channel must be a read channel.
+   */
+  readonly twitchChannel?: string;
+  /** Twitch badges of the chatter (`broadcaster`, `moderator`, `vip`, `subscriber`…); none on Discord. */
+  readonly badges?: readonly string[];
 }
 
 /** Read it; join the author's voice channel first, then read; or why it is not read. */
@@ -26,6 +33,7 @@ export type ReadDecision =
       readonly read: false;
       readonly why:
         | 'not-a-read-channel'
+        | 'badge'
         | 'own-message'
         | 'bot'
         | 'ignored-member'
@@ -50,7 +58,20 @@ export function readDecision(
     read: false,
     why,
   });
-  if (!settings.channels.includes(message.channelId)) return no('not-a-read-channel');
+  const twitch = message.twitchChannel;
+  if (
+    twitch === undefined
+      ? !settings.channels.includes(message.channelId)
+      : !settings.twitchChannels.includes(twitch)
+  )
+    return no('not-a-read-channel');
+  const wanted = settings.twitchBadges;
+  if (
+    twitch !== undefined &&
+    wanted.length > 0 &&
+    !message.badges?.some((b) => wanted.some((w) => w === b))
+  )
+    return no('badge');
   if (message.self) return no('own-message');
   if (message.webhook ? settings.readBots === 'none' : message.bot && settings.readBots !== 'all')
     return no('bot');
@@ -69,7 +90,12 @@ export function readDecision(
       ? { read: true, join: message.authorVoiceChannelId }
       : no('not-in-voice');
   }
-  if (settings.voiceMembersOnly && message.authorVoiceChannelId !== botChannelId)
+  // A Twitch chatter is in no Discord voice channel: the server chose to read that channel.
+  if (
+    settings.voiceMembersOnly &&
+    twitch === undefined &&
+    message.authorVoiceChannelId !== botChannelId
+  )
     return no('not-listening');
   return { read: true };
 }

@@ -17,6 +17,16 @@ import type { ChatSpeaking } from './types.ts';
 /** The requester id chat turns have in the speech queue: the chat takes turns with `/say` members. */
 export const CHAT_REQUESTER = 'chat';
 
+/** Where a message came from, so a source can withdraw what it sent (a Twitch timeout, a chat clear). */
+export interface MessageOrigin {
+  readonly messageId: string;
+  readonly authorId: string;
+  readonly channelId: string;
+}
+
+/** Origins remembered past this many are pruned of messages no longer held. */
+const ORIGINS_KEPT = 500;
+
 /** Settings of a {@link GuildReader}. */
 export interface GuildReaderOptions {
   readonly guildId: string;
@@ -54,6 +64,8 @@ export class GuildReader {
   /** When the last turn was queued, and whether the budget is being checked for the next. */
   #lastTurnAt = 0;
   #pacing = false;
+  /** Where each message handed to `add` came from, while it may still be held. */
+  readonly #origins = new Map<string, MessageOrigin>();
 
   constructor(options: GuildReaderOptions) {
     this.#options = options;
@@ -113,9 +125,37 @@ export class GuildReader {
   }
 
   /** Adds a received message and queues a turn when one is due. */
-  add(message: ReaderMessage): void {
+  add(message: ReaderMessage, channelId?: string): void {
+    if (channelId !== undefined) {
+      if (this.#origins.size >= ORIGINS_KEPT) this.#pruneOrigins();
+      this.#origins.set(message.id, {
+        messageId: message.id,
+        authorId: message.authorId,
+        channelId,
+      });
+    }
     this.#backlog.add(message);
     this.#schedule();
+  }
+
+  /**
+   * Removes every held message whose origin matches, as if each were deleted (a chatter timed
+   * out, a chat cleared); how many there were.
+   */
+  withdraw(matches: (origin: MessageOrigin) => boolean): number {
+    this.#pruneOrigins();
+    let count = 0;
+    for (const [id, origin] of this.#origins) {
+      if (!matches(origin)) continue;
+      this.remove(id);
+      this.#origins.delete(id);
+      count += 1;
+    }
+    return count;
+  }
+
+  #pruneOrigins(): void {
+    for (const id of this.#origins.keys()) if (!this.holds(id)) this.#origins.delete(id);
   }
 
   /** Whether the message waits, or is in a turn not yet played out: only such a message can change. */
@@ -144,6 +184,7 @@ export class GuildReader {
 
   /** Drops every waiting message and the timer; how many messages there were. */
   clear(): number {
+    this.#origins.clear();
     this.#timer?.abort();
     this.#timer = undefined;
     return this.#backlog.clear();

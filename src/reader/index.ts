@@ -19,7 +19,7 @@ export { createReader, type ReaderDiscord } from './create.ts';
 export { type CrowdPhrases, crowdPhrases, ENGLISH_CROWD_PHRASES } from './crowd-phrases.ts';
 export { applyDictionary, withEntry, withoutWord } from './dictionary.ts';
 export { type MessageFacts, type ReadDecision, readDecision } from './filter.ts';
-export { CHAT_REQUESTER } from './guild-reader.ts';
+export { CHAT_REQUESTER, type MessageOrigin } from './guild-reader.ts';
 export {
   type AttachmentKind,
   ENGLISH_PHRASES,
@@ -32,4 +32,19 @@ export { ChatReader, type ChatReaderOptions, type ReaderStats } from './reader.t
 export { chorusText, collapseRepeats, type RepeatGroup, repeatKey } from './repeats.ts';
 export { type ChatContent, type CleanupOptions, cleanMessage, type SpokenMessage } from './text.ts';
 export { NothingToRead } from './turns.ts';
+export {
+  TWITCH_ID_PREFIX,
+  twitchAuthorId,
+  twitchChannelId,
+  twitchIncoming,
+  twitchMessageId,
+  withEmotes,
+} from './twitch-message.ts';
+export {
+  createTwitchSource,
+  type TwitchChannelStatus,
+  type TwitchOutcome,
+  TwitchSource,
+  type TwitchSourceOptions,
+} from './twitch-source.ts';
 export type { ChatSpeaking, ChatTurn, ChatVoice, IncomingMessage, TurnSource } from './types.ts';

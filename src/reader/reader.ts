@@ -11,7 +11,7 @@ import type { GuildSettings, SettingsStore } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import { type CrowdPhrases, crowdPhrases } from './crowd-phrases.ts';
 import { readDecision } from './filter.ts';
-import { GuildReader } from './guild-reader.ts';
+import { GuildReader, type MessageOrigin } from './guild-reader.ts';
 import { type ReaderPhrases, readerPhrases } from './phrases.ts';
 import { hasPriority } from './priority.ts';
 import { cleanMessage, type SpokenMessage } from './text.ts';
@@ -74,10 +74,14 @@ export class ChatReader {
     this.#logger = options.logger.child({ component: 'reader' });
   }
 
-  /** A new message was posted. Resolves once it is in the backlog or ignored. */
-  created(message: IncomingMessage): Promise<void> {
+  /** A new message was posted. Resolves once it is in the backlog (true) or ignored (false). */
+  async created(message: IncomingMessage): Promise<boolean> {
     const at = this.#options.clock.now();
-    return this.#serial(message.guildId, (guild) => this.#add(guild, message, at));
+    let added = false;
+    await this.#serial(message.guildId, async (guild) => {
+      added = await this.#add(guild, message, at);
+    });
+    return added;
   }
 
   /**
@@ -119,6 +123,18 @@ export class ChatReader {
   /** A message was deleted: it is never spoken, and costs nothing if its generation had not started. */
   deleted(guildId: string, messageId: string): Promise<void> {
     return this.#serial(guildId, async (reader) => reader.remove(messageId));
+  }
+
+  /**
+   * A source withdrew messages (Twitch: a chatter timed out or banned, a chat cleared): each
+   * held one matching is treated as deleted. Resolves with how many there were.
+   */
+  async withdraw(guildId: string, matches: (origin: MessageOrigin) => boolean): Promise<number> {
+    let count = 0;
+    await this.#serial(guildId, async (reader) => {
+      count = reader.withdraw(matches);
+    });
+    return count;
   }
 
   /** Drops the server's waiting messages (`/stop`); how many there were. */
@@ -224,7 +240,7 @@ export class ChatReader {
     if (this.#guilds.get(guildId) === reader) this.#guilds.delete(guildId);
   }
 
-  async #add(reader: GuildReader, message: IncomingMessage, at: number): Promise<void> {
+  async #add(reader: GuildReader, message: IncomingMessage, at: number): Promise<boolean> {
     const { guildId } = message;
     const { settings, speaking } = this.#options;
     const guild = await settings.guild(guildId);
@@ -235,7 +251,7 @@ export class ChatReader {
         this.#logger.debug({ guildId, messageId: message.id, why: decision.why }, 'not read');
       // Not in voice any more: nothing waiting from before is read later.
       if (decision.why === 'not-in-voice') reader.clear();
-      return;
+      return false;
     }
     const phrases = this.#phrases(guildId);
     const crowd = this.#crowd(guildId);
@@ -246,20 +262,20 @@ export class ChatReader {
       phrases,
       guild.dictionary,
     );
-    if (cleaned.text === '') return;
+    if (cleaned.text === '') return false;
     const spoken = this.#screen(guild, cleaned, crowd);
     const authorName = this.#screenName(guild, message.authorName, crowd);
     if (spoken === undefined || authorName === undefined) {
       this.#count(guildId, 'blocked');
       this.#logger.debug({ guildId, messageId: message.id }, 'not read: blocked word');
-      return;
+      return false;
     }
     if (decision.join !== undefined) {
       try {
         await speaking.join(guildId, decision.join, message.channelId);
       } catch (error) {
         this.#logger.warn({ err: error, guildId }, 'auto-join failed; message not read');
-        return;
+        return false;
       }
     }
     let voice: ChatVoice;
@@ -269,7 +285,7 @@ export class ChatReader {
     } catch (error) {
       if (!reader.warnedNoKey) this.#logger.warn({ err: error, guildId }, 'cannot read chat');
       reader.warnedNoKey = true;
-      return;
+      return false;
     }
     reader.settings = guild.reader;
     reader.phrases = phrases;
@@ -278,15 +294,20 @@ export class ChatReader {
       roleIds: message.roleIds,
       ...(message.badges ? { badges: message.badges } : {}),
     };
-    reader.add({
-      id: message.id,
-      authorId: message.authorId,
-      authorName,
-      ...spoken,
-      at,
-      voiceKey: voice.key,
-      voice,
-      priority: hasPriority(standing, guild.reader.priorityRoles),
-    });
+    reader.add(
+      {
+        id: message.id,
+        authorId: message.authorId,
+        authorName,
+        ...spoken,
+        kind: message.action === true && spoken.kind === 'said' ? 'did' : spoken.kind,
+        at,
+        voiceKey: voice.key,
+        voice,
+        priority: hasPriority(standing, guild.reader.priorityRoles),
+      },
+      message.channelId,
+    );
+    return true;
   }
 }

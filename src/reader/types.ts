@@ -14,8 +14,8 @@ export interface IncomingMessage extends MessageFacts {
   readonly message: ChatContent;
   /** Names for the mentions in the content. */
   readonly names: MentionNames;
-  /** Twitch badges (`broadcaster`, `moderator`, `vip`…): priority chatters; none on Discord. */
-  readonly badges?: readonly string[] | undefined;
+  /** A Twitch `/me` action: read as "Bobby waves", not "Bobby said waves". */
+  readonly action?: boolean;
 }
 
 /** The voice a member's messages are spoken in, as the speaking service chose it. */

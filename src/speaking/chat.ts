@@ -7,11 +7,13 @@
 import { CHAT_LEDGER_ID } from '../store/index.ts';
 import { openSniffed, type SpeechRequest } from '../tts/index.ts';
 import type { SpeakUpdate, SpeechSource } from '../voice/index.ts';
+import { AutoVoices } from './auto-voices.ts';
 import { defaultChoice, pickVoice } from './choose.ts';
 import type { SpeakingContext } from './context.ts';
 import { memberDailyShare } from './quota.ts';
 import { queueRefusal } from './refusals.ts';
 import type { ChatVoice, Queued, Requester } from './types.ts';
+import { assignableVoices } from './voice-assignment.ts';
 
 /** One chat turn for the voice queue: what `/queue` shows, and the source that makes its audio. */
 export interface ChatTurnRequest {
@@ -25,14 +27,16 @@ export interface ChatTurnRequest {
 /** The chat reader's side of the speaking service. */
 export class ChatTurns {
   readonly #context: SpeakingContext;
+  readonly #auto: AutoVoices;
 
   constructor(context: SpeakingContext) {
     this.#context = context;
+    this.#auto = new AutoVoices(context.options.voiceAssignments, context.logger);
   }
 
   /**
-   * The voice `author`'s messages are read in: theirs, else the server's default, as `/say`
-   * picks it. Refused with a UserError when the server has no key, or when the author's chat
+   * The voice `author`'s messages are read in: theirs, else with `voices: auto` one of their own
+   * among the key's voices (see `assignVoice`), else the server's default, as `/say` picks it. Refused with a UserError when the server has no key, or when the author's chat
    * generations today reached the server's chat share (`chat-daily`, else `/say`'s share).
    */
   async voiceOf(guildId: string, author: Pick<Requester, 'id' | 'name'>): Promise<ChatVoice> {
@@ -43,7 +47,12 @@ export class ChatTurns {
     const share = memberDailyShare(chatDaily ?? memberDaily, dailyLimit);
     await this.#context.spending.check(guildId, { id: author.id, canManage: false }, share);
     const choice = defaultChoice(user, guild.defaults);
-    const voice = pickVoice(await client.voices(choice.model), choice.voiceId, choice.model);
+    const voices = await client.voices(choice.model);
+    const auto =
+      user.voiceId === undefined && guild.reader.voices === 'auto'
+        ? await this.#auto.voiceFor(guildId, author.id, assignableVoices(voices))
+        : undefined;
+    const voice = pickVoice(voices, auto ?? choice.voiceId, choice.model);
     const request: Omit<SpeechRequest, 'text'> = {
       voiceId: voice.voiceId,
       model: choice.model,

@@ -5,6 +5,7 @@ import { serverClient } from '../settings/index.ts';
 import type { SettingsStore, UsageLedger } from '../store/index.ts';
 import type { Clock, TtsClient, TtsClients } from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';
+import type { AssignmentStore } from './auto-voices.ts';
 import { TicketJournal } from './journal.ts';
 import type { Spending } from './spending.ts';
 import type { SpeechEnd, SpeechJournal, SpeechTicket } from './types.ts';
@@ -31,6 +32,8 @@ export interface SpeakingServiceOptions {
    * downloading at once. Default 5.
    */
   readonly filesAtOnce?: number;
+  /** Where chatters' automatic voices are kept between runs; in memory only by default. */
+  readonly voiceAssignments?: AssignmentStore | undefined;
   /** Records pending generations so they survive a restart; none by default. */
   readonly journal?: SpeechJournal | undefined;
   /**

@@ -2,7 +2,7 @@ import type { Config } from '../config/index.ts';
 import type { Logger } from '../log/index.ts';
 import { type BotMetrics, type GenerationOutcome, noMetrics } from '../ops/index.ts';
 import { PreviewCache } from '../preview/index.ts';
-import type { BotStore } from '../store/index.ts';
+import { type BotStore, KeyvVoiceAssignments } from '../store/index.ts';
 import type { Clock, TtsClients } from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';
 import { dailyLimitOf } from './quota.ts';
@@ -45,6 +45,7 @@ export function createSpeaking(deps: {
     minTextLength: config.minTextLength,
     previews: new PreviewCache(store.keyv),
     journal: deps.durable.recorder,
+    voiceAssignments: new KeyvVoiceAssignments(store.keyv),
     onEnd: (state) => metrics.generation(OUTCOME_OF[state]),
   });
 }

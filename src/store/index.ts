@@ -35,6 +35,8 @@ export {
   type ReaderSettings,
   readerSettingsSchema,
   SPOILER_MODES,
+  TWITCH_BADGES,
+  VOICE_MODES,
 } from './reader-settings.ts';
 export { openRedis, type RedisConnection, redactUrl } from './redis.ts';
 export { RedisBudgetStore } from './redis-budgets.ts';
@@ -73,3 +75,4 @@ export {
   type UsageLedger,
   utcDay,
 } from './usage.ts';
+export { KeyvVoiceAssignments, type StoredAssignment } from './voice-assignments.ts';

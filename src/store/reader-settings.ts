@@ -9,12 +9,21 @@ export const EMOJI_MODES = ['names', 'drop'] as const;
 export const SPOILER_MODES = ['skip', 'read'] as const;
 /** What a message (or `/say` text) with a blocked word gets: not read at all, or read with a "beep". */
 export const BLOCKED_MODES = ['skip', 'bleep'] as const;
+/** The Twitch badges `/config reader twitch-badges` can keep (none kept: everyone is read). */
+export const TWITCH_BADGES = ['broadcaster', 'moderator', 'vip', 'subscriber'] as const;
+/**
+ * Voices of chatters without their own `/myvoice`: `auto`, one chosen per chatter from the key's
+ * voices; `default`, the server's default voice for all.
+ */
+export const VOICE_MODES = ['auto', 'default'] as const;
 
 /** Bounds of the reader's numeric settings; `/config reader` refuses values outside them. */
 export const READER_BOUNDS = {
   maxLength: { min: 20, max: 1000 },
   maxAgeMs: { min: 5_000, max: 3_600_000 },
   channels: 50,
+  /** Twitch channels one server reads (one shared connection; kept small per server). */
+  twitchChannels: 3,
   ignored: 100,
   ignorePrefixes: 20,
   dictionary: 200,
@@ -77,6 +86,18 @@ export const readerSettingsSchema = z.object({
     .min(READER_BOUNDS.newMemberDelayMs.min)
     .max(READER_BOUNDS.newMemberDelayMs.max)
     .default(0),
+  /** Twitch channels (logins) whose chat is read like a read channel's. */
+  twitchChannels: z
+    .array(z.string().regex(/^[a-z0-9_]{1,25}$/))
+    .max(READER_BOUNDS.twitchChannels)
+    .default([]),
+  /** Twitch chatters read: only those with one of these badges; empty, everyone. */
+  twitchBadges: z.array(z.enum(TWITCH_BADGES)).default([]),
+  /**
+   * `default` for records stored before automatic voices existed; a server without a record
+   * starts with `auto` (see `NEW_GUILD` in settings.ts).
+   */
+  voices: z.enum(VOICE_MODES).default('default'),
 });
 export type ReaderSettings = z.infer<typeof readerSettingsSchema>;
 

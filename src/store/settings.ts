@@ -41,6 +41,13 @@ export type GuildSettings = z.infer<typeof guildSchema>;
 /** Guild settings as written: parts with defaults may be left out. */
 export type GuildSettingsInput = z.input<typeof guildSchema>;
 
+/**
+ * What a server without a stored record starts from. A record is written by the first change
+ * (its key, any setting), so a server that ever used the bot has one: servers from before
+ * automatic voices keep `default`, new ones get `auto`.
+ */
+const NEW_GUILD: GuildSettingsInput = { reader: { voices: 'auto' } };
+
 const userSchema = z.object({ voiceId: voiceId.optional() });
 export type UserSettings = z.infer<typeof userSchema>;
 
@@ -81,7 +88,7 @@ export class KeyvSettingsStore implements SettingsStore {
   }
 
   async guild(guildId: string): Promise<GuildSettings> {
-    return guildSchema.parse((await this.#keyv.get(`guild:${guildId}`)) ?? {});
+    return guildSchema.parse((await this.#keyv.get(`guild:${guildId}`)) ?? NEW_GUILD);
   }
 
   async setGuild(guildId: string, settings: GuildSettingsInput): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Logger } from '../log/index.ts';
 import type { BudgetStore } from './budget.ts';
-import { TtsClients } from './client.ts';
+import { TtsClients } from './clients.ts';
 import type { Clock } from './clock.ts';
 import { type ApiChoice, productionClientOptions } from './defaults.ts';
 import type { EstimatorPrior } from './estimator.ts';

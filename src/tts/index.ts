@@ -10,12 +10,8 @@ export {
   windowWithMargin,
 } from './budget.ts';
 export { FallbackBudgetStore } from './budget-fallback.ts';
-export {
-  openSniffed,
-  TtsClient,
-  type TtsClientOptions,
-  TtsClients,
-} from './client.ts';
+export { TtsClient, type TtsClientOptions } from './client.ts';
+export { openSniffed, TtsClients } from './clients.ts';
 export { type Clock, systemClock } from './clock.ts';
 export { createTtsClients, type TtsClientsConfig, type TtsStores } from './create.ts';
 export { type ApiChoice, productionClientOptions } from './defaults.ts';

@@ -117,8 +117,13 @@ export function usageLines(
         ? [t('usage.nobody')]
         : top.map((entry, i) => {
             // Chat turns that merged several authors are the chat's, not a member's.
+            const twitch = /^twitch:(\d+)$/.exec(entry.userId)?.[1];
             const who =
-              entry.userId === CHAT_LEDGER_ID ? t('usage.top_chat') : `<@${entry.userId}>`;
+              entry.userId === CHAT_LEDGER_ID
+                ? t('usage.top_chat')
+                : twitch !== undefined
+                  ? t('usage.top_twitch', { id: twitch })
+                  : `<@${entry.userId}>`;
             return `${i + 1}. ${who} — ${entry.count}`;
           }),
   };

@@ -11,27 +11,13 @@ import { startEmulator, USER_ONE } from '../../tools/emulator/index.ts';
 import { startFakeDiscord } from '../fake-discord/index.ts';
 import { waitForHttp } from '../support/process.ts';
 import { freePort } from '../support/redis.ts';
+import { checks, configureAndSay, until } from './checks.ts';
 
 const run = promisify(execFile);
 const image = process.argv[2] ?? 'tts-bot:test';
 const name = `tts-bot-test-${randomBytes(4).toString('hex')}`;
-const results: string[] = [];
-const check = (what: string, ok: boolean, detail = '') => {
-  results.push(`${ok ? 'ok  ' : 'FAIL'} ${what}${detail ? ` (${detail})` : ''}`);
-  console.log(results.at(-1));
-  if (!ok) throw new Error(`docker test failed: ${what}`);
-};
+const { check, results } = checks('');
 const docker = async (...args: string[]) => (await run('docker', args)).stdout.trim();
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const emulator = await startEmulator({ synth: 'tone' });
 const discord = await startFakeDiscord({ heartbeatIntervalMs: 5000 });
@@ -85,36 +71,7 @@ try {
   );
   check('HEALTHCHECK on /healthz', health === 'healthy', health);
 
-  const configured = await discord
-    .slash({ user: 'admin', name: 'config', subcommand: 'api-key' })
-    .submitModal({ 'api-key': USER_ONE.apiKey })
-    .then((handle) => handle.waitFor((event) => event.kind === 'edit', 30_000));
-  check(
-    '/config api-key is checked and saved',
-    JSON.stringify(configured).includes('checked and saved'),
-  );
-  const say = discord.slash({
-    user: 'member',
-    name: 'say',
-    options: { text: 'Hello from the container, this is the docker test speaking.' },
-  });
-  await say.waitFor((event) => 'files' in event && event.files.length > 0, 60_000);
-  const [file] = say.files();
-  const generationId = emulator.requests
-    .filter((r) => r.endpoint === 'GET /v2/status')
-    .map((r) => new URL(r.path, 'http://x').searchParams.get('generation_id'))
-    .at(-1);
-  const expected = emulator.audioOf(generationId ?? '');
-  check(
-    '/say answers with the emulator’s audio',
-    file !== undefined && expected !== undefined && file.data.equals(expected),
-    `${file?.filename}, ${file?.data.length} bytes`,
-  );
-  const metrics = await waitForHttp(`http://127.0.0.1:${httpPort}/metrics`);
-  check(
-    '/metrics counts the delivered generation',
-    /^tts_generations_total\{outcome="delivered"\} 1$/m.test(metrics),
-  );
+  await configureAndSay(check, discord, emulator, httpPort);
 
   const uid = await docker('exec', name, 'id', '-u');
   check('runs as a non-root user', uid !== '0', `uid ${uid}`);

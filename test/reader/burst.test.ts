@@ -28,6 +28,10 @@ beforeAll(async () => {
       options: { channel: 'chat' },
     })
     .waitForReply();
+  // One voice for everyone, so members' messages merge (automatic voices split them by chatter).
+  await t.discord
+    .slash({ user: 'admin', name: 'config', subcommand: 'reader', options: { voices: 'default' } })
+    .waitForReply();
   for (const user of ['admin', ...MEMBERS])
     t.discord.moveMember({ userId: user, channelId: t.discord.guild.voiceChannelId });
   await t.discord.slash({ user: 'admin', name: 'join' }).waitForReply(15_000);

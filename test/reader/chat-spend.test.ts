@@ -25,6 +25,8 @@ beforeAll(async () => {
   });
   await t.configureKey(USER_ONE.apiKey);
   await config('read-channel add', { channel: 'chat' }).waitForReply();
+  // One voice for everyone, so authors' messages merge (automatic voices split them by chatter).
+  await config('reader', { voices: 'default' }).waitForReply();
   for (const user of ['admin', 'bobby', 'carol'])
     t.discord.moveMember({ userId: user, channelId: t.discord.guild.voiceChannelId });
   const join = await t.discord.slash({ user: 'admin', name: 'join' }).waitForReply(15_000);

@@ -12,6 +12,7 @@ import { DEMO_DISCORD, runTour } from '../../tools/demo/tour.ts';
 import { pcmWav } from '../../tools/demo/wav.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import { childrenOf, startLocalStack } from '../../tools/local-stack/index.ts';
+import { FakeTwitch } from '../fake-twitch/index.ts';
 import { fetchedGenerations, wavDurationMs } from '../voice/support.ts';
 
 test.each([
@@ -36,13 +37,18 @@ test.each([
   },
 );
 
-test('the tour sets the key, lists voices, saves a /say file and the voice channel audio, reads the chat aloud, then leaves', async () => {
+test('the tour sets the key, lists voices, saves a /say file and the voice channel audio, reads the chat and a Twitch chat aloud, then leaves', async () => {
   const outDir = await mkdtemp(join(tmpdir(), 'demo-test-'));
-  const stack = await startLocalStack({ discord: DEMO_DISCORD });
+  const twitch = await FakeTwitch.start();
+  const stack = await startLocalStack({
+    discord: DEMO_DISCORD,
+    env: { TWITCH_CHAT_URL: twitch.url },
+  });
   const lines: string[] = [];
   try {
     const result = await runTour({
       stack,
+      twitch,
       apiKey: USER_ONE.apiKey,
       outDir,
       print: (l) => lines.push(l),
@@ -84,7 +90,10 @@ test('the tour sets the key, lists voices, saves a /say file and the voice chann
       transcript.indexOf('member › /leave'),
     );
     // What was printed is what the emulator generated after the /say in voice, and nothing else.
-    const chatIds = generated.slice(generated.indexOf(spokenId ?? '') + 1);
+    const twitchSpoken = result.twitch?.spoken ?? [];
+    const chatIds = generated
+      .slice(generated.indexOf(spokenId ?? '') + 1)
+      .filter((id) => !twitchSpoken.some((line) => line.text === textOf(id)));
     expect(chatIds.length).toBeGreaterThan(0);
     expect(result.chat.spoken).toEqual(chatIds.map(textOf));
     for (const text of result.chat.spoken) expect(spoken).toContain(`“${text}”`);
@@ -95,8 +104,17 @@ test('the tour sets the key, lists voices, saves a /say file and the voice chann
     expect(Math.abs(chatHeardMs - result.chat.ms)).toBeLessThan(50);
     const chatExpectedMs = chatIds.reduce((sum, id) => sum + audioMs(id), 0);
     expect(Math.abs(chatHeardMs - chatExpectedMs) / chatExpectedMs).toBeLessThan(0.1);
+
+    // Twitch: three chatters heard by display name, `/me` as an action, each in their own voice.
+    expect(transcript).toContain('I will read the chat of `demostreamer`');
+    const twitchText = twitchSpoken.map((line) => line.text).join('\n');
+    expect(twitchText).toContain('RonniTV said hello from Twitch, great stream today.');
+    expect(twitchText).toContain('PixelFox said that jump was insane Kappa.');
+    expect(twitchText).toContain('ModMia cheers the streamer on.');
+    expect(new Set(twitchSpoken.map((line) => line.voiceId)).size).toBe(3);
   } finally {
     await stack.stop();
+    await twitch.close();
     await rm(outDir, { recursive: true, force: true });
   }
   expect(existsSync(`/proc/${stack.bot.pid}`)).toBe(false);

@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_LIMITS, parseLimits, shareOfLimits } from '../../src/tts/limits.ts';
+import {
+  DEFAULT_LIMITS,
+  parseLimits,
+  shareOfLimits,
+  V3_DEFAULT_LIMITS,
+} from '../../src/tts/limits.ts';
 import { OPERATIONS } from '../../src/tts/types.ts';
 
 describe('parseLimits', () => {
@@ -62,9 +67,15 @@ describe('shareOfLimits', () => {
         status: [{ count: status, windowMs: MINUTE }],
         voices: [{ count: voices, windowMs: MINUTE }],
         health: [{ count: health, windowMs: MINUTE }],
+        request: [],
       });
     },
   );
+
+  test('v3: the request allowance (120 a minute) is shared the same way', () => {
+    expect(shareOfLimits(V3_DEFAULT_LIMITS, 2).request).toEqual([{ count: 60, windowMs: MINUTE }]);
+    expect(shareOfLimits(V3_DEFAULT_LIMITS, 3).request).toEqual([{ count: 40, windowMs: MINUTE }]);
+  });
 
   test('together the shares never pass a limit, unless a count is below the number of processes', () => {
     for (let processes = 1; processes <= 64; processes++) {

@@ -130,7 +130,7 @@ describe('usageLines', () => {
     expect(lines.top).toEqual(['1. <@b> — 4', '2. <@a> — 3', '3. <@c> — 1']);
   });
 
-  test('chat turns that merged several authors are listed as the chat, never as a mention', () => {
+  test('chat turns that merged several authors are listed as the chat, Twitch chatters by id, never as a mention', () => {
     const lines = usageLines(en, {
       server,
       member,
@@ -139,12 +139,14 @@ describe('usageLines', () => {
         top: [
           { userId: CHAT_LEDGER_ID, count: 7 },
           { userId: 'b', count: 4 },
+          { userId: 'twitch:4242', count: 2 },
         ],
       },
     });
     expect(lines.top).toEqual([
       '1. the chat (turns that merged several members’ messages) — 7',
       '2. <@b> — 4',
+      '3. Twitch chatter 4242 — 2',
     ]);
   });
 

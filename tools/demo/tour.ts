@@ -5,9 +5,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InteractionHandle, Json } from '../../test/fake-discord/index.ts';
+import type { FakeTwitch } from '../../test/fake-twitch/index.ts';
 import type { LocalStack } from '../local-stack/index.ts';
 import { type ChatStepResult, runChatStep } from './chat.ts';
 import { transcript } from './transcript.ts';
+import { runTwitchStep, type TwitchStepResult } from './twitch.ts';
 import { decodeToWav } from './wav.ts';
 
 export { DEMO_DISCORD } from './chat.ts';
@@ -19,6 +21,8 @@ export interface TourOptions {
   /** Folder for the audio files (created when missing). */
   readonly outDir: string;
   readonly print: (line: string) => void;
+  /** The fake Twitch chat the bot's `TWITCH_CHAT_URL` points at: the tour then reads a Twitch chat too. */
+  readonly twitch?: FakeTwitch;
 }
 
 /** The files the tour saved. */
@@ -29,6 +33,8 @@ export interface TourResult {
   readonly voiceMs: number;
   /** Chat messages read aloud by streamer mode. */
   readonly chat: ChatStepResult;
+  /** Twitch chat read aloud, when the tour had a fake Twitch. */
+  readonly twitch?: TwitchStepResult;
 }
 
 const TIMEOUT_MS = 30_000;
@@ -90,10 +96,20 @@ export async function runTour(options: TourOptions): Promise<TourResult> {
   );
 
   const chat = await runChatStep(stack, outDir, out, TIMEOUT_MS);
+  const twitch =
+    options.twitch === undefined
+      ? undefined
+      : await runTwitchStep(stack, options.twitch, out, TIMEOUT_MS);
 
   say('member', '/leave');
   bot((await discord.slash({ user: 'member', name: 'leave' }).waitForReply(TIMEOUT_MS)).content);
-  return { attachment, voiceWav, voiceMs: received.durationMs, chat };
+  return {
+    attachment,
+    voiceWav,
+    voiceMs: received.durationMs,
+    chat,
+    ...(twitch === undefined ? {} : { twitch }),
+  };
 }
 
 async function lastContent(

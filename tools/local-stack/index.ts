@@ -60,3 +60,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     throw error;
   }
 }
+
+/** Sets the server's API key as an admin does (`/config api-key` and its modal) and waits for the answer. */
+export async function setApiKey(discord: FakeDiscord, apiKey: string): Promise<void> {
+  const reply = await discord
+    .slash({ user: 'admin', name: 'config', subcommand: 'api-key' })
+    .submitModal({ 'api-key': apiKey });
+  await reply.waitFor((event) => event.kind === 'edit', 20_000);
+}

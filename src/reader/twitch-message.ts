@@ -1,0 +1,91 @@
+/**
+ * A Twitch chat message as the reader's plain input, for one server: ids namespaced
+ * (`twitch:<id>`) so they never meet Discord's, emotes in the form the cleanup already speaks
+ * or drops by the `emoji` setting. Pure.
+ */
+import type { MentionNames } from '../speech/index.ts';
+import type { TwitchMessage } from '../twitch/index.ts';
+import type { IncomingMessage } from './types.ts';
+
+/** The prefix of every Twitch id the reader sees: messages, chatters, channels. */
+export const TWITCH_ID_PREFIX = 'twitch:';
+
+/** The reader's id of a Twitch message (what a CLEARMSG withdraws). */
+export const twitchMessageId = (id: string): string => `${TWITCH_ID_PREFIX}${id}`;
+/** The reader's id of a Twitch chatter: their voice, their share, their place in turns. */
+export const twitchAuthorId = (userId: string): string => `${TWITCH_ID_PREFIX}${userId}`;
+/** The reader's id of a Twitch channel: where its messages come from. */
+export const twitchChannelId = (login: string): string => `${TWITCH_ID_PREFIX}${login}`;
+
+/** Twitch has no mentions of Discord members, roles or channels: nothing is named. */
+const NO_NAMES: MentionNames = {
+  user: () => undefined,
+  role: () => undefined,
+  channel: () => undefined,
+};
+
+/** Twitch's smiley emotes, as the emoji the cleanup names ("slightly smiling") or drops. */
+const SMILEYS: Readonly<Record<string, string>> = {
+  ':)': '🙂',
+  ':-)': '🙂',
+  ':(': '😢',
+  ':-(': '😢',
+  ':D': '😀',
+  ':-D': '😀',
+  ';)': '😉',
+  ';-)': '😉',
+  ':P': '😛',
+  ';P': '😛',
+  ':O': '😱',
+  ':o': '😱',
+  '<3': '❤️',
+  'B)': '😎',
+  'R)': '😎',
+  ':/': '😐',
+  ':|': '😐',
+  o_O: '😳',
+  O_o: '😳',
+  '>(': '😠',
+};
+
+/**
+ * The text with each emote as the cleanup knows emotes: a word emote (`Kappa`) as a custom
+ * emoji (`<:Kappa:0>`, spoken as its name or dropped, like Discord's), a smiley as its emoji.
+ */
+export function withEmotes(message: Pick<TwitchMessage, 'text' | 'emotes'>): string {
+  if (message.emotes.length === 0) return message.text;
+  const points = Array.from(message.text);
+  let out = '';
+  let at = 0;
+  for (const emote of message.emotes) {
+    if (emote.start < at) continue;
+    out += points.slice(at, emote.start).join('');
+    out += /^\w{1,64}$/.test(emote.word)
+      ? `<:${emote.word}:0>`
+      : (SMILEYS[emote.word] ?? emote.word);
+    at = emote.end + 1;
+  }
+  return out + points.slice(at).join('');
+}
+
+/** The reader's message for `guildId` (a server reading the message's channel). */
+export function twitchIncoming(message: TwitchMessage, guildId: string): IncomingMessage {
+  return {
+    id: twitchMessageId(message.id),
+    guildId,
+    channelId: twitchChannelId(message.channel),
+    authorId: twitchAuthorId(message.userId),
+    authorName: message.displayName,
+    self: false,
+    bot: false,
+    webhook: false,
+    roleIds: [],
+    authorVoiceChannelId: undefined,
+    content: message.text,
+    twitchChannel: message.channel,
+    badges: [...message.badges],
+    ...(message.isAction ? { action: true } : {}),
+    message: { content: withEmotes(message), attachments: [], stickers: [] },
+    names: NO_NAMES,
+  };
+}

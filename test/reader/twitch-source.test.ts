@@ -1,0 +1,160 @@
+/**
+ * The Twitch source on the real chat client and the fake Twitch server, with a recording
+ * reader: servers start reading their channels at start and on sync, share one connection and
+ * one JOIN per channel, each get every message (ids namespaced), and moderation is withdrawn
+ * from each of them.
+ */
+import Keyv from 'keyv';
+import pino from 'pino';
+import { afterEach, describe, expect, test } from 'vitest';
+import {
+  type IncomingMessage,
+  type MessageOrigin,
+  type TwitchOutcome,
+  TwitchSource,
+} from '../../src/reader/index.ts';
+import { KeyvSettingsStore } from '../../src/store/index.ts';
+import { systemClock } from '../../src/tts/index.ts';
+import { TwitchChat } from '../../src/twitch/index.ts';
+import { FakeTwitch } from '../fake-twitch/index.ts';
+import { until } from '../twitch/support.ts';
+
+const closing: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closing.splice(0)) await close();
+});
+
+/** A source over a fake Twitch; the reader reads every message whose text lacks "skip". */
+async function world() {
+  const twitch = await FakeTwitch.start();
+  const settings = new KeyvSettingsStore(new Keyv());
+  const logger = pino({ level: 'silent' });
+  const created: IncomingMessage[] = [];
+  const held: { guildId: string; origin: MessageOrigin }[] = [];
+  const withdrawn: string[] = [];
+  const counts: TwitchOutcome[] = [];
+  const chat = new TwitchChat({
+    url: twitch.url,
+    logger,
+    clock: systemClock,
+    backoff: { baseMs: 10, maxMs: 80 },
+  });
+  const source = new TwitchSource({
+    chat,
+    settings,
+    clock: systemClock,
+    logger,
+    onCount: (outcome) => counts.push(outcome),
+    reader: {
+      created: async (message) => {
+        created.push(message);
+        if (message.content.includes('skip')) return false;
+        held.push({
+          guildId: message.guildId,
+          origin: {
+            messageId: message.id,
+            authorId: message.authorId,
+            channelId: message.channelId,
+          },
+        });
+        return true;
+      },
+      withdraw: async (guildId, matches) => {
+        const hits = held.filter((h) => h.guildId === guildId && matches(h.origin));
+        for (const hit of hits) {
+          withdrawn.push(`${guildId} ${hit.origin.messageId}`);
+          held.splice(held.indexOf(hit), 1);
+        }
+        return hits.length;
+      },
+    },
+  });
+  closing.push(async () => {
+    await source.close();
+    await twitch.close();
+  });
+  const channels = async (guildId: string, twitchChannels: string[]) => {
+    await settings.updateGuild(guildId, (guild) => ({
+      ...guild,
+      reader: { ...guild.reader, twitchChannels },
+    }));
+  };
+  return { twitch, source, created, withdrawn, counts, channels };
+}
+
+describe('TwitchSource', () => {
+  test('at start, servers with Twitch channels read them; two servers share one JOIN and both get each message', async () => {
+    const w = await world();
+    await w.channels('g1', ['streamer']);
+    await w.channels('g2', ['streamer', 'other']);
+    await w.source.start(['g1', 'g2', 'g3']);
+    await until(() => w.twitch.joined('streamer') && w.twitch.joined('other'));
+    expect(w.twitch.joins.filter((c) => c === 'streamer')).toHaveLength(1);
+    expect(w.twitch.connections).toBe(1);
+    w.twitch.post('streamer', { id: 'm1', login: 'ronni', userId: '7', text: 'hello both' });
+    await until(() => w.created.length === 2);
+    expect(w.created.map((m) => [m.guildId, m.id, m.authorId]).sort()).toEqual([
+      ['g1', 'twitch:m1', 'twitch:7'],
+      ['g2', 'twitch:m1', 'twitch:7'],
+    ]);
+    await until(() => w.source.status('g1')[0]?.readToday === 1);
+    expect(w.source.status('g2').map((s) => s.channel)).toEqual(['streamer', 'other']);
+    expect(w.counts.filter((c) => c === 'received')).toHaveLength(1);
+  });
+
+  test('moderation is withdrawn from every server: a deleted message, a timed-out chatter, a cleared chat', async () => {
+    const w = await world();
+    await w.channels('g1', ['streamer']);
+    await w.source.sync('g1');
+    await until(() => w.twitch.joined('streamer'));
+    const post = (id: string, userId: string) =>
+      w.twitch.post('streamer', { id, login: `u${userId}`, userId, text: `message ${id}` });
+    post('a', '1');
+    post('b', '2');
+    post('c', '2');
+    post('d', '3');
+    post('e', '4');
+    await until(() => w.created.length === 5);
+    w.twitch.deleteMessage('streamer', 'a', 'u1');
+    await until(() => w.withdrawn.length === 1);
+    w.twitch.clearChat('streamer', { login: 'u2', userId: '2' });
+    await until(() => w.withdrawn.length === 3);
+    w.twitch.clearChat('streamer');
+    await until(() => w.withdrawn.length === 5);
+    expect(w.withdrawn).toEqual([
+      'g1 twitch:a',
+      'g1 twitch:b',
+      'g1 twitch:c',
+      'g1 twitch:d',
+      'g1 twitch:e',
+    ]);
+    expect(w.source.status('g1')).toEqual([
+      { channel: 'streamer', connected: true, readToday: 5, droppedToday: 5 },
+    ]);
+  });
+
+  test('a message the reader does not take is counted dropped; sync after removal parts the channel', async () => {
+    const w = await world();
+    await w.channels('g1', ['streamer']);
+    await w.source.sync('g1');
+    await until(() => w.twitch.joined('streamer'));
+    w.twitch.post('streamer', { id: 'x', login: 'u', userId: '1', text: 'please skip me' });
+    await until(() => w.source.status('g1')[0]?.droppedToday === 1);
+    await w.channels('g1', []);
+    expect(await w.source.sync('g1')).toEqual([]);
+    await until(() => w.twitch.parts.includes('streamer'));
+    expect(w.source.status('g1')).toEqual([]);
+  });
+
+  test('a server whose settings no longer list the channel (forgotten) stops reading it at its next message', async () => {
+    const w = await world();
+    await w.channels('g1', ['streamer']);
+    await w.channels('g2', ['streamer']);
+    await w.source.start(['g1', 'g2']);
+    await until(() => w.twitch.joined('streamer'));
+    await w.channels('g1', []);
+    w.twitch.post('streamer', { id: 'y', login: 'u', userId: '1', text: 'skip this one' });
+    await until(() => w.source.status('g1').length === 0);
+    expect(w.source.status('g2').map((s) => s.channel)).toEqual(['streamer']);
+  });
+});
