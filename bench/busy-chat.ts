@@ -242,15 +242,15 @@ export function heardSummary(result: BusyChatResult): {
 }
 
 /**
- * Waits until the chat is read out (as `chat.ts`): nothing queued or waiting in the reader
- * (asked with `/queue`) and no voice packet for a second; then the last packet's time and the
- * bot's count of messages dropped as stale.
+ * Waits until the chat is read out: nothing queued or waiting in the reader (asked with
+ * `/queue`) and no voice packet for a second; then the last packet's time and the bot's count
+ * of messages dropped as stale and heard in a chorus. Shared by every busy-chat section.
  */
-async function waitUntilDrained(
+export async function waitUntilDrained(
   stack: LocalStack,
   started: number,
   timeoutMs: number,
-): Promise<{ lastPacketAt: number; droppedStale: number }> {
+): Promise<{ lastPacketAt: number; droppedStale: number; collapsed: number }> {
   const { discord, voiceServer } = stack;
   const guildId = discord.guild.id;
   for (;;) {
@@ -264,6 +264,9 @@ async function waitUntilDrained(
     const chat = /Chat: (\d+) waiting, (\d+) dropped/.exec(queue.content);
     if (chat === null) throw new Error(`/queue answered "${queue.content}"`);
     const idle = queue.content.includes('Nothing is playing or queued.');
-    if (idle && chat[1] === '0') return { lastPacketAt, droppedStale: Number(chat[2]) };
+    if (idle && chat[1] === '0') {
+      const chorus = /(\d+) heard in a chorus/.exec(queue.content);
+      return { lastPacketAt, droppedStale: Number(chat[2]), collapsed: Number(chorus?.[1] ?? 0) };
+    }
   }
 }

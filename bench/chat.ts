@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { audioDurationMs } from '../src/speech/duration.ts';
 import { readerSettingsSchema } from '../src/store/index.ts';
 import { setApiKey, startLocalStack } from '../tools/local-stack/index.ts';
+import { waitUntilDrained } from './busy-chat.ts';
 import {
   type ChatLineSpec,
   chatScript,
@@ -182,36 +183,6 @@ async function speakNaively(
     },
   });
   return { readyAt: result.deliveredAt, durationMs };
-}
-
-/**
- * Waits until the chat is read out: nothing queued or waiting in the reader (asked with
- * `/queue`) and no voice packet for a second; then the last packet's time and the bot's count
- * of messages dropped as stale.
- */
-async function waitUntilDrained(
-  stack: Awaited<ReturnType<typeof startLocalStack>>,
-  started: number,
-  timeoutMs: number,
-): Promise<{ lastPacketAt: number; droppedStale: number; collapsed: number }> {
-  const { discord, voiceServer } = stack;
-  const guildId = discord.guild.id;
-  for (;;) {
-    await sleep(1000);
-    const arrivals = voiceServer.received(guildId).arrivals;
-    const lastPacketAt = arrivals.at(-1) ?? started;
-    if (Date.now() - started > timeoutMs)
-      throw new Error(`the chat was not read out within ${timeoutMs / 1000} s`);
-    if (Date.now() - lastPacketAt < 1000) continue;
-    const queue = await discord.slash({ user: 'admin', name: 'queue' }).waitForReply(20_000);
-    const chat = /Chat: (\d+) waiting, (\d+) dropped/.exec(queue.content);
-    if (chat === null) throw new Error(`/queue answered "${queue.content}"`);
-    const idle = queue.content.includes('Nothing is playing or queued.');
-    if (idle && chat[1] === '0') {
-      const chorus = /(\d+) heard in a chorus/.exec(queue.content);
-      return { lastPacketAt, droppedStale: Number(chat[2]), collapsed: Number(chorus?.[1] ?? 0) };
-    }
-  }
 }
 
 /** What one reader made of a chat: the texts it played and its own counts. */
