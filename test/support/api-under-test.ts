@@ -4,7 +4,12 @@
  * version (project `v3` sets `TTS_E2E_API=v3`); the harnesses start the bot for that version.
  */
 import type { TtsClientOptions } from '../../src/tts/index.ts';
-import type { ApiEndpoint, Emulator, EndpointName } from '../../tools/emulator/index.ts';
+import type {
+  ApiEndpoint,
+  Emulator,
+  EndpointName,
+  RequestLogEntry,
+} from '../../tools/emulator/index.ts';
 import { clientsFor } from '../tts/emulated.ts';
 import { v3ClientsFor } from '../tts/v3-emulated.ts';
 
@@ -29,6 +34,16 @@ export interface ApiUnderTest {
    * generation of `userId`, since streamed speech is never downloaded.
    */
   spoken(emulator: Emulator, userId: string): string[];
+  /**
+   * The bot's requests for speech, oldest first: v2's `POST /tts`; v3's `POST /v3/tts` and
+   * stream opens (a stream is a generation too).
+   */
+  submissions(emulator: Emulator): RequestLogEntry[];
+  /**
+   * Whether a submission started a generation: v2 201; v3 200, or a stream the API did not
+   * refuse (not closed 1003 for a bad payload or 1008 for a key, limit or balance refusal).
+   */
+  accepted(entry: RequestLogEntry): boolean;
   /** A client factory for this version against `emulator` (no streaming: tests of resumption and files). */
   clients(
     emulator: Emulator,
@@ -53,6 +68,11 @@ function downloaded(emulator: Emulator): string[] {
     .map((entry) => /\/audio\/([^/.?]+)/.exec(entry.path)?.[1] ?? '');
 }
 
+/** Log entries of `endpoints`, oldest first. */
+function entriesOf(emulator: Emulator, ...endpoints: EndpointName[]): RequestLogEntry[] {
+  return emulator.requests.filter((entry) => endpoints.includes(entry.endpoint));
+}
+
 const V2: ApiUnderTest = {
   version: 'v2',
   submit: 'POST /v2/tts',
@@ -62,6 +82,8 @@ const V2: ApiUnderTest = {
   textOf: (emulator, id) => emulator.generation(id)?.text,
   polled: (emulator) => polledOn(emulator, 'GET /v2/status'),
   spoken: (emulator) => downloaded(emulator),
+  submissions: (emulator) => entriesOf(emulator, 'POST /v2/tts'),
+  accepted: (entry) => entry.status === 201,
   clients: (emulator, overrides = {}) => clientsFor(emulator, overrides),
 };
 
@@ -74,6 +96,11 @@ const V3: ApiUnderTest = {
   textOf: (emulator, id) => emulator.v3.generation(id)?.text,
   polled: (emulator) => polledOn(emulator, 'GET /v3/tts'),
   spoken: (emulator, userId) => emulator.v3.generationsOf(userId).map((g) => g.id),
+  submissions: (emulator) => entriesOf(emulator, 'POST /v3/tts', 'WS /v3/tts/stream'),
+  accepted: (entry) =>
+    entry.endpoint === 'WS /v3/tts/stream'
+      ? entry.status === 101 && entry.closeCode !== 1003 && entry.closeCode !== 1008
+      : entry.status === 200,
   clients: (emulator, overrides = {}) => v3ClientsFor(emulator, { streaming: false, ...overrides }),
 };
 
@@ -84,3 +111,8 @@ export function apiOf(version: ApiVersion): ApiUnderTest {
 
 /** The version this test run exercises: the vitest project's `TTS_E2E_API`, v2 when unset. */
 export const api: ApiUnderTest = apiOf(process.env.TTS_E2E_API === 'v3' ? 'v3' : 'v2');
+
+/** How many speech requests the bot made to `emulator` with the run's API version (see `submissions`). */
+export function submissionCount(emulator: Emulator): number {
+  return api.submissions(emulator).length;
+}

@@ -7,6 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import type { EmulatorOptions } from '../../tools/emulator/index.ts';
 import { type StackServers, startStackServers } from '../../tools/local-stack/index.ts';
 import type { GuildIds } from '../fake-discord/index.ts';
+import { api } from './api-under-test.ts';
 import { type NodeProcess, startNode, waitForHttp } from './process.ts';
 import { freePort, startRedis, type TestRedis } from './redis.ts';
 
@@ -48,15 +49,18 @@ export async function startShardedWorld(
   const [zero, one] = servers.discord.guilds;
   if (zero === undefined || one === undefined) throw new Error('two guilds expected');
   const managers: NodeProcess[] = [];
+  // The API version of this test run (see api-under-test.ts).
+  const apiEnv = { ...servers.env, ...api.env(servers.emulator) };
   return {
     ...servers,
+    env: apiEnv,
     redis,
     guilds: [zero, one],
     async startManager(env = {}) {
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
       const process = startNode('src/sharded.ts', {
-        ...servers.env,
+        ...apiEnv,
         STORE_URL: redis.url,
         HTTP_PORT: String(port),
         HTTP_HOST: '127.0.0.1',
