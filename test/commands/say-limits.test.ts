@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { USER_ONE } from '../../tools/emulator/index.ts';
+import { api, submissionCount } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 import { sentence } from '../tts/emulated.ts';
 import { eventually } from '../voice/support.ts';
@@ -19,7 +20,7 @@ afterAll(async () => {
 
 const EPHEMERAL = 64;
 const RELATIVE_TIME = /<t:(\d+):R>/;
-const posts = () => t.emulator.counts()['POST /v2/tts']?.total ?? 0;
+const posts = () => submissionCount(t.emulator);
 
 function say(user: string, options: Record<string, string> = {}) {
   return t.discord.slash({ user, name: 'say', options: { text: sentence(40), ...options } });
@@ -77,7 +78,7 @@ describe('per-member limits', () => {
 
   test('file mode: five at once per server go to the key; the sixth waits with its place shown, then gets its file', async () => {
     // The first five are slow to be accepted, so they hold their places until then.
-    t.emulator.fault({ kind: 'delay', endpoint: 'POST /v2/tts', ms: 2500, times: 5 });
+    t.emulator.fault({ kind: 'delay', endpoint: api.submit, ms: 2500, times: 5 });
     const handles = Array.from({ length: 6 }, () => say('member'));
     const sixth = handles[5];
     await sixth?.waitFor(

@@ -7,6 +7,7 @@ import { PendingJournal, type PendingSpeech } from '../../src/durable/index.ts';
 import { loadSecretKey } from '../../src/store/index.ts';
 import { systemClock } from '../../src/tts/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
+import { submissionCount } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 
 let t: TestBot;
@@ -97,7 +98,7 @@ test('a resumed request that never reached the API is submitted once, and counte
   const guildId = t.discord.guild.id;
   const today = async () => (await t.bot.services.usage.days(guildId, Date.now(), Date.now()))[0];
   const before = (await today())?.members[memberId] ?? 0;
-  const posts = t.emulator.counts()['POST /v2/tts']?.total ?? 0;
+  const posts = submissionCount(t.emulator);
   const now = Date.now();
   await resume({
     id: 'unsubmitted-1',
@@ -109,6 +110,6 @@ test('a resumed request that never reached the API is submitted once, and counte
     request,
     recordedAt: now,
   });
-  expect(t.emulator.counts()['POST /v2/tts']?.total).toBe(posts + 1);
+  expect(submissionCount(t.emulator)).toBe(posts + 1);
   expect((await today())?.members[memberId]).toBe(before + 1);
 });

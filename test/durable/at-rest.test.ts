@@ -11,6 +11,7 @@ import { createClient } from '@redis/client';
 import { afterAll, expect, test } from 'vitest';
 import { keyId } from '../../src/tts/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
+import { submissionCount } from '../support/api-under-test.ts';
 import { type ProcessWorld, startProcessWorld } from '../support/process-world.ts';
 import { freePort, startRedis, type TestRedis } from '../support/redis.ts';
 
@@ -128,7 +129,7 @@ test.each([
     await second.waitForLog(/"count":1,"msg":"resuming pending speech"/);
     await handle.waitFor((e) => e.kind === 'edit' && e.original && e.files.length > 0, 30_000);
     expect(handle.files()).toHaveLength(1);
-    expect(world.emulator.counts()['POST /v2/tts']?.total).toBe(1);
+    expect(submissionCount(world.emulator)).toBe(1);
     // The operations endpoint shows no secret, nor which key served (its id).
     const ops = await Promise.all(
       ['/metrics', '/readyz'].map(async (path) =>

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openKeyv } from '../../src/store/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import type { InteractionHandle } from '../fake-discord/index.ts';
+import { api, submissionCount } from '../support/api-under-test.ts';
 import { type ProcessWorld, startProcessWorld } from '../support/process-world.ts';
 
 let world: ProcessWorld;
@@ -30,7 +31,7 @@ test('SIGKILL with five /say in flight: after a restart all five reach their ori
     }),
   );
   await Promise.all(handles.map(generating));
-  expect(world.emulator.counts()['POST /v2/tts']?.total).toBe(5);
+  expect(submissionCount(world.emulator)).toBe(5);
 
   first.child.kill('SIGKILL');
   expect((await first.exited).signal).toBe('SIGKILL');
@@ -41,9 +42,8 @@ test('SIGKILL with five /say in flight: after a restart all five reach their ori
   for (const handle of handles) {
     await handle.waitFor((e) => e.kind === 'edit' && e.original && e.files.length > 0, 30_000);
     const [file] = handle.files();
-    const generationId = [...world.emulator.requests]
-      .filter((r) => r.endpoint === 'GET /v2/status')
-      .map((r) => new URL(r.path, 'http://x').searchParams.get('generation_id') ?? '')
+    const generationId = api
+      .polled(world.emulator)
       .find((id) => file?.filename.includes(id.slice(-8)));
     expect(generationId, `no generation for ${file?.filename}`).toBeDefined();
     expect(file?.data.equals(world.emulator.audioOf(generationId ?? '') ?? Buffer.alloc(0))).toBe(
@@ -51,7 +51,7 @@ test('SIGKILL with five /say in flight: after a restart all five reach their ori
     );
     expect(handle.lastMessage()?.content).toContain('Request number');
   }
-  expect(world.emulator.counts()['POST /v2/tts']?.total).toBe(5);
+  expect(submissionCount(world.emulator)).toBe(5);
   // Every generation was delivered once, to a different reply.
   const names = handles.map((handle) => handle.files()[0]?.filename);
   expect(new Set(names).size).toBe(5);
@@ -73,7 +73,7 @@ test('SIGKILL with voice items queued: after a restart they are played once the 
     (e) => e.kind === 'edit' && /Joined|already/.test(JSON.stringify(e.data)),
     15_000,
   );
-  const posts = () => world.emulator.counts()['POST /v2/tts']?.total ?? 0;
+  const posts = () => submissionCount(world.emulator);
   const before = posts();
   // Two generate at once (the queue's lookahead); the third waits for its turn, never submitted.
   const handles = Array.from({ length: 3 }, (_, i) =>

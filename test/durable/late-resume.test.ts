@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openKeyv } from '../../src/store/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
+import { api, submissionCount } from '../support/api-under-test.ts';
 import { type ProcessWorld, startProcessWorld } from '../support/process-world.ts';
 
 let world: ProcessWorld;
@@ -15,8 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => world?.close());
 
-const statusPolls = () =>
-  world.emulator.requests.filter((r) => r.endpoint === 'GET /v2/status').length;
+const statusPolls = () => world.emulator.requests.filter((r) => r.endpoint === api.status).length;
 
 test('SIGTERM mid-generation, restarted after longer than TTS_POLL_DEADLINE: the reply gets the audio, with one POST /tts', async () => {
   const first = await world.start();
@@ -40,10 +40,10 @@ test('SIGTERM mid-generation, restarted after longer than TTS_POLL_DEADLINE: the
   const entry = (await keyv.get(`pending:${pendingId}`)) as { generationId?: string } | undefined;
   await keyv.disconnect();
   const generationId = entry?.generationId ?? '';
-  expect(generationId).toMatch(/^base_/);
-  const generation = () => world.emulator.generation(generationId);
+  expect(generationId).toMatch(api.generationId);
+  const generation = () => api.generation(world.emulator, generationId);
   const downFor = () => Date.now() - (generation()?.createdAt ?? Date.now());
-  while (generation()?.status !== 'Completed' || downFor() < 2000) {
+  while (generation()?.completed !== true || downFor() < 2000) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
@@ -55,7 +55,7 @@ test('SIGTERM mid-generation, restarted after longer than TTS_POLL_DEADLINE: the
   expect(file?.data.equals(world.emulator.audioOf(generationId) ?? Buffer.alloc(0))).toBe(true);
   expect(handle.lastMessage()?.content).not.toMatch(/too long/);
   expect(statusPolls()).toBeGreaterThan(pollsBefore);
-  expect(world.emulator.counts()['POST /v2/tts']?.total).toBe(1);
+  expect(submissionCount(world.emulator)).toBe(1);
 
   second.child.kill('SIGTERM');
   expect(await second.exited).toEqual({ code: 0, signal: null });

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { USER_ONE } from '../../tools/emulator/index.ts';
+import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 import { eventually, fetchedGenerations } from '../voice/support.ts';
 
@@ -46,7 +47,7 @@ test('120 messages from 10 members in a minute: all heard, merged, in order, fre
   const heardAt = new Map<string, number>();
   const heard = () =>
     fetchedGenerations(t.emulator)
-      .map((id) => t.emulator.generation(id)?.text ?? '')
+      .map((id) => api.textOf(t.emulator, id) ?? '')
       .join(' ');
   // Notes when each message is first heard (its audio fetched for playback).
   const watch = setInterval(() => {
@@ -80,7 +81,7 @@ test('120 messages from 10 members in a minute: all heard, merged, in order, fre
   const generations = fetchedGenerations(t.emulator).length;
   expect(generations).toBeLessThanOrEqual(40);
   expect(t.bot.services.reader.stats(t.discord.guild.id).droppedStale).toBe(0);
-  const submits = t.emulator.counts()['POST /v2/tts'];
+  const submits = t.emulator.counts()[api.submit];
   expect(submits?.byStatus[429]).toBeUndefined();
   for (const [endpoint, count] of Object.entries(t.emulator.counts()))
     expect(count.byStatus[429], endpoint).toBeUndefined();

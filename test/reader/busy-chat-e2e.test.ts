@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { USER_ONE } from '../../tools/emulator/index.ts';
+import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 import { eventually, fetchedGenerations } from '../voice/support.ts';
 
@@ -59,15 +60,12 @@ function send(user: string, content: string): void {
 
 /** Texts of the generations played, in order. */
 function heard(): string[] {
-  return fetchedGenerations(t.emulator).map((id) => t.emulator.generation(id)?.text ?? '');
+  return fetchedGenerations(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
 }
 
 /** Texts of every generation submitted to the emulator so far. */
 function submitted(): string[] {
-  const ids = t.emulator.requests
-    .filter((entry) => entry.endpoint === 'GET /v2/status')
-    .map((entry) => new URL(entry.path, 'http://x').searchParams.get('generation_id') ?? '');
-  return [...new Set(ids)].map((id) => t.emulator.generation(id)?.text ?? '');
+  return api.polled(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
 }
 
 async function heardMatching(pattern: RegExp, timeoutMs = 20_000): Promise<string> {

@@ -6,12 +6,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CHAT_LEDGER_ID } from '../../src/store/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
+import { api, submissionCount } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 import { eventually, fetchedGenerations } from '../voice/support.ts';
 
 let t: TestBot;
 const chat = () => t.discord.guild.channels.chat ?? '';
-const posts = () => t.emulator.counts()['POST /v2/tts']?.total ?? 0;
+const posts = () => submissionCount(t.emulator);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
@@ -42,7 +43,7 @@ function config(subcommand: string, options: Record<string, string | number | bo
 
 /** Texts of the generations whose audio was played, in order. */
 function heard(): string[] {
-  return fetchedGenerations(t.emulator).map((id) => t.emulator.generation(id)?.text ?? '');
+  return fetchedGenerations(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
 }
 
 async function heardMatching(pattern: RegExp, timeoutMs = 20_000): Promise<string> {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PrometheusMetrics } from '../../src/ops/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import { FakeTwitch } from '../fake-twitch/index.ts';
+import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 import { until } from '../twitch/support.ts';
 import { eventually, fetchedGenerations } from '../voice/support.ts';
@@ -42,16 +43,13 @@ function config(subcommand: string, options: Record<string, string | number | bo
 
 /** Generations whose audio was played, in order. */
 function heardGenerations() {
-  return fetchedGenerations(t.emulator).flatMap((id) => t.emulator.generation(id) ?? []);
+  return fetchedGenerations(t.emulator).flatMap((id) => api.generation(t.emulator, id) ?? []);
 }
 const heard = () => heardGenerations().map((g) => g.text);
 
 /** Texts of every generation submitted so far. */
 function submitted(): string[] {
-  const ids = t.emulator.requests
-    .filter((entry) => entry.endpoint === 'GET /v2/status')
-    .map((entry) => new URL(entry.path, 'http://x').searchParams.get('generation_id') ?? '');
-  return [...new Set(ids)].map((id) => t.emulator.generation(id)?.text ?? '');
+  return api.polled(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
 }
 
 async function heardMatching(pattern: RegExp): Promise<string> {

@@ -16,6 +16,16 @@ import { v3ClientsFor } from '../tts/v3-emulated.ts';
 /** A version of the vendor's API. */
 export type ApiVersion = 'v2' | 'v3';
 
+/** What tests read of a generation in either version. */
+export interface SpokenGeneration {
+  readonly text: string;
+  readonly voiceId: string;
+  /** When it was submitted, on the emulator's clock. */
+  readonly createdAt: number;
+  /** Whether it has completed (v2 `Completed`, v3 `COMPLETED`). */
+  readonly completed: boolean;
+}
+
 /** What a test needs to tell of one API version. */
 export interface ApiUnderTest {
   readonly version: ApiVersion;
@@ -27,6 +37,10 @@ export interface ApiUnderTest {
   env(emulator: Emulator): Record<string, string>;
   /** The text a generation spoke, whichever version made it. */
   textOf(emulator: Emulator, generationId: string): string | undefined;
+  /** The form of a generation id the bot got from a submission (v2 `base_…` for the Base model). */
+  readonly generationId: RegExp;
+  /** The text and voice of a generation, whichever version made it. */
+  generation(emulator: Emulator, generationId: string): SpokenGeneration | undefined;
   /** The generations the bot polled, in order of their first poll. */
   polled(emulator: Emulator): string[];
   /**
@@ -80,6 +94,11 @@ const V2: ApiUnderTest = {
   voices: 'GET /v2/voices',
   env: (emulator) => ({ TTS_API_URL: emulator.baseUrl }),
   textOf: (emulator, id) => emulator.generation(id)?.text,
+  generationId: /^base_/,
+  generation: (emulator, id) => {
+    const gen = emulator.generation(id);
+    return gen && { ...gen, completed: gen.status === 'Completed' };
+  },
   polled: (emulator) => polledOn(emulator, 'GET /v2/status'),
   spoken: (emulator) => downloaded(emulator),
   submissions: (emulator) => entriesOf(emulator, 'POST /v2/tts'),
@@ -94,6 +113,11 @@ const V3: ApiUnderTest = {
   voices: 'GET /v3/voices',
   env: (emulator) => ({ TTS_API_URL: emulator.v3.baseUrl, TTS_API_VERSION: 'v3' }),
   textOf: (emulator, id) => emulator.v3.generation(id)?.text,
+  generationId: /^gen_/,
+  generation: (emulator, id) => {
+    const gen = emulator.v3.generation(id);
+    return gen && { ...gen, completed: gen.status === 'COMPLETED' };
+  },
   polled: (emulator) => polledOn(emulator, 'GET /v3/tts'),
   spoken: (emulator, userId) => emulator.v3.generationsOf(userId).map((g) => g.id),
   submissions: (emulator) => entriesOf(emulator, 'POST /v3/tts', 'WS /v3/tts/stream'),

@@ -26,7 +26,8 @@ export type ApiEndpoint = Exclude<EndpointName, 'GET /audio' | 'other' | 'WS /v3
  * - `delay`: wait `ms` before handling the request normally.
  * - `drop`: destroy the socket without any response.
  * - `malformed`: answer 200 with a truncated JSON body.
- * - `never-complete`: the next generations stay `Generating` forever.
+ * - `never-complete`: the next generations stay `Generating` forever (a v3 stream sends
+ *   `started`, then nothing).
  * - `fail`: the next generations end with status `Failed` and `error`.
  * - `media-404`: the next media requests answer 404.
  * - `stream-cut`: a v3 stream's connection is dropped after `afterChunks` audio chunks
@@ -88,9 +89,11 @@ export class FaultBook {
     return this.#take(endpoint, kinds);
   }
 
-  /** Consumes and returns the next generation fault (`never-complete` or `fail`). */
-  takeGeneration(): Fault | undefined {
-    return this.#take('generation', ['never-complete', 'fail']);
+  /** Consumes and returns the next generation fault of `kinds` (`never-complete` or `fail`). */
+  takeGeneration(
+    kinds: readonly ('never-complete' | 'fail')[] = ['never-complete', 'fail'],
+  ): Fault | undefined {
+    return this.#take('generation', kinds);
   }
 
   /** Consumes and returns the next stream fault. */

@@ -118,6 +118,8 @@ class StreamSession {
     this.#send(
       JSON.stringify({ type: 'started', generation_id: gen.id, channel: `generation:${gen.id}` }),
     );
+    // A stream is a generation: `never-complete` keeps it GENERATING, the socket silent and open.
+    if (core.faults.takeGeneration(['never-complete'])) return;
     let rendered: { wav: Buffer; file: Buffer };
     try {
       rendered = await this.#v3.render(request);
