@@ -11,6 +11,7 @@ import { RedisJournalIndex } from '../../src/durable/index.ts';
 import { openRedis } from '../../src/store/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import type { InteractionHandle } from '../fake-discord/index.ts';
+import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 import { startRedis, type TestRedis } from '../support/redis.ts';
 
@@ -61,12 +62,12 @@ describe('API faults (SQLite store)', () => {
   let t: TestBot;
   beforeAll(async () => {
     // Rate windows a tenth of real (a minute lasts 6 s) on both sides, so the ~30 generations
-    // here never wait for the vendor's 20 a minute.
+    // here never wait for the vendor's allowance (v2: 20 generations a minute).
     t = await startTestBot({
       emulator: { timeScale: 0.1 },
       env: {
         TTS_POLL_DEADLINE: '4s',
-        TTS_LIMITS: 'generate=20/6s+500/8640s,status=60/6s,voices=10/6s,health=100/6s',
+        TTS_LIMITS: api.tenthLimits,
       },
     });
     await t.configureKey(USER_ONE.apiKey);
@@ -76,29 +77,32 @@ describe('API faults (SQLite store)', () => {
   test.each<[string, () => void, RegExp]>([
     [
       'a burst of 5xx on POST /tts',
-      () =>
-        t.emulator.fault({ kind: 'http-error', endpoint: 'POST /v2/tts', status: 503, times: 2 }),
+      () => t.emulator.fault({ kind: 'http-error', endpoint: api.submit, status: 503, times: 2 }),
       /internal error\. Please try again in a minute/,
     ],
     [
       'a dropped connection on POST /tts',
-      () => t.emulator.fault({ kind: 'drop', endpoint: 'POST /v2/tts' }),
+      () => t.emulator.fault({ kind: 'drop', endpoint: api.submit }),
       /could not be reached\. Please try again in a minute/,
     ],
     [
       'malformed JSON from POST /tts',
-      () => t.emulator.fault({ kind: 'malformed', endpoint: 'POST /v2/tts' }),
+      () => t.emulator.fault({ kind: 'malformed', endpoint: api.submit }),
       /sent something unexpected.*Please try again/,
     ],
     [
       'a task that never completes (ends at TTS_POLL_DEADLINE)',
       () => t.emulator.fault({ kind: 'never-complete' }),
-      /taking too long to generate \(generation `base_[\w-]+`\); giving up\. Please try again later/,
+      new RegExp(
+        `taking too long to generate \\(generation \`${api.idPrefix}[\\w-]+\`\\); giving up\\. Please try again later`,
+      ),
     ],
     [
       'a Failed task',
       () => t.emulator.fault({ kind: 'fail', error: 'Voice model crashed' }),
-      /could not generate this speech \(generation `base_[\w-]+`\): Voice model crashed/,
+      new RegExp(
+        `could not generate this speech \\(generation \`${api.idPrefix}[\\w-]+\`\\): Voice model crashed`,
+      ),
     ],
     [
       'the audio answering 404',
@@ -125,16 +129,15 @@ describe('API faults (SQLite store)', () => {
   test.each<[string, () => void]>([
     [
       'a burst of 5xx on GET /status',
-      () =>
-        t.emulator.fault({ kind: 'http-error', endpoint: 'GET /v2/status', status: 502, times: 2 }),
+      () => t.emulator.fault({ kind: 'http-error', endpoint: api.status, status: 502, times: 2 }),
     ],
     [
       'dropped connections on GET /status',
-      () => t.emulator.fault({ kind: 'drop', endpoint: 'GET /v2/status', times: 2 }),
+      () => t.emulator.fault({ kind: 'drop', endpoint: api.status, times: 2 }),
     ],
     [
       'a slow POST /tts (2 s)',
-      () => t.emulator.fault({ kind: 'delay', endpoint: 'POST /v2/tts', ms: 2000 }),
+      () => t.emulator.fault({ kind: 'delay', endpoint: api.submit, ms: 2000 }),
     ],
     [
       'a slow audio download (2 s)',
@@ -145,7 +148,7 @@ describe('API faults (SQLite store)', () => {
       () =>
         t.emulator.fault({
           kind: 'http-error',
-          endpoint: 'POST /v2/tts',
+          endpoint: api.submit,
           status: 429,
           body: { detail: 'Too Many Requests' },
           times: 3,
@@ -160,7 +163,7 @@ describe('API faults (SQLite store)', () => {
   test('a storm of 429s longer than the retries: told when to try again, then it works', async () => {
     t.emulator.fault({
       kind: 'http-error',
-      endpoint: 'POST /v2/tts',
+      endpoint: api.submit,
       status: 429,
       body: { detail: 'Too Many Requests' },
       times: 5,

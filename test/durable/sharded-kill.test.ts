@@ -9,6 +9,7 @@ import { RedisJournalIndex } from '../../src/durable/index.ts';
 import { openKeyv, openRedis } from '../../src/store/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import type { InteractionHandle } from '../fake-discord/index.ts';
+import { submissionCount } from '../support/api-under-test.ts';
 import { type ShardedWorld, startShardedWorld } from '../support/sharded-world.ts';
 
 /** Long enough that every generation is still running when the manager dies. */
@@ -69,7 +70,7 @@ test('SIGKILL of the manager with 20 /say generating on two shards: after a rest
       handle.waitFor((e) => e.kind === 'edit' && /Generating/.test(JSON.stringify(e.data)), 60_000),
     ),
   );
-  expect(world.emulator.counts()['POST /v2/tts']?.total).toBe(20);
+  expect(submissionCount(world.emulator)).toBe(20);
 
   first.process.child.kill('SIGKILL');
   expect(await first.process.exited).toBeNull();
@@ -98,5 +99,5 @@ test('SIGKILL of the manager with 20 /say generating on two shards: after a rest
   }
   const files = handles.map((handle) => handle.files()[0]?.filename);
   expect(new Set(files).size).toBe(20);
-  expect(world.emulator.counts()['POST /v2/tts']?.total).toBe(20);
+  expect(submissionCount(world.emulator)).toBe(20);
 }, 420_000);

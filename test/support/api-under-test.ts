@@ -37,8 +37,15 @@ export interface ApiUnderTest {
   env(emulator: Emulator): Record<string, string>;
   /** The text a generation spoke, whichever version made it. */
   textOf(emulator: Emulator, generationId: string): string | undefined;
-  /** The form of a generation id the bot got from a submission (v2 `base_…` for the Base model). */
-  readonly generationId: RegExp;
+  /** The HTTP status of an accepted `POST` submission: v2 201, v3 200. */
+  readonly acceptedStatus: number;
+  /** How a Base model's generation id starts: v2 `base_`, v3 `gen_`. */
+  readonly idPrefix: string;
+  /**
+   * `TTS_LIMITS` for the vendor's limits on a tenth of real time (an emulator with
+   * `timeScale: 0.1`): v2's per-endpoint windows, v3's one request allowance.
+   */
+  readonly tenthLimits: string;
   /** The text and voice of a generation, whichever version made it. */
   generation(emulator: Emulator, generationId: string): SpokenGeneration | undefined;
   /** The generations the bot polled, in order of their first poll. */
@@ -94,7 +101,8 @@ const V2: ApiUnderTest = {
   voices: 'GET /v2/voices',
   env: (emulator) => ({ TTS_API_URL: emulator.baseUrl }),
   textOf: (emulator, id) => emulator.generation(id)?.text,
-  generationId: /^base_/,
+  idPrefix: 'base_',
+  tenthLimits: 'generate=20/6s+500/8640s,status=60/6s,voices=10/6s,health=100/6s',
   generation: (emulator, id) => {
     const gen = emulator.generation(id);
     return gen && { ...gen, completed: gen.status === 'Completed' };
@@ -102,6 +110,7 @@ const V2: ApiUnderTest = {
   polled: (emulator) => polledOn(emulator, 'GET /v2/status'),
   spoken: (emulator) => downloaded(emulator),
   submissions: (emulator) => entriesOf(emulator, 'POST /v2/tts'),
+  acceptedStatus: 201,
   accepted: (entry) => entry.status === 201,
   clients: (emulator, overrides = {}) => clientsFor(emulator, overrides),
 };
@@ -113,7 +122,8 @@ const V3: ApiUnderTest = {
   voices: 'GET /v3/voices',
   env: (emulator) => ({ TTS_API_URL: emulator.v3.baseUrl, TTS_API_VERSION: 'v3' }),
   textOf: (emulator, id) => emulator.v3.generation(id)?.text,
-  generationId: /^gen_/,
+  idPrefix: 'gen_',
+  tenthLimits: 'request=120/6s',
   generation: (emulator, id) => {
     const gen = emulator.v3.generation(id);
     return gen && { ...gen, completed: gen.status === 'COMPLETED' };
@@ -121,6 +131,7 @@ const V3: ApiUnderTest = {
   polled: (emulator) => polledOn(emulator, 'GET /v3/tts'),
   spoken: (emulator, userId) => emulator.v3.generationsOf(userId).map((g) => g.id),
   submissions: (emulator) => entriesOf(emulator, 'POST /v3/tts', 'WS /v3/tts/stream'),
+  acceptedStatus: 200,
   accepted: (entry) =>
     entry.endpoint === 'WS /v3/tts/stream'
       ? entry.status === 101 && entry.closeCode !== 1003 && entry.closeCode !== 1008
