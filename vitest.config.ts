@@ -2,7 +2,15 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * End-to-end files that exercise the TTS API: they run once more against v3 (the harnesses read
- * `TTS_E2E_API`, see test/support/api-under-test.ts). Only these, to keep CI's time in bounds.
+ * `TTS_E2E_API`, see test/support/api-under-test.ts). Every such file, except those asserting a
+ * v2-only wire detail, which run against v2 only:
+ * - test/commands/say-limits.test.ts: the default per-member share is a fifth of v2's 500
+ *   generations a day ("100 generations per member per day"); v3 has no daily allowance.
+ * - test/commands/usage.test.ts: /usage's quota line counts down v2's daily `generate` limit
+ *   (`TTS_LIMITS=generate=20/1m+3/1d`); v3 has one `request` allowance per minute.
+ * - test/i18n/locale-e2e.test.ts: /config show's German quota line is v2's "500 pro 1 Tag".
+ * - test/sharded-hosts.test.ts: checks that no window of v2's `generate` limit (20 a minute)
+ *   held more submissions than it allows, under a load sized to cross it.
  */
 const API_MATRIX = [
   'test/commands/say.test.ts',
@@ -16,15 +24,12 @@ const API_MATRIX = [
   'test/commands/config-forget.test.ts',
   'test/commands/first-answer.test.ts',
   'test/commands/preview-refusals.test.ts',
-  'test/commands/say-limits.test.ts',
-  'test/commands/usage.test.ts',
   'test/discord/result-sender.test.ts',
   'test/durable/faults.test.ts',
   'test/durable/sharded-kill.test.ts',
   'test/durable/kill.test.ts',
   'test/durable/late-resume.test.ts',
   'test/durable/at-rest.test.ts',
-  'test/i18n/locale-e2e.test.ts',
   'test/main.test.ts',
   'test/privacy/removal.test.ts',
   'test/reader/burst.test.ts',
@@ -32,7 +37,6 @@ const API_MATRIX = [
   'test/reader/chat-spend.test.ts',
   'test/reader/twitch-e2e.test.ts',
   'test/sharded.test.ts',
-  'test/sharded-hosts.test.ts',
   'test/store/api-keys.test.ts',
   'test/tools/secrets-rotate.test.ts',
 ];
