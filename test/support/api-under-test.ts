@@ -8,6 +8,7 @@ import type {
   ApiEndpoint,
   Emulator,
   EndpointName,
+  Plan,
   RequestLogEntry,
 } from '../../tools/emulator/index.ts';
 import { clientsFor } from '../tts/emulated.ts';
@@ -35,6 +36,11 @@ export interface ApiUnderTest {
   readonly voices: ApiEndpoint;
   /** The bot's environment for this version against `emulator`. */
   env(emulator: Emulator): Record<string, string>;
+  /**
+   * The bot's environment for a key on `plan`: v3 caps concurrent generations per plan (the bot
+   * assumes the smallest, 5, unless told); v2 has no such cap.
+   */
+  planEnv(emulator: Emulator, plan: Plan): Record<string, string>;
   /** The text a generation spoke, whichever version made it. */
   textOf(emulator: Emulator, generationId: string): string | undefined;
   /** The HTTP status of an accepted `POST` submission: v2 201, v3 200. */
@@ -100,6 +106,7 @@ const V2: ApiUnderTest = {
   status: 'GET /v2/status',
   voices: 'GET /v2/voices',
   env: (emulator) => ({ TTS_API_URL: emulator.baseUrl }),
+  planEnv: () => ({}),
   textOf: (emulator, id) => emulator.generation(id)?.text,
   idPrefix: 'base_',
   tenthLimits: 'generate=20/6s+500/8640s,status=60/6s,voices=10/6s,health=100/6s',
@@ -121,6 +128,9 @@ const V3: ApiUnderTest = {
   status: 'GET /v3/tts',
   voices: 'GET /v3/voices',
   env: (emulator) => ({ TTS_API_URL: emulator.v3.baseUrl, TTS_API_VERSION: 'v3' }),
+  planEnv: (emulator, plan) => ({
+    TTS_CONCURRENT_JOBS: String(emulator.v3.limitsOf(plan).concurrent),
+  }),
   textOf: (emulator, id) => emulator.v3.generation(id)?.text,
   idPrefix: 'gen_',
   tenthLimits: 'request=120/6s',

@@ -4,7 +4,7 @@
  * ShardingManager as a child process with its operations endpoint.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import type { EmulatorOptions } from '../../tools/emulator/index.ts';
+import { type EmulatorOptions, USER_ONE } from '../../tools/emulator/index.ts';
 import { type StackServers, startStackServers } from '../../tools/local-stack/index.ts';
 import type { GuildIds } from '../fake-discord/index.ts';
 import { api } from './api-under-test.ts';
@@ -49,8 +49,13 @@ export async function startShardedWorld(
   const [zero, one] = servers.discord.guilds;
   if (zero === undefined || one === undefined) throw new Error('two guilds expected');
   const managers: NodeProcess[] = [];
-  // The API version of this test run (see api-under-test.ts).
-  const apiEnv = { ...servers.env, ...api.env(servers.emulator) };
+  // The API version of this test run (see api-under-test.ts), for the paid plan of USER_ONE,
+  // whose key the tests configure.
+  const apiEnv = {
+    ...servers.env,
+    ...api.env(servers.emulator),
+    ...api.planEnv(servers.emulator, USER_ONE.plan),
+  };
   return {
     ...servers,
     env: apiEnv,
