@@ -5,7 +5,7 @@
  */
 import { SPOKEN_CHARACTERS_PER_SECOND } from '../queue/index.ts';
 
-/** Weight of the newest turn in the running average. */
+/** Weight of the newest turn in the running average, once the first turns are learned. */
 const WEIGHT = 0.3;
 /** Turns shorter than this (in characters) say little about the rate and are not learned from. */
 const MIN_CHARACTERS = 20;
@@ -15,6 +15,8 @@ export const RATE_BOUNDS = { min: 5, max: 400 } as const;
 /** A running estimate of ms of speech per character of chat. */
 export class SpeechRate {
   #msPerChar: number;
+  /** Turns learned from so far: the first ones are averaged plainly, so the textbook start goes at once. */
+  #observed = 0;
 
   constructor(initialMsPerChar = 1000 / SPOKEN_CHARACTERS_PER_SECOND) {
     this.#msPerChar = initialMsPerChar;
@@ -29,6 +31,7 @@ export class SpeechRate {
   observe(characters: number, durationMs: number): void {
     if (!(characters >= MIN_CHARACTERS) || !(durationMs > 0)) return;
     const sample = Math.min(RATE_BOUNDS.max, Math.max(RATE_BOUNDS.min, durationMs / characters));
-    this.#msPerChar += WEIGHT * (sample - this.#msPerChar);
+    this.#observed += 1;
+    this.#msPerChar += Math.max(WEIGHT, 1 / this.#observed) * (sample - this.#msPerChar);
   }
 }

@@ -26,6 +26,28 @@ import type { ChatSpeaking, ChatVoice, TurnSource } from './types.ts';
  */
 export const FORECAST_SHARE = 0.75;
 
+/**
+ * Share of the forecast window the speech ahead may fill when a busy chat's turn takes its
+ * batch: past it, the turn waits for the speech ahead to play down first. Taken earlier, every
+ * waiting message would be forecast late and dropped and the turn would read nothing; taken
+ * then, it reads what can still be heard in time, and its generation (far shorter than the
+ * speech left ahead) is ready before that speech ends.
+ */
+export const TAKE_AHEAD_SHARE = 0.5;
+
+/**
+ * How long a turn should wait before taking its batch so the speech ahead (`aheadMs`) has
+ * played down to `share` of the forecast window `heardWithinMs`; 0 when it may take now. Pure.
+ */
+export function takeDelayMs(
+  aheadMs: number,
+  heardWithinMs: number,
+  share = TAKE_AHEAD_SHARE,
+): number {
+  if (!(aheadMs > 0) || !(heardWithinMs > 0)) return 0;
+  return Math.max(0, aheadMs - heardWithinMs * share);
+}
+
 /** Thrown by a turn whose messages were all deleted or went stale before it could speak. */
 export class NothingToRead extends Error {
   override readonly name = 'NothingToRead';
@@ -207,6 +229,7 @@ export class ReaderTurns {
   // Takes a fresh batch (putting back what the turn held) and generates it; again when a
   // message of the batch is deleted or edited before the audio is made.
   async #produce(turn: Turn, signal: AbortSignal): Promise<string> {
+    if (this.#options.busyChat) await this.#untilAheadFits(turn, signal);
     for (;;) {
       signal.throwIfAborted();
       this.#refill(turn);
@@ -249,6 +272,17 @@ export class ReaderTurns {
         turn.attempt = undefined;
       }
       turn.state = 'generating';
+    }
+  }
+
+  // A busy chat's turn waits while the speech ahead leaves too little of the forecast window.
+  async #untilAheadFits(turn: Turn, signal: AbortSignal): Promise<void> {
+    const { clock } = this.#options;
+    const maxAgeMs = this.#options.current().settings?.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+    for (let tries = 0; tries < 8; tries++) {
+      const delay = takeDelayMs(this.#aheadMs(turn, clock.now()), maxAgeMs * FORECAST_SHARE);
+      if (delay <= 0) return;
+      await clock.sleep(delay, signal);
     }
   }
 

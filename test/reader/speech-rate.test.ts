@@ -9,11 +9,30 @@ test('starts at the textbook rate of 15 characters a second', () => {
 test.each([
   { name: 'a short turn teaches nothing', turns: [[10, 5000]], rate: 50 },
   { name: 'no duration teaches nothing', turns: [[100, 0]], rate: 50 },
-  { name: 'one turn moves 30 % of the way', turns: [[100, 2000]], rate: 50 - 0.3 * 30 },
+  { name: 'the first turn replaces the textbook start', turns: [[100, 2000]], rate: 20 },
+  {
+    name: 'the first turns are averaged plainly',
+    turns: [
+      [100, 2000],
+      [100, 4000],
+      [100, 6000],
+    ],
+    rate: 40,
+  },
+  {
+    name: 'past the first turns, one moves 30 % of the way',
+    turns: [
+      [100, 2000],
+      [100, 2000],
+      [100, 2000],
+      [100, 5000],
+    ],
+    rate: 20 + 0.3 * 30,
+  },
   {
     name: 'a glitch counts as the bound at most',
     turns: [[100, 10_000_000]],
-    rate: 50 + 0.3 * 350,
+    rate: 400,
   },
 ])('$name', ({ turns, rate }) => {
   const speech = new SpeechRate(50);
