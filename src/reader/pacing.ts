@@ -1,7 +1,8 @@
 /**
- * Spacing of chat turns by the key's generation budget. Spending a minute's 20 generations in
- * the first seconds of a burst would leave the chat silent until the window moves on; spread
- * over the window instead, each turn waits a little longer and merges more. Pure.
+ * Spacing of chat turns by the key's generation budget, and when a turn takes its batch.
+ * Spending a minute's 20 generations in the first seconds of a burst would leave the chat
+ * silent until the window moves on; spread over the window instead, each turn waits a little
+ * longer and merges more. Pure.
  */
 import type { LimitUsage } from '../tts/index.ts';
 
@@ -23,4 +24,33 @@ export function nextTurnAt(usages: readonly LimitUsage[], lastTurnAt: number, no
     at = Math.max(at, left <= 0 ? resetAt : lastTurnAt + Math.ceil(untilReset / (left + 1)));
   }
   return at;
+}
+
+/**
+ * Share of max-age the speech forecast aims at: a message is read only if it is forecast to
+ * be heard within three quarters of max-age, leaving the rest for what the forecast cannot
+ * see (a `/say` item in between, the generation itself, a voice slower than learned).
+ */
+export const FORECAST_SHARE = 0.75;
+
+/**
+ * Share of the forecast window the speech ahead may fill when a busy chat's turn takes its
+ * batch: past it, the turn waits for the speech ahead to play down first. Taken earlier, every
+ * waiting message would be forecast late and dropped and the turn would read nothing; taken
+ * then, it reads what can still be heard in time, and its generation (far shorter than the
+ * speech left ahead) is ready before that speech ends.
+ */
+export const TAKE_AHEAD_SHARE = 0.5;
+
+/**
+ * How long a turn should wait before taking its batch so the speech ahead (`aheadMs`) has
+ * played down to `share` of the forecast window `heardWithinMs`; 0 when it may take now. Pure.
+ */
+export function takeDelayMs(
+  aheadMs: number,
+  heardWithinMs: number,
+  share = TAKE_AHEAD_SHARE,
+): number {
+  if (!(aheadMs > 0) || !(heardWithinMs > 0)) return 0;
+  return Math.max(0, aheadMs - heardWithinMs * share);
 }

@@ -13,40 +13,12 @@ import { DEFAULT_MAX_SPEED, SpeedAwareRate, speedFor } from './chat-speed.ts';
 import { ChatterShare } from './chatter-share.ts';
 import { type ChatLine, composeBatch, type LastRead } from './compose.ts';
 import type { CrowdPhrases } from './crowd-phrases.ts';
+import { FORECAST_SHARE, takeDelayMs } from './pacing.ts';
 import type { ReaderPhrases } from './phrases.ts';
 import { priorityFirst } from './priority.ts';
 import { chorusText, collapseRepeats, repeatKey } from './repeats.ts';
 import type { SpokenMessage } from './text.ts';
 import type { ChatSpeaking, ChatVoice, TurnSource } from './types.ts';
-
-/**
- * Share of max-age the speech forecast aims at: a message is read only if it is forecast to
- * be heard within three quarters of max-age, leaving the rest for what the forecast cannot
- * see (a `/say` item in between, the generation itself, a voice slower than learned).
- */
-export const FORECAST_SHARE = 0.75;
-
-/**
- * Share of the forecast window the speech ahead may fill when a busy chat's turn takes its
- * batch: past it, the turn waits for the speech ahead to play down first. Taken earlier, every
- * waiting message would be forecast late and dropped and the turn would read nothing; taken
- * then, it reads what can still be heard in time, and its generation (far shorter than the
- * speech left ahead) is ready before that speech ends.
- */
-export const TAKE_AHEAD_SHARE = 0.5;
-
-/**
- * How long a turn should wait before taking its batch so the speech ahead (`aheadMs`) has
- * played down to `share` of the forecast window `heardWithinMs`; 0 when it may take now. Pure.
- */
-export function takeDelayMs(
-  aheadMs: number,
-  heardWithinMs: number,
-  share = TAKE_AHEAD_SHARE,
-): number {
-  if (!(aheadMs > 0) || !(heardWithinMs > 0)) return 0;
-  return Math.max(0, aheadMs - heardWithinMs * share);
-}
 
 /** Thrown by a turn whose messages were all deleted or went stale before it could speak. */
 export class NothingToRead extends Error {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { TAKE_AHEAD_SHARE, takeDelayMs } from '../../src/reader/turns.ts';
+import { TAKE_AHEAD_SHARE, takeDelayMs } from '../../src/reader/pacing.ts';
 
 test.each([
   { name: 'nothing ahead: take now', ahead: 0, window: 45_000, delay: 0 },
