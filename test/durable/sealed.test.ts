@@ -93,7 +93,12 @@ describe('tokens that do not open: the entry resumes without its reply (channel 
     ['truncated', withSealed(sealedToken.slice(0, 30)), key],
     ['empty', withSealed(''), key],
     ['not base64', withSealed(`${sealedToken.slice(0, -2)}!!`), key],
-    ['a character changed', withSealed(`A${sealedToken.slice(1)}`), key],
+    // Another first character, whatever the random IV made it (a fixed 'A' matched 1 time in 64).
+    [
+      'a character changed',
+      withSealed(`${sealedToken.startsWith('A') ? 'B' : 'A'}${sealedToken.slice(1)}`),
+      key,
+    ],
   ])('%s', (_, value, secretKey) => {
     const opened = openEntry(value, secretKey, T0);
     expect(opened.entry.reply).toBeUndefined();
