@@ -68,8 +68,15 @@ export function withEmotes(message: Pick<TwitchMessage, 'text' | 'emotes'>): str
   return out + points.slice(at).join('');
 }
 
-/** The reader's message for `guildId` (a server reading the message's channel). */
-export function twitchIncoming(message: TwitchMessage, guildId: string): IncomingMessage {
+/**
+ * The reader's message for `guildId` (a server reading the message's channel). `joinedAt`:
+ * when a first-time chatter was first seen (see `FirstChatters`), for `new-member-delay`.
+ */
+export function twitchIncoming(
+  message: TwitchMessage,
+  guildId: string,
+  joinedAt?: number,
+): IncomingMessage {
   return {
     id: twitchMessageId(message.id),
     guildId,
@@ -84,6 +91,7 @@ export function twitchIncoming(message: TwitchMessage, guildId: string): Incomin
     content: message.text,
     twitchChannel: message.channel,
     badges: [...message.badges],
+    ...(joinedAt === undefined ? {} : { joinedAt }),
     ...(message.isAction ? { action: true } : {}),
     message: { content: withEmotes(message), attachments: [], stickers: [] },
     names: NO_NAMES,

@@ -15,6 +15,7 @@ import {
   type TwitchDeleted,
   type TwitchMessage,
 } from '../twitch/index.ts';
+import { FirstChatters } from './first-chatters.ts';
 import type { ChatReader } from './reader.ts';
 import {
   twitchAuthorId,
@@ -64,6 +65,7 @@ export class TwitchSource {
   readonly #options: TwitchSourceOptions;
   readonly #logger: Logger;
   readonly #counts = new Map<string, DayCount>();
+  readonly #firstChatters = new FirstChatters();
   readonly #unsubscribe: (() => void)[];
 
   constructor(options: TwitchSourceOptions) {
@@ -149,9 +151,12 @@ export class TwitchSource {
 
   #message(message: TwitchMessage): void {
     this.#options.onCount?.('received');
+    const { channel, userId, firstMessage } = message;
+    const now = this.#options.clock.now();
+    const joinedAt = this.#firstChatters.joinedAt(channel, userId, firstMessage, now);
     for (const guildId of this.#options.chat.readersOf(message.channel)) {
       this.#options.reader
-        .created(twitchIncoming(message, guildId))
+        .created(twitchIncoming(message, guildId, joinedAt))
         .then(async (read) => {
           this.#count(guildId, message.channel, read ? 'read' : 'dropped');
           if (!read) await this.#stillWanted(guildId, message.channel);

@@ -61,7 +61,13 @@ async function heardMatching(pattern: RegExp): Promise<string> {
 function post(
   login: string,
   text: string,
-  extra: { displayName?: string; badges?: string; emotes?: string; action?: boolean } = {},
+  extra: {
+    displayName?: string;
+    badges?: string;
+    emotes?: string;
+    action?: boolean;
+    firstMessage?: boolean;
+  } = {},
 ): string {
   seq += 1;
   const id = `msg-${seq}`;
@@ -176,6 +182,21 @@ describe('Twitch chat: reading', () => {
     await settled();
     expect(submitted().join()).not.toContain('without any badge');
     await config('reader', { 'twitch-badges': 'everyone' }).waitForReply();
+  });
+});
+
+describe('Twitch chat: raids', () => {
+  test('new-member-delay holds first-time chatters (first-msg) and their next messages; /queue counts them', async () => {
+    await config('reader', { 'new-member-delay': '10m' }).waitForReply();
+    post('raider', 'first time here raid raid raid', { displayName: 'Raider', firstMessage: true });
+    post('raider', 'still the same raider talking', { displayName: 'Raider' });
+    post('regular', 'a regular keeps chatting as ever', { displayName: 'Regular' });
+    await heardMatching(/regular keeps chatting/);
+    await settled();
+    expect(submitted().join()).not.toMatch(/raid raid|same raider/);
+    const queue = await t.discord.slash({ user: 'admin', name: 'queue' }).waitForReply();
+    expect(queue.content).toMatch(/2 skipped from new members/);
+    await config('reader', { 'new-member-delay': 'off' }).waitForReply();
   });
 });
 

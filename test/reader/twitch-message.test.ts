@@ -58,6 +58,21 @@ describe('twitchIncoming', () => {
     expect(twitchIncoming(message({ isAction: true }), 'g').action).toBe(true);
   });
 
+  test('a first-time chatter is held by new-member-delay from when they were first seen', () => {
+    const held = settings({ newMemberDelayMs: 600_000 });
+    const firstSeen = 1_000_000;
+    const incoming = twitchIncoming(message({ firstMessage: true }), 'g', firstSeen);
+    expect(incoming.joinedAt).toBe(firstSeen);
+    expect(readDecision(incoming, held, 'voice', firstSeen + 599_999)).toEqual({
+      read: false,
+      why: 'new-member',
+    });
+    expect(readDecision(incoming, held, 'voice', firstSeen + 600_000).read).toBe(true);
+    // Never seen as new (no first-msg since the bot started): read as any chatter.
+    expect(twitchIncoming(message(), 'g').joinedAt).toBeUndefined();
+    expect(readDecision(twitchIncoming(message(), 'g'), held, 'voice', firstSeen).read).toBe(true);
+  });
+
   test.each([
     [
       'word emotes become custom emoji',

@@ -157,4 +157,26 @@ describe('TwitchSource', () => {
     await until(() => w.source.status('g1').length === 0);
     expect(w.source.status('g2').map((s) => s.channel)).toEqual(['streamer']);
   });
+
+  test("a first-time chatter's first message and the ones after it carry when they were first seen", async () => {
+    const w = await world();
+    await w.channels('g1', ['streamer']);
+    await w.source.sync('g1');
+    await until(() => w.twitch.joined('streamer'));
+    const before = Date.now();
+    w.twitch.post('streamer', {
+      id: 'n1',
+      login: 'raider',
+      userId: '9',
+      text: 'hi',
+      firstMessage: true,
+    });
+    w.twitch.post('streamer', { id: 'n2', login: 'raider', userId: '9', text: 'again' });
+    w.twitch.post('streamer', { id: 'o1', login: 'regular', userId: '3', text: 'hello' });
+    await until(() => w.created.length === 3);
+    const [first, second, other] = w.created;
+    expect(first?.joinedAt).toBeGreaterThanOrEqual(before);
+    expect(second?.joinedAt).toBe(first?.joinedAt);
+    expect(other?.joinedAt).toBeUndefined();
+  });
 });
