@@ -1,10 +1,13 @@
 import type { Logger } from '../log/index.ts';
 import { PreviewCache } from '../preview/index.ts';
-import type { BotStore } from '../store/index.ts';
+import { type BotStore, keysUnder } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import { type ForgetDependencies, ForgetService } from './forget.ts';
 import { RemovalRecords } from './removals.ts';
 import { RemovalScheduler, type RemovalSchedulerOptions } from './scheduler.ts';
+
+/** Where a server's settings (and sealed key) are stored: `guild:<id>`. */
+const GUILD_PREFIX = 'guild:';
 
 /** The forget service, and the removal scheduler over it. */
 export interface Forgetting {
@@ -49,6 +52,8 @@ export function createForgetting(deps: {
     retentionMs: deps.config.dataRetentionMs,
     owns: discord.owns,
     present: discord.present,
+    stored: async () =>
+      (await keysUnder(store.keyv, GUILD_PREFIX)).map((key) => key.slice(GUILD_PREFIX.length)),
     logger: logger.child({ subsystem: 'privacy' }),
   });
   return { service, scheduler };

@@ -20,6 +20,12 @@ export interface RemovalSchedulerOptions {
   readonly owns: (guildId: string) => boolean;
   /** True when the bot is in the server now (this process sees it). */
   readonly present: (guildId: string) => boolean;
+  /**
+   * The servers the store holds records of: at start, those this process owns but is not in
+   * were removed while no process ran (Discord sends no `GUILD_DELETE` for them) and are
+   * scheduled like any removal. None when absent.
+   */
+  readonly stored?: () => Promise<Iterable<string>>;
   readonly logger: Logger;
   readonly sweepEveryMs?: number;
 }
@@ -109,6 +115,32 @@ export class RemovalScheduler {
     return nextSweepIn(dues, clock.now(), sweepEveryMs);
   }
 
+  /**
+   * Schedules the removal of each stored server this process owns that the bot is no longer
+   * in (removed while no process ran); resolves with how many. Run once, when ready: a server
+   * in an outage is still among the bot's servers then, so it is not taken for removed.
+   */
+  async adoptMissedRemovals(): Promise<number> {
+    const { stored, records, clock, owns, present, logger } = this.#options;
+    if (stored === undefined) return 0;
+    let adopted = 0;
+    for (const guildId of await stored()) {
+      if (!owns(guildId) || present(guildId)) continue;
+      const added = await this.#serial(guildId, async () => {
+        if (present(guildId) || (await records.get(guildId)) !== undefined) return false;
+        await records.add(guildId, clock.now());
+        return true;
+      });
+      if (!added) continue;
+      adopted += 1;
+      logger.info(
+        { guildId },
+        'removed from a server while no process ran: its data is deleted after DATA_RETENTION unless the bot is added back',
+      );
+    }
+    return adopted;
+  }
+
   /** Sweeps now and then again whenever one is due, until {@link RemovalScheduler.stop}. */
   start(): void {
     this.#loop ??= this.#run();
@@ -124,6 +156,9 @@ export class RemovalScheduler {
 
   async #run(): Promise<void> {
     const { clock, logger } = this.#options;
+    await this.adoptMissedRemovals().catch((error: unknown) =>
+      logger.warn({ err: error }, 'could not look for servers removed while no process ran'),
+    );
     while (!this.#stopped) {
       this.#rescan = false;
       let delay: number;

@@ -138,3 +138,38 @@ describe('DATA_RETENTION=7d (the default)', () => {
     }
   });
 });
+
+describe('removed while no process ran', () => {
+  let t: TestBot;
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  test('a server missing from READY is scheduled at the next start, and forgotten after the retention', async () => {
+    t = await startTestBot({ env: { TTS_CACHE_TTL: '1h' }, discord: twoServers });
+    const [a, b] = servers(t);
+    await populateServer(t, a, USER_ONE.apiKey);
+    await populateServer(t, b, USER_TWO.apiKey);
+    const { config, logger } = t.bot.services;
+    await t.bot.stop();
+    // Removed during the downtime: Discord never sends this process a GUILD_DELETE for it.
+    t.discord.leaveGuild(a.id);
+    const again = await startBot(config, { logger });
+    try {
+      await expect.poll(() => keysUnder(again.store, 'forget:')).toEqual([`forget:${a.id}`]);
+    } finally {
+      await again.stop();
+    }
+    // Eight days later, the next start deletes it; the server still there keeps everything.
+    const later = { now: () => Date.now() + 8 * DAY, sleep: systemClock.sleep };
+    const last = await startBot(config, { logger, clock: later });
+    try {
+      await expect
+        .poll(async () => recordsOf(await storeSnapshot(last.store), a.id, USER_ONE.apiKey))
+        .toEqual([]);
+      expect(await last.services.apiKeys.get(b.id)).toBe(USER_TWO.apiKey);
+    } finally {
+      await last.stop();
+    }
+  });
+});

@@ -135,6 +135,50 @@ describe('RemovalScheduler', () => {
     expect(await next.records.list()).toEqual([]);
   });
 
+  test('removed while no process ran (no GUILD_DELETE, just absent from READY): scheduled at start, forgotten after the retention', async () => {
+    const keyv = new Keyv();
+    const clock = new FakeClock();
+    const C = '100000000000000003';
+    const D = '100000000000000004';
+    const earlier = clock.now() - DAY;
+    await new RemovalRecords(keyv).add(D, earlier);
+    const bot = instance(keyv, clock, {
+      stored: async () => [A, B, C, D],
+      owns: (guildId) => guildId !== C,
+    });
+    bot.present.add(B);
+    bot.scheduler.start();
+    await clock.advance(0);
+    // A: owned and absent, scheduled now; B: present; C: another shard's; D: its earlier removal kept.
+    expect(await bot.records.list()).toEqual(
+      expect.arrayContaining([
+        { guildId: A, removedAt: clock.now() },
+        { guildId: D, removedAt: earlier },
+      ]),
+    );
+    expect(await bot.records.get(B)).toBeUndefined();
+    expect(await bot.records.get(C)).toBeUndefined();
+    await clock.advance(7 * DAY + SWEEP_EVERY_MS);
+    expect(bot.forgotten.sort()).toEqual([A, D]);
+    await bot.scheduler.stop();
+  });
+
+  test('the look for missed removals failing (store away) does not stop the sweeps', async () => {
+    const keyv = new Keyv();
+    const clock = new FakeClock();
+    const bot = instance(keyv, clock, {
+      stored: async () => {
+        throw new Error('the store is away');
+      },
+      retentionMs: DAY,
+    });
+    bot.scheduler.start();
+    await bot.scheduler.removed(A);
+    await clock.advance(DAY + SWEEP_EVERY_MS);
+    expect(bot.forgotten).toEqual([A]);
+    await bot.scheduler.stop();
+  });
+
   test('a server another shard serves is left to that shard, even when due', async () => {
     const keyv = new Keyv();
     const clock = new FakeClock();
