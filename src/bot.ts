@@ -125,6 +125,8 @@ export async function startBot(
     onStop(async () => reader.close());
     const twitch = createTwitchSource({ config, store, reader, clock, logger, metrics });
     onStop(() => twitch.close());
+    // A forgotten server's channel list is gone: its Twitch chat stops being read at once.
+    forget.service.onForgotten((guildId) => twitch.stopAll(guildId));
     const { settings, apiKeys, usage } = store;
     const services: Services = {
       ...{ config, logger, clock, settings, apiKeys, usage },

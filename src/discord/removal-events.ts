@@ -6,6 +6,7 @@
 import { type Client, Events, type Guild } from 'discord.js';
 import type { Logger } from '../log/index.ts';
 import type { RemovalScheduler } from '../privacy/index.ts';
+import type { TwitchSource } from '../reader/index.ts';
 
 /** Wires removal and re-add to `scheduler`; returns a function that removes the listeners. */
 export function wireRemovalEvents(
@@ -32,6 +33,33 @@ export function wireRemovalEvents(
           { err: error, guildId: guild.id },
           'could not cancel a re-added server’s deletion now; the sweep will, seeing it back',
         ),
+      );
+  };
+  client.on(Events.GuildDelete, onRemoved);
+  client.on(Events.GuildCreate, onAdded);
+  return () => {
+    client.off(Events.GuildDelete, onRemoved);
+    client.off(Events.GuildCreate, onAdded);
+  };
+}
+
+/**
+ * A server's Twitch reading follows the bot's membership: removed, it stops reading (its
+ * settings stay for `DATA_RETENTION`, but nothing is read for a server the bot is not in);
+ * added back, it reads its channels again, as at start. Returns a function that removes the
+ * listeners.
+ */
+export function wireTwitchLifecycle(
+  client: Client,
+  twitch: Pick<TwitchSource, 'stopAll' | 'sync'>,
+  logger: Logger,
+): () => void {
+  const onRemoved = (guild: Guild): void => twitch.stopAll(guild.id);
+  const onAdded = (guild: Guild): void => {
+    twitch
+      .sync(guild.id)
+      .catch((error: unknown) =>
+        logger.warn({ err: error, guildId: guild.id }, 'could not start reading Twitch chat'),
       );
   };
   client.on(Events.GuildDelete, onRemoved);

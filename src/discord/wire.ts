@@ -5,14 +5,15 @@ import type { Services } from '../services.ts';
 import { wireChatEvents } from './chat-events.ts';
 import type { Command } from './command.ts';
 import { wireGuildEvents } from './guild-events.ts';
-import { wireRemovalEvents } from './removal-events.ts';
+import { wireRemovalEvents, wireTwitchLifecycle } from './removal-events.ts';
 import { createRouter } from './router.ts';
 import { wireVoiceEvents } from './voice-events.ts';
 
 /**
  * What the bot listens to on a client: interactions (routed to their command while the bot
  * takes work, answered "restarting" once it stops), voice states, chat, joined servers, and
- * servers removed or added back.
+ * servers removed or added back (their deletion scheduled or cancelled, their Twitch reading
+ * stopped or started).
  * Returns the function that wires one client, so a replacing client is wired the same.
  */
 export function discordWiring(deps: {
@@ -36,6 +37,7 @@ export function discordWiring(deps: {
     wireChatEvents(client, services.reader, logger);
     wireGuildEvents(client, logger);
     wireRemovalEvents(client, deps.removals, logger);
+    wireTwitchLifecycle(client, services.twitch, logger);
   };
 }
 

@@ -69,9 +69,20 @@ export interface ForgetDependencies {
  */
 export class ForgetService {
   readonly #deps: ForgetDependencies;
+  readonly #listeners = new Set<(guildId: string) => void>();
 
   constructor(deps: ForgetDependencies) {
     this.#deps = deps;
+  }
+
+  /**
+   * Tells `listener` of each server forgotten, once its records are gone: what the parts built
+   * after this service hold of a server in memory goes too (its Twitch reading). Returns a
+   * function that stops telling it.
+   */
+  onForgotten(listener: (guildId: string) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** Deletes the server's records now; resolves with what there was. */
@@ -113,6 +124,13 @@ export class ForgetService {
       { guildId, ...(apiKey === undefined ? {} : { keyId: keyId(apiKey) }), deleted: report },
       'forgot a server: its stored data is deleted',
     );
+    for (const listener of this.#listeners) {
+      try {
+        listener(guildId);
+      } catch (error) {
+        deps.logger.warn({ err: error, guildId }, 'a part could not drop a forgotten server');
+      }
+    }
     return report;
   }
 

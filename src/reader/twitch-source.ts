@@ -42,7 +42,7 @@ export interface TwitchChannelStatus {
 export interface TwitchSourceOptions {
   readonly chat: Pick<
     TwitchChat,
-    'read' | 'stopReading' | 'channelsOf' | 'readersOf' | 'state' | 'on' | 'close'
+    'read' | 'stopReading' | 'stopAll' | 'channelsOf' | 'readersOf' | 'state' | 'on' | 'close'
   >;
   readonly reader: Pick<ChatReader, 'created' | 'withdraw'>;
   readonly settings: Pick<SettingsStore, 'guild'>;
@@ -103,10 +103,9 @@ export class TwitchSource {
     }
   }
 
-  /** The server stops reading every Twitch channel (it left, or was forgotten). */
+  /** The server stops reading every Twitch channel (the bot was removed, or it was forgotten). */
   stopAll(guildId: string): void {
-    const { chat } = this.#options;
-    for (const channel of chat.channelsOf(guildId)) chat.stopReading(guildId, channel);
+    this.#options.chat.stopAll(guildId);
   }
 
   /** How each Twitch channel the server reads is doing. */

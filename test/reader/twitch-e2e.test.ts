@@ -283,3 +283,27 @@ describe('Twitch chat: state', () => {
     await until(() => !twitch.joined(CHANNEL));
   });
 });
+
+describe('Twitch chat: the server’s lifecycle', () => {
+  test('removed from the server, its Twitch chat stops being read; added back, it is read again', async () => {
+    const guildId = t.discord.guild.id;
+    await config('twitch add', { channel: CHANNEL }).waitForReply();
+    await until(() => twitch.joined(CHANNEL));
+    t.discord.leaveGuild(guildId);
+    await until(() => !twitch.joined(CHANNEL));
+    t.discord.rejoinGuild(guildId);
+    await until(() => twitch.joined(CHANNEL));
+  });
+
+  test('/config forget stops reading its Twitch chat at once', async () => {
+    await until(() => twitch.joined(CHANNEL));
+    const question = await config('forget').waitForReply();
+    const confirm = t.discord.clickButton({
+      user: 'admin',
+      message: question,
+      customId: 'config:forget:confirm',
+    });
+    await confirm.waitFor((event) => event.kind === 'edit', 10_000);
+    await until(() => !twitch.joined(CHANNEL));
+  });
+});
