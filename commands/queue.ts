@@ -53,10 +53,10 @@ export default {
       reading || chat.waiting + chat.droppedStale > 0
         ? `\n${t('queue.chat', { waiting: chat.waiting, stale: chat.droppedStale })}`
         : '';
-    const { collapsed, blocked, newMember } = chat;
+    const { collapsed, blocked, newMember, refused } = chat;
     const rulesLine =
-      collapsed + blocked + newMember > 0
-        ? `\n${t('queue.chat_rules', { collapsed, blocked, newMember })}`
+      collapsed + blocked + newMember + refused > 0
+        ? `\n${t('queue.chat_rules', { collapsed, blocked, newMember, refused })}`
         : '';
     await interaction.editReply({
       content: `${header}\n${body}${chatLine}${rulesLine}`,

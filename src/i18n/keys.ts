@@ -344,6 +344,7 @@ export interface MessageParams {
     blocked: Param;
     collapsed: Param;
     newMember: Param;
+    refused: Param;
   };
   'queue.empty': Record<string, never>;
   'queue.header': {

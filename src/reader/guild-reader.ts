@@ -53,8 +53,6 @@ export class GuildReader {
   crowd: CrowdPhrases = ENGLISH_CROWD_PHRASES;
   /** Message events of the server, handled one at a time in arrival order. */
   chain: Promise<void> = Promise.resolve();
-  /** A missing key was logged once already. */
-  warnedNoKey = false;
   readonly #options: GuildReaderOptions;
   readonly #backlog: ChatBacklog<ReaderMessage>;
   readonly #turns: ReaderTurns;

@@ -6,6 +6,7 @@
  */
 import { english, type Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
+import { UserError } from '../refusal/index.ts';
 import { BlocklistCache, screenText } from '../speech/index.ts';
 import type { GuildSettings, SettingsStore } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
@@ -52,13 +53,19 @@ export interface ReaderStats {
   readonly blocked: number;
   /** Messages not read because their author joined the server too recently (`new-member-delay`). */
   readonly newMember: number;
+  /** Messages not read because the speaking path refused them: no key, or the author's chat share used up. */
+  readonly refused: number;
 }
 
 /** What the reader's rules skipped in one server, before a message reached the backlog. */
 interface Skips {
   blocked: number;
   newMember: number;
+  refused: number;
 }
+
+/** How often the same refusal of a server's chat is logged again (no key, a share used up). */
+const REFUSAL_LOG_EVERY_MS = 600_000;
 
 /** Reads chat messages of the configured channels aloud, through the speaking path. */
 export class ChatReader {
@@ -68,6 +75,8 @@ export class ChatReader {
   /** Kept apart from the readers, which go when idle: counted since the bot started. */
   readonly #skips = new Map<string, Skips>();
   readonly #blocklists = new BlocklistCache();
+  /** When each server's chat refusal (by reason) was last logged. */
+  readonly #refusalLogged = new Map<string, number>();
 
   constructor(options: ChatReaderOptions) {
     this.#options = options;
@@ -152,6 +161,7 @@ export class ChatReader {
       collapsed: reader?.collapsed ?? 0,
       blocked: skips?.blocked ?? 0,
       newMember: skips?.newMember ?? 0,
+      refused: skips?.refused ?? 0,
     };
   }
 
@@ -169,32 +179,41 @@ export class ChatReader {
     return crowdPhrases(this.#options.translatorOf?.(guildId) ?? english);
   }
 
+  // The speaking path refused a message (no key, the author's share used up): counted for
+  // `/queue`, and logged once per server and reason every ten minutes, not once a message.
+  #refused(guildId: string, error: unknown): void {
+    this.#count(guildId, 'refused');
+    const reason = `${guildId}|${error instanceof UserError ? error.id : 'error'}`;
+    const now = this.#options.clock.now();
+    const last = this.#refusalLogged.get(reason);
+    if (last !== undefined && now - last < REFUSAL_LOG_EVERY_MS) return;
+    this.#refusalLogged.set(reason, now);
+    this.#logger.warn({ err: error, guildId }, 'cannot read chat');
+  }
+
   #count(guildId: string, rule: keyof Skips): void {
-    const skips = this.#skips.get(guildId) ?? { blocked: 0, newMember: 0 };
+    const skips = this.#skips.get(guildId) ?? { blocked: 0, newMember: 0, refused: 0 };
     skips[rule] += 1;
     this.#skips.set(guildId, skips);
   }
 
   // The message as the server's blocked words allow it: undefined when it is not to be read
-  // (`skip`), else with a "beep" over each blocked word (`bleep`). The author's name counts
-  // too: it is read aloud before the message.
+  // (`skip`), else with a "beep" over each blocked word (`bleep`).
   #screen(
     guild: GuildSettings,
     spoken: SpokenMessage,
     crowd: CrowdPhrases,
   ): SpokenMessage | undefined {
-    if (guild.blockedWords.length === 0) return spoken;
-    const matcher = this.#blocklists.matcher(guild.blockedWords);
-    const screened = screenText(matcher, spoken.text, guild.reader.blocked, crowd.bleep);
-    return screened.blocked ? undefined : { ...spoken, text: screened.text };
+    const text = this.#screenName(guild, spoken.text, crowd);
+    return text === undefined ? undefined : { ...spoken, text };
   }
 
-  // The author's name as it may be spoken: a blocked word in it is bleeped, or with `skip` the
-  // message is not read (undefined).
-  #screenName(guild: GuildSettings, name: string, crowd: CrowdPhrases): string | undefined {
-    if (guild.blockedWords.length === 0) return name;
+  // Any text read aloud (the message, the author's name before it) as the blocked words allow
+  // it: bleeped, or with `skip` undefined (the message is not read).
+  #screenName(guild: GuildSettings, text: string, crowd: CrowdPhrases): string | undefined {
+    if (guild.blockedWords.length === 0) return text;
     const matcher = this.#blocklists.matcher(guild.blockedWords);
-    const screened = screenText(matcher, name, guild.reader.blocked, crowd.bleep);
+    const screened = screenText(matcher, text, guild.reader.blocked, crowd.bleep);
     return screened.blocked ? undefined : screened.text;
   }
 
@@ -281,10 +300,8 @@ export class ChatReader {
     let voice: ChatVoice;
     try {
       voice = await speaking.voiceOf(guildId, { id: message.authorId, name: message.authorName });
-      reader.warnedNoKey = false;
     } catch (error) {
-      if (!reader.warnedNoKey) this.#logger.warn({ err: error, guildId }, 'cannot read chat');
-      reader.warnedNoKey = true;
+      this.#refused(guildId, error);
       return false;
     }
     reader.settings = guild.reader;

@@ -160,6 +160,11 @@ describe('chat spending', () => {
       await quiet();
       expect(posts() - before).toBe(1);
       expect(heard().join('\n')).not.toContain('over my share');
+      // The streamer sees it counted, not just gone.
+      const queue = await t.discord.slash({ user: 'admin', name: 'queue' }).waitForReply();
+      expect(queue.content).toContain(
+        "1 not read for want of an API key or of the chatter's daily share",
+      );
     } finally {
       await config('limits', { 'chat-daily': 0 }).waitForReply();
     }

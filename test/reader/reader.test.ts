@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import { translatorFor } from '../../src/i18n/index.ts';
 import { SpeechQueue } from '../../src/queue/index.ts';
 import { ChatReader, type ChatTurn, type IncomingMessage } from '../../src/reader/index.ts';
+import { UserError, userRefusal } from '../../src/refusal/index.ts';
 import { defaultReaderSettings, type GuildSettings } from '../../src/store/index.ts';
 import type { LimitUsage } from '../../src/tts/index.ts';
 import { FakeClock, settle } from '../support/fake-clock.ts';
@@ -480,5 +481,47 @@ describe('ChatReader pacing', () => {
     expect(stage.submitted).toEqual([
       'Ann said first message while the budget is spent. Ben said second message while the budget is spent.',
     ]);
+  });
+});
+
+describe('ChatReader, messages the speaking path refuses', () => {
+  test('each is counted for /queue; the warning is logged once per server and reason every ten minutes', async () => {
+    const lines: { msg: string }[] = [];
+    const logger = pino(
+      { level: 'warn' },
+      { write: (line: string) => lines.push(JSON.parse(line)) },
+    );
+    reader = new ChatReader({
+      settings: { guild: async () => guild },
+      speaking: {
+        channelOf: () => stage.inVoice,
+        voiceOf: async (_, member) => {
+          if (member.id === 'capped')
+            throw userRefusal('member_daily_limit', { share: 5, freesAt: clock.now() + 1 });
+          throw new UserError('no_voices', { model: 'base' });
+        },
+        queue: (turn) => stage.queueTurn(turn),
+        skip: () => stage.skip(),
+        join: () => stage.join(),
+      },
+      clock,
+      logger,
+      minTextLength: 30,
+    });
+    const warnings = () => lines.filter((line) => line.msg === 'cannot read chat').length;
+    for (let i = 0; i < 3; i++) {
+      post('Capped', `message number ${i} from a capped chatter`);
+      post('Other', `message number ${i} from another chatter`);
+      await wait(10);
+    }
+    expect(reader.stats(GUILD).refused).toBe(6);
+    // Two reasons, each logged once, however the chatters alternate.
+    expect(warnings()).toBe(2);
+    await wait(600_000);
+    post('Capped', 'a message ten minutes later from the capped chatter');
+    await wait(10);
+    expect(warnings()).toBe(3);
+    expect(reader.stats(GUILD).refused).toBe(7);
+    expect(stage.submitted).toEqual([]);
   });
 });
