@@ -17,6 +17,31 @@ export const twitchAuthorId = (userId: string): string => `${TWITCH_ID_PREFIX}${
 /** The reader's id of a Twitch channel: where its messages come from. */
 export const twitchChannelId = (login: string): string => `${TWITCH_ID_PREFIX}${login}`;
 
+/**
+ * Chat bots that answer commands and post timers in Twitch channels: counted as bots, so
+ * `read-bots` decides (by default they are not read). They are often moderators: without this
+ * they would be read first, as priority chatters.
+ */
+export const TWITCH_CHAT_BOTS: ReadonlySet<string> = new Set([
+  'nightbot',
+  'streamelements',
+  'streamlabs',
+  'moobot',
+  'fossabot',
+  'wizebot',
+  'deepbot',
+  'phantombot',
+  'botisimo',
+  'coebot',
+  'sery_bot',
+  'soundalerts',
+  'kofistreambot',
+  'streamstickers',
+  'blerp',
+  'pokemoncommunitygame',
+  'commanderroot',
+]);
+
 /** Twitch has no mentions of Discord members, roles or channels: nothing is named. */
 const NO_NAMES: MentionNames = {
   user: () => undefined,
@@ -84,7 +109,7 @@ export function twitchIncoming(
     authorId: twitchAuthorId(message.userId),
     authorName: message.displayName,
     self: false,
-    bot: false,
+    bot: TWITCH_CHAT_BOTS.has(message.login.toLowerCase()),
     webhook: false,
     roleIds: [],
     authorVoiceChannelId: undefined,

@@ -73,6 +73,17 @@ describe('twitchIncoming', () => {
     expect(readDecision(twitchIncoming(message(), 'g'), held, 'voice', firstSeen).read).toBe(true);
   });
 
+  test('known chat bots (Nightbot, StreamElements…) are bots: read-bots decides, and by default they are not read', () => {
+    const nightbot = twitchIncoming(
+      message({ login: 'Nightbot', badges: new Set(['moderator']) }),
+      'g',
+    );
+    expect(nightbot.bot).toBe(true);
+    expect(readDecision(nightbot, settings(), 'voice')).toEqual({ read: false, why: 'bot' });
+    expect(readDecision(nightbot, settings({ readBots: 'all' }), 'voice').read).toBe(true);
+    expect(twitchIncoming(message({ login: 'nightbot_fan' }), 'g').bot).toBe(false);
+  });
+
   test.each([
     [
       'word emotes become custom emoji',
