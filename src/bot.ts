@@ -111,7 +111,10 @@ export async function startBot(
     });
     onStop(() => voice.destroy());
     const durable = createJournal({ store, voice, clock, logger });
-    const speaking = createSpeaking({ config, store, tts, voice, durable, clock, logger, metrics });
+    const { translatorOf } = discord;
+    const speaking = createSpeaking({
+      ...{ config, store, tts, voice, durable, clock, logger, metrics, translatorOf },
+    });
     const resumer = createResumer({ durable, store, tts, voice, speaking, discord, clock, logger });
     // Stopping: nothing interrupted from here on is forgotten; resumed work stops waiting.
     onStop(async () => {

@@ -148,6 +148,7 @@ export interface MessageParams {
     channel: Param;
   };
   'errors.emotion_needs_advance': Record<string, never>;
+  'errors.emotion_not_offered': Record<string, never>;
   'errors.join_to_control': {
     channel: Param;
   };
@@ -225,6 +226,7 @@ export interface MessageParams {
   'errors.restarting': Record<string, never>;
   'errors.say_blocked': Record<string, never>;
   'errors.say_not_in_voice': Record<string, never>;
+  'errors.speed_needs_base': Record<string, never>;
   'errors.store_unavailable': Record<string, never>;
   'errors.text_empty': Record<string, never>;
   'errors.text_too_long': {

@@ -6,7 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import { english } from '../i18n/index.ts';
 import { UserError } from '../refusal/index.ts';
-import { BlocklistCache, screenText, type ValidatedSay, validateSay } from '../speech/index.ts';
+import {
+  BlocklistCache,
+  screenText,
+  type ValidatedSay,
+  validateSay,
+  withinControls,
+} from '../speech/index.ts';
 import type { GuildSettings } from '../store/index.ts';
 import type { SpeechRequest } from '../tts/index.ts';
 import { chooseOutput, pickVoice } from './choose.ts';
@@ -53,7 +59,12 @@ export class RequestChecks {
       { user, guild: guild.defaults },
       { min: this.#context.options.minTextLength, max: MAX_TEXT_LENGTH },
     );
-    const validated = this.#screen(guild, checked);
+    const asked = { speed: choices.speed != null };
+    const validated = this.#screen(
+      input.guildId,
+      guild,
+      withinControls(client.controls, checked, asked),
+    );
     const output = chooseOutput(
       input.output,
       voice.channelOf(input.guildId),
@@ -69,10 +80,12 @@ export class RequestChecks {
   // The server's blocked words: with `blocked: skip` a text holding one is refused (the member
   // is told privately and can reword it), with `bleep` it is said with a "beep" in its place.
   // Either way nothing blocked reaches the TTS API.
-  #screen(guild: GuildSettings, validated: ValidatedSay): ValidatedSay {
+  #screen(guildId: string, guild: GuildSettings, validated: ValidatedSay): ValidatedSay {
     if (guild.blockedWords.length === 0) return validated;
     const matcher = this.#blocklists.matcher(guild.blockedWords);
-    const bleep = english.t('reader.speech.bleep');
+    // In the server's language, as the chat reader says it.
+    const translator = this.#context.options.translatorOf?.(guildId) ?? english;
+    const bleep = translator.t('reader.speech.bleep');
     const screened = screenText(matcher, validated.text, guild.reader.blocked, bleep);
     if (screened.blocked) throw new UserError('say_blocked', {});
     return { ...validated, text: screened.text };

@@ -1,4 +1,5 @@
 /** What the speaking service is built from, and what its parts (checks, delivery, entrances) share. */
+import type { Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { PreviewCache } from '../preview/index.ts';
 import { serverClient } from '../settings/index.ts';
@@ -27,6 +28,8 @@ export interface SpeakingServiceOptions {
   readonly logger: Logger;
   /** Shortest text the API accepts. */
   readonly minTextLength: number;
+  /** The server's language for words the bot says in speech ("beep"); English when absent. */
+  readonly translatorOf?: ((guildId: string) => Translator) | undefined;
   /**
    * File-mode requests per server waiting for the key's budget at once (more wait in line), and
    * downloading at once. Default 5.

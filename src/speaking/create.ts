@@ -1,4 +1,5 @@
 import type { Config } from '../config/index.ts';
+import type { Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import { type BotMetrics, type GenerationOutcome, noMetrics } from '../ops/index.ts';
 import { PreviewCache } from '../preview/index.ts';
@@ -30,6 +31,8 @@ export function createSpeaking(deps: {
   readonly logger: Logger;
   /** Told how each request ended; nowhere when absent. */
   readonly metrics?: BotMetrics | undefined;
+  /** The server's language for words said in speech ("beep"); English when absent. */
+  readonly translatorOf?: ((guildId: string) => Translator) | undefined;
 }): SpeakingService {
   const { config, store } = deps;
   const metrics = deps.metrics ?? noMetrics;
@@ -43,6 +46,7 @@ export function createSpeaking(deps: {
     clock: deps.clock,
     logger: deps.logger,
     minTextLength: config.minTextLength,
+    translatorOf: deps.translatorOf,
     previews: new PreviewCache(store.keyv),
     journal: deps.durable.recorder,
     voiceAssignments: new KeyvVoiceAssignments(store.keyv),

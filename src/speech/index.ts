@@ -7,7 +7,13 @@ export {
 } from './blocklist.ts';
 export { BlocklistCache, type Screened, screenText } from './blocklists.ts';
 export { audioDurationMs } from './duration.ts';
-export { type SayOptions, type TextBounds, type ValidatedSay, validateSay } from './options.ts';
+export {
+  type SayOptions,
+  type TextBounds,
+  type ValidatedSay,
+  validateSay,
+  withinControls,
+} from './options.ts';
 export { fileProgress, formatSeconds, voiceProgress } from './render.ts';
 export { codeSpan, type MentionNames, quoteSafely, speakableText } from './text.ts';
 export { filterVoices, findVoice, voiceChoices, voiceLabel } from './voices.ts';

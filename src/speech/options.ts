@@ -1,6 +1,6 @@
 import { UserError, type UserErrorContext, type UserErrorId } from '../refusal/index.ts';
 import type { GuildDefaults, UserSettings } from '../store/index.ts';
-import { EMOTIONS, type Emotion, MODELS, type Model } from '../tts/index.ts';
+import { EMOTIONS, type Emotion, MODELS, type Model, type SpeechControls } from '../tts/index.ts';
 
 /** `/say` options as typed by the member (null when not given). */
 export interface SayOptions {
@@ -57,4 +57,21 @@ export function validateSay(
   }
   const voiceId = options.voice?.trim() || defaults.user.voiceId || defaults.guild.voiceId;
   return { text: spoken, voiceId, model: model as Model, speed, emotion };
+}
+
+/**
+ * The request as the API can apply it: what the member asked for and the API cannot apply is
+ * refused (v3: no emotions, speed on Base only); a server default it cannot apply is left out.
+ * Never accepted and then silently not heard. `asked.speed`: the member chose the speed.
+ */
+export function withinControls(
+  controls: SpeechControls,
+  checked: ValidatedSay,
+  asked: { readonly speed: boolean },
+): ValidatedSay {
+  if (checked.emotion !== undefined && !controls.emotion(checked.model))
+    throw new UserError('emotion_not_offered', {});
+  if (checked.speed === undefined || controls.speed(checked.model)) return checked;
+  if (asked.speed) throw new UserError('speed_needs_base', {});
+  return { ...checked, speed: undefined };
 }

@@ -11,7 +11,7 @@ import { LearnedTimes, type LearnedTimesStore } from './learned-times.ts';
 import { liveSpeech, type VoiceSpeech } from './live.ts';
 import { countingFetch, endpointOf, type TtsMetrics } from './metrics.ts';
 import { PollScheduler } from './poller.ts';
-import type { TtsProtocol } from './protocol.ts';
+import { type SpeechControls, type TtsProtocol, V2_CONTROLS } from './protocol.ts';
 import { type GenerateOptions, SharedGenerations } from './shared-generation.ts';
 import { type SpeechCache, speechCacheKey } from './speech-cache.ts';
 import type { FinishedGeneration, Model, Operation, SpeechRequest, Voice } from './types.ts';
@@ -234,6 +234,11 @@ export class TtsClient {
     await onSubmitted?.(generationId);
     onProgress?.({ stage: 'generating', generationId });
     return this.resume({ generationId, request, submittedAt }, signal);
+  }
+
+  /** Which of a request's controls (speed, emotion) the API honours, per model. */
+  get controls(): SpeechControls {
+    return this.#api.controls ?? V2_CONTROLS;
   }
 
   /** True when voice speech streams live ({@link live}); false where it is submitted and polled. */

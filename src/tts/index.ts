@@ -37,7 +37,8 @@ export {
 } from './limits.ts';
 export type { VoiceSpeech } from './live.ts';
 export { countingFetch, endpointOf, type TtsEndpoint, type TtsMetrics } from './metrics.ts';
-export type { LiveStream, PcmFormat, TtsProtocol } from './protocol.ts';
+export type { LiveStream, PcmFormat, SpeechControls, TtsProtocol } from './protocol.ts';
+export { V2_CONTROLS } from './protocol.ts';
 export { type GenerateOptions, untilAborted } from './shared-generation.ts';
 export {
   AUDIO_LIFETIME_MS,

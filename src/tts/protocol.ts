@@ -34,8 +34,24 @@ export interface LiveStream {
   readonly completed: Promise<string>;
 }
 
+/** Which of a request's controls the API honours, per model (v3 moved some, dropped others). */
+export interface SpeechControls {
+  /** `speed` is applied with `model`. */
+  speed(model: Model): boolean;
+  /** `emotion` is applied with `model`. */
+  emotion(model: Model): boolean;
+}
+
+/** v2's controls: speed with both models, emotions with `advance`. */
+export const V2_CONTROLS: SpeechControls = {
+  speed: () => true,
+  emotion: (model) => model === 'advance',
+};
+
 /** The API calls of one key, in the bot's terms, each already within the key's budgets. */
 export interface TtsProtocol {
+  /** The controls it honours; v2's when absent. */
+  readonly controls?: SpeechControls | undefined;
   /** Submits a generation and returns its id once accepted. */
   submit(request: SpeechRequest, signal?: AbortSignal): Promise<string>;
   /** The current record of a generation. */

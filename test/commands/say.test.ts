@@ -76,6 +76,19 @@ describe('/say with a file', () => {
     expect(t.emulator.counts()[api.submit]?.total ?? 0).toBe(before);
   });
 
+  // v3 has no emotions and takes speed on Base only: asking for them is refused, not ignored.
+  test.runIf(api.version === 'v3').each([
+    [{ model: 'advance', emotion: 'happy' }, 'has no emotions'],
+    [{ model: 'advance', speed: 1.5 }, 'speed works only with the `base` model'],
+  ])('v3: %j is refused before any generation: %s', async (options, message) => {
+    const before = t.emulator.counts()[api.submit]?.total ?? 0;
+    const handle = say(options);
+    await handle.waitFor((e) => (e.kind === 'callback' && e.type === 4) || e.kind === 'delete');
+    const reply = handle.callback()?.type === 4 ? handle.lastMessage() : handle.followUps()[0];
+    expect(reply?.content).toContain(message);
+    expect(t.emulator.counts()[api.submit]?.total ?? 0).toBe(before);
+  });
+
   test.each([
     [
       { kind: 'fail', error: 'voice engine crashed' } as const,

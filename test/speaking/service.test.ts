@@ -4,6 +4,7 @@
  */
 import Keyv from 'keyv';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { translatorFor } from '../../src/i18n/index.ts';
 import { PreviewCache } from '../../src/preview/index.ts';
 import { UserError } from '../../src/refusal/index.ts';
 import {
@@ -53,6 +54,8 @@ async function setup(
     cache?: boolean;
     /** How long a generation may run before it fails (default 15 s). */
     pollDeadlineMs?: number;
+    /** The server's language (English when absent). */
+    locale?: string;
   } = {},
 ) {
   const guildId = newGuildId();
@@ -97,6 +100,9 @@ async function setup(
     clock: systemClock,
     logger: quietLogger,
     minTextLength: 30,
+    ...(options.locale === undefined
+      ? {}
+      : { translatorOf: () => translatorFor(options.locale ?? 'en') }),
     journal,
     onEnd: (state) => void ends.push(state),
   });
@@ -131,6 +137,21 @@ describe('prepare', () => {
     const error = await refused(speaking.prepare(input({ requester })));
     expect(error.id).toBe(id);
     expect(error.message).toContain(message);
+  });
+
+  test('with blocked: bleep, /say says the server’s own word for "beep"', async () => {
+    const { speaking, settings, guildId, input } = await setup({ locale: 'de' });
+    const guild = await settings.guild(guildId);
+    await settings.setGuild(guildId, {
+      ...guild,
+      blockedWords: ['badword'],
+      reader: { ...guild.reader, blocked: 'bleep' },
+    });
+    const text = `${sentence(40)} badword`;
+    const { validated } = await speaking.prepare(input({ text }));
+    const beep = translatorFor('de').t('reader.speech.bleep');
+    expect(validated.text).toBe(`${sentence(40)} ${beep}`);
+    expect(beep).not.toBe(translatorFor('en').t('reader.speech.bleep'));
   });
 
   test('the requester’s own voice beats the server’s; a chosen voice beats both', async () => {

@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { type SayOptions, validateSay } from '../../src/speech/index.ts';
+import {
+  type SayOptions,
+  type ValidatedSay,
+  validateSay,
+  withinControls,
+} from '../../src/speech/index.ts';
+import { V2_CONTROLS } from '../../src/tts/index.ts';
+import { V3_CONTROLS } from '../../src/tts/v3/index.ts';
 
 const base: SayOptions = { text: '', voice: null, model: null, speed: null, emotion: null };
 const bounds = { min: 5, max: 50 };
@@ -33,5 +40,39 @@ describe('validateSay', () => {
     ['hello world', { model: 'advance', emotion: 'bored' }, 'Unknown emotion "bored"'],
   ])('%j %j is refused: %s', (spoken, options, message) => {
     expect(() => validateSay({ ...base, ...options }, spoken, none, bounds)).toThrow(message);
+  });
+});
+
+describe('withinControls', () => {
+  const say = (change: Partial<ValidatedSay>): ValidatedSay => ({
+    text: 'hello there',
+    voiceId: undefined,
+    model: 'base',
+    speed: undefined,
+    emotion: undefined,
+    ...change,
+  });
+  const chosen = { speed: true };
+  const defaulted = { speed: false };
+
+  test('v2 applies everything validateSay lets through', () => {
+    const asked = say({ model: 'advance', speed: 1.5, emotion: 'happy' });
+    expect(withinControls(V2_CONTROLS, asked, chosen)).toEqual(asked);
+  });
+
+  test('v3: an emotion is refused; speed on Base is kept', () => {
+    expect(() =>
+      withinControls(V3_CONTROLS, say({ model: 'advance', emotion: 'happy' }), defaulted),
+    ).toThrow(expect.objectContaining({ id: 'emotion_not_offered' }));
+    expect(withinControls(V3_CONTROLS, say({ speed: 1.5 }), chosen).speed).toBe(1.5);
+  });
+
+  test('v3: speed on Advanced is refused when the member chose it, and left out when it is the server default', () => {
+    expect(() =>
+      withinControls(V3_CONTROLS, say({ model: 'advance', speed: 1.5 }), chosen),
+    ).toThrow(expect.objectContaining({ id: 'speed_needs_base' }));
+    expect(withinControls(V3_CONTROLS, say({ model: 'advance', speed: 1.5 }), defaulted)).toEqual(
+      say({ model: 'advance' }),
+    );
   });
 });

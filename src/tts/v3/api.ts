@@ -12,7 +12,14 @@ import type { GenerationRecord, Model, SpeechRequest, Voice } from '../types.ts'
 import { type HeldJob, type JobSlots, JobTracker } from './jobs.ts';
 import { openStream, streamUrl } from './stream.ts';
 import { GuardedBudgets, LearnedWindow } from './window.ts';
-import { parseRecord, parseVoicePage, VOICE_PAGE_SIZE, v3Body, v3Model } from './wire.ts';
+import {
+  parseRecord,
+  parseVoicePage,
+  V3_CONTROLS,
+  VOICE_PAGE_SIZE,
+  v3Body,
+  v3Model,
+} from './wire.ts';
 
 /** What v3 adds to a client's settings. */
 export interface V3Options {
@@ -46,6 +53,7 @@ export class TtsApiV3 implements TtsProtocol {
   readonly #jobs: JobTracker;
   readonly #options: V3Options;
   readonly stream: TtsProtocol['stream'];
+  readonly controls = V3_CONTROLS;
 
   constructor(http: HttpContext, options: V3Options) {
     this.#options = options;

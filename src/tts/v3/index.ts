@@ -3,4 +3,11 @@ export { TtsApiV3, type V3Options, v3Protocol } from './api.ts';
 export { type HeldJob, type JobSlots, JobTracker, MemoryJobSlots, type SlotTake } from './jobs.ts';
 export { kindOfRefusal, openStream, STREAM_PCM, type StreamContext, streamUrl } from './stream.ts';
 export { GuardedBudgets, LearnedWindow, resetTime } from './window.ts';
-export { statusOf, V3_AUDIO_FORMAT, type V3Model, v3Body, v3Model } from './wire.ts';
+export {
+  statusOf,
+  V3_AUDIO_FORMAT,
+  V3_CONTROLS,
+  type V3Model,
+  v3Body,
+  v3Model,
+} from './wire.ts';

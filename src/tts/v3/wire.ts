@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { TtsError } from '../errors.ts';
+import type { SpeechControls } from '../protocol.ts';
 import type { GenerationRecord, Model, SpeechRequest, Voice } from '../types.ts';
 
 /** v3's model names: `advance` became `advanced`. */
@@ -13,6 +14,15 @@ export type V3Model = 'base' | 'advanced';
 export function v3Model(model: Model): V3Model {
   return model === 'advance' ? 'advanced' : 'base';
 }
+
+/**
+ * v3's controls (`docs/API-V3.md`): speed is a Base control, and v2's emotions have no
+ * counterpart (Advanced's `exaggeration` is another control).
+ */
+export const V3_CONTROLS: SpeechControls = {
+  speed: (model) => model === 'base',
+  emotion: () => false,
+};
 
 /** The file a generation is asked for: WAV, which every player and the sniffing take. */
 export const V3_AUDIO_FORMAT = 'wav';
