@@ -1,10 +1,6 @@
 /** `/config dictionary add|remove|list`: how words are pronounced in streamer mode. */
 
-import { runDictionary, withDictionaryGroup } from '../../src/discord/dictionary-config.ts';
-import type { SubcommandPart } from '../../src/discord/index.ts';
+import { dictionaryGroup } from '../../src/discord/dictionary-config.ts';
+import { listGroup, type SubcommandPart } from '../../src/discord/index.ts';
 
-export default {
-  names: ['dictionary'],
-  build: withDictionaryGroup,
-  execute: runDictionary,
-} satisfies SubcommandPart;
+export default listGroup(dictionaryGroup) satisfies SubcommandPart;

@@ -1,9 +1,5 @@
 /** `/config read-channel add|remove|list`: the channels streamer mode reads aloud. */
-import type { SubcommandPart } from '../../src/discord/index.ts';
-import { runReadChannel, withReadChannelGroup } from '../../src/discord/read-channel-config.ts';
+import { listGroup, type SubcommandPart } from '../../src/discord/index.ts';
+import { readChannelGroup } from '../../src/discord/read-channel-config.ts';
 
-export default {
-  names: ['read-channel'],
-  build: withReadChannelGroup,
-  execute: runReadChannel,
-} satisfies SubcommandPart;
+export default listGroup(readChannelGroup) satisfies SubcommandPart;

@@ -17,6 +17,7 @@ export {
   requireManager,
 } from './guild.ts';
 export { type CommandShape, type Help, helpFor, SETUP_STEPS } from './help.ts';
+export { type ListGroup, listGroup } from './list-group.ts';
 export { loadCommands } from './loader.ts';
 export { described, guildCommand } from './localize.ts';
 export { DisallowedIntentsError, DiscordConnectError, login } from './login.ts';

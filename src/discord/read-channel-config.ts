@@ -1,18 +1,11 @@
 /**
- * `/config read-channel add|remove|list`: the channels streamer mode reads aloud. Builds the
- * group's options and runs it over the settings store.
+ * `/config read-channel add|remove|list`: the channels streamer mode reads aloud. A list group
+ * over the settings store.
  */
-import {
-  ChannelType,
-  type ChatInputCommandInteraction,
-  MessageFlags,
-  PermissionFlagsBits,
-  type SlashCommandSubcommandsOnlyBuilder,
-} from 'discord.js';
+import { ChannelType, type ChatInputCommandInteraction, PermissionFlagsBits } from 'discord.js';
 import { addReadChannel, removeReadChannel } from '../reader/config.ts';
 import { UserError } from '../refusal/index.ts';
-import type { CommandContext } from './command.ts';
-import { guildIdOf } from './guild.ts';
+import type { ListGroup } from './list-group.ts';
 import { described } from './localize.ts';
 
 const READABLE_CHANNELS = [
@@ -21,32 +14,6 @@ const READABLE_CHANNELS = [
   ChannelType.GuildAnnouncement,
   ChannelType.GuildStageVoice,
 ] as const;
-
-/** Adds the `read-channel` group to `/config`. */
-export function withReadChannelGroup(
-  builder: SlashCommandSubcommandsOnlyBuilder,
-): SlashCommandSubcommandsOnlyBuilder {
-  return builder.addSubcommandGroup((group) =>
-    described(group.setName('read-channel'), 'commands.config.read-channel')
-      .addSubcommand((sub) =>
-        described(sub.setName('add'), 'commands.config.read-channel-add').addChannelOption((o) =>
-          described(o.setName('channel'), 'commands.config.read-channel-add-channel')
-            .setRequired(true)
-            .addChannelTypes(...READABLE_CHANNELS),
-        ),
-      )
-      .addSubcommand((sub) =>
-        described(sub.setName('remove'), 'commands.config.read-channel-remove').addChannelOption(
-          (o) =>
-            described(
-              o.setName('channel'),
-              'commands.config.read-channel-remove-channel',
-            ).setRequired(true),
-        ),
-      )
-      .addSubcommand((sub) => described(sub.setName('list'), 'commands.config.read-channel-list')),
-  );
-}
 
 /**
  * Refuses a read channel whose messages the bot would never get. The reader hears only the
@@ -66,31 +33,37 @@ async function requireReadable(
     throw new UserError('reader_channel_unreadable', { channel: `<#${channelId}>` });
 }
 
-/** Runs `/config read-channel …`: adds, removes or lists, and answers with the list. */
-export async function runReadChannel(
-  interaction: ChatInputCommandInteraction,
-  { services, translator: { t } }: CommandContext,
-): Promise<void> {
-  const sub = interaction.options.getSubcommand();
-  const guildId = guildIdOf(interaction);
-  // Answer before the store: it can outlast Discord's 3 s.
-  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const channel = sub === 'list' ? undefined : interaction.options.getChannel('channel', true);
-  if (channel !== undefined && sub === 'add') await requireReadable(interaction, channel.id);
-  const saved = await services.settings.updateGuild(guildId, (guild) => ({
-    ...guild,
-    reader:
-      channel === undefined
-        ? guild.reader
-        : sub === 'add'
-          ? addReadChannel(guild.reader, channel.id)
-          : removeReadChannel(guild.reader, channel.id),
-  }));
-  const list = saved.reader.channels.map((id) => `<#${id}>`).join(', ') || t('reader.none');
-  const channels = t('reader.channels', { channels: list });
-  const content =
-    channel === undefined
-      ? channels
-      : `${t(sub === 'add' ? 'reader.channel_added' : 'reader.channel_removed', { channel: `<#${channel.id}>` })} ${channels}`;
-  await interaction.editReply({ content: content.slice(0, 2000), allowedMentions: { parse: [] } });
-}
+/** The `read-channel` group: a channel's id, stored in `reader.channels`. */
+export const readChannelGroup: ListGroup<string> = {
+  name: 'read-channel',
+  addOptions: (sub) =>
+    sub.addChannelOption((o) =>
+      described(o.setName('channel'), 'commands.config.read-channel-add-channel')
+        .setRequired(true)
+        .addChannelTypes(...READABLE_CHANNELS),
+    ),
+  removeOptions: (sub) =>
+    sub.addChannelOption((o) =>
+      described(o.setName('channel'), 'commands.config.read-channel-remove-channel').setRequired(
+        true,
+      ),
+    ),
+  item: async (interaction, sub) => {
+    const { id } = interaction.options.getChannel('channel', true);
+    if (sub === 'add') await requireReadable(interaction, id);
+    return id;
+  },
+  add: (settings, id) => ({ ...settings, reader: addReadChannel(settings.reader, id) }),
+  remove: (settings, id) => ({
+    settings: { ...settings, reader: removeReadChannel(settings.reader, id) },
+  }),
+  listWrites: true,
+  said: ({ sub, item }, { t }) =>
+    t(sub === 'add' ? 'reader.channel_added' : 'reader.channel_removed', { channel: `<#${item}>` }),
+  listed: (saved, { translator: { t } }) =>
+    t('reader.channels', {
+      channels: saved.reader.channels.map((id) => `<#${id}>`).join(', ') || t('reader.none'),
+    }),
+  // "I no longer read #mods. Channels read aloud: #chat." is one short paragraph.
+  separator: ' ',
+};

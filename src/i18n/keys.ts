@@ -444,6 +444,7 @@ export interface MessageParams {
   'reader.show_twitch': {
     value: Param;
   };
+  'reader.show_twitch_chatters': Record<string, never>;
   'reader.speech.and_more': Record<string, never>;
   'reader.speech.audio': {
     count: number;

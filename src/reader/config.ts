@@ -200,6 +200,8 @@ export function describeReader(
       value: list(settings.twitchChannels, (login) => `\`${login}\``),
     }),
     `**twitch-badges:** ${settings.twitchBadges.join(' ') || t('reader.everyone')}`,
+    // Said where it matters: the member-based options above read as if they covered everyone.
+    ...(settings.twitchChannels.length > 0 ? [t('reader.show_twitch_chatters')] : []),
     `**voices:** ${settings.voices}`,
   ].join('\n');
 }

@@ -41,6 +41,26 @@ export function dispatchMessageCreate(
   }
 }
 
+/**
+ * GUILD_MEMBER_UPDATE to each session whose shard holds the guild and that has the privileged
+ * GuildMembers intent, as Discord sends it. A bot without that intent learns a member's roles
+ * anew from their next message (MESSAGE_CREATE's `member.roles`) or voice state.
+ */
+export function dispatchMemberUpdate(
+  world: World,
+  gateway: Gateway,
+  guild: WorldGuild,
+  userId: string,
+): void {
+  for (const session of gateway.connected()) {
+    if (!(session.intents & Intent.GuildMembers) || !covers(session, guild.id)) continue;
+    gateway.send(session, 'GUILD_MEMBER_UPDATE', {
+      guild_id: guild.id,
+      ...world.member(guild, userId),
+    });
+  }
+}
+
 /** MESSAGE_DELETE to each session with GuildMessages. */
 export function dispatchMessageDelete(gateway: Gateway, message: MessageJson): void {
   gateway.dispatch(

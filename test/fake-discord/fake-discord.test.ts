@@ -337,6 +337,49 @@ describe('fake Discord with the real discord.js client', () => {
     expect((await deleted)[0].id).toBe(sent.id);
   });
 
+  test('roles: declared roles and holders reach discord.js; a role given later rides on the next message', async () => {
+    const { fake, client } = await connect(undefined, {
+      extraUsers: ['carol'],
+      guilds: [{ roles: { VIP: ['carol'], Regulars: [] } }],
+    });
+    const vip = fake.guild.roles.VIP ?? '';
+    const regulars = fake.guild.roles.Regulars ?? '';
+    const guild = client.guilds.cache.get(fake.guild.id);
+    expect(guild?.roles.cache.get(vip)?.name).toBe('VIP');
+    const roleIdsOf = (message: Message) => [...(message.member?.roles.cache.keys() ?? [])].sort();
+    const next = () => once(client, Events.MessageCreate) as Promise<[Message]>;
+    let created = next();
+    fake.sendMessage({ user: 'carol', content: 'first' });
+    let [message] = await created;
+    expect(roleIdsOf(message)).toEqual([fake.guild.id, vip].sort());
+    // This client lacks GuildMembers: no GUILD_MEMBER_UPDATE, the next message tells.
+    fake.setRole({ user: 'carol', role: 'Regulars', has: true });
+    fake.setRole({ user: 'carol', role: 'VIP', has: false });
+    created = next();
+    fake.sendMessage({ user: 'carol', content: 'second' });
+    [message] = await created;
+    expect(roleIdsOf(message)).toEqual([fake.guild.id, regulars].sort());
+  });
+
+  test('roles: GUILD_MEMBER_UPDATE reaches a client with the GuildMembers intent', async () => {
+    fake = await startFakeDiscord({ extraUsers: ['carol'], guilds: [{ roles: { VIP: [] } }] });
+    client = new Client({
+      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers],
+      rest: { api: fake.apiUrl },
+    });
+    const ready = once(client, Events.ClientReady);
+    await client.login(fake.token);
+    await ready;
+    const updated = once(client, Events.GuildMemberUpdate);
+    fake.setRole({ user: 'carol', role: 'VIP', has: true });
+    const [, member] = (await updated) as [
+      unknown,
+      { id: string; roles: { cache: Map<string, unknown> } },
+    ];
+    expect(member.id).toBe(fake.users.carol?.id);
+    expect(member.roles.cache.has(fake.guild.roles.VIP ?? '')).toBe(true);
+  });
+
   test('a refused privileged intent closes the gateway with 4014 and login fails', async () => {
     const refusing = await startFakeDiscord({ disallowedIntents: 1 << 15 });
     const bot = new Client({

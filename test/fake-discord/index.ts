@@ -20,6 +20,7 @@ import { CommandStore } from './commands.ts';
 import {
   dispatchGuildCreate,
   dispatchGuildDelete,
+  dispatchMemberUpdate,
   dispatchMessageCreate,
   dispatchMessageDelete,
   identifyPayloads,
@@ -58,6 +59,8 @@ export interface GuildIds {
   systemChannelId: string | null;
   /** Every channel by name. */
   channels: Record<string, string>;
+  /** Every role by name ('@everyone', 'Admins', 'tts-bot' and `GuildOptions.roles`). */
+  roles: Record<string, string>;
 }
 
 /** A user's id and name. */
@@ -276,6 +279,18 @@ export class FakeDiscord {
   }
 
   /**
+   * A server admin gives a member a role (`has` true) or takes it away: GUILD_MEMBER_UPDATE to a
+   * bot with the GuildMembers intent; every later member payload (messages, voice states,
+   * interactions) carries the new `roles`.
+   */
+  setRole(input: { user: UserRef; role: string; has: boolean; guildId?: string }): void {
+    const guild = this.#world.guild(input.guildId ?? this.guild.id);
+    const userId = this.#world.user(input.user).id;
+    if (this.#world.setRole(guild, userId, input.role, input.has))
+      dispatchMemberUpdate(this.#world, this.#gateway, guild, userId);
+  }
+
+  /**
    * An admin changes the server's community language (Server Settings → Community): GUILD_UPDATE
    * with the new `preferred_locale`, which discord.js keeps as `guild.preferredLocale`.
    */
@@ -403,5 +418,6 @@ function guildIds(guild: WorldGuild): GuildIds {
     voiceChannelId: guild.voiceChannelId,
     systemChannelId: guild.systemChannelId,
     channels: Object.fromEntries(guild.channels.map((c) => [String(c.name), String(c.id)])),
+    roles: Object.fromEntries(guild.roles.map((r) => [String(r.name), String(r.id)])),
   };
 }

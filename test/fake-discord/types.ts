@@ -45,6 +45,11 @@ export interface GuildOptions {
   nicknames?: Record<UserRef, string>;
   /** When members joined the server (ISO time), by user (name or id); default: when the guild was made. */
   memberJoinedAt?: Record<UserRef, string>;
+  /**
+   * More roles, by name, with the members who have them (name or id): e.g. `{ VIP: ['carol'] }`.
+   * They grant no permission; what they are for is who has them (`member.roles`).
+   */
+  roles?: Record<string, UserRef[]>;
   /** The text channel (name) Discord posts system messages in; default the first; null: none. */
   systemChannel?: string | null;
   /**

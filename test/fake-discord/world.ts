@@ -174,6 +174,21 @@ export class World {
     return member;
   }
 
+  /**
+   * Gives `userId` the role named `roleName`, or takes it away (`has` false); true when that
+   * changed what they have.
+   */
+  setRole(guild: WorldGuild, userId: string, roleName: string, has: boolean): boolean {
+    const role = guild.roles.find((r) => r.name === roleName);
+    if (!role) throw new Error(`fake-discord: no role "${roleName}" in ${guild.name}`);
+    const held = guild.memberRoles.get(userId);
+    if (!held) throw new Error(`fake-discord: ${userId} is not a member of ${guild.name}`);
+    const roleId = String(role.id);
+    if (held.includes(roleId) === has) return false;
+    guild.memberRoles.set(userId, has ? [...held, roleId] : held.filter((id) => id !== roleId));
+    return true;
+  }
+
   /** Guild-level permissions of a user (no channel overwrites), as Discord computes them. */
   permissions(guild: WorldGuild, userId: string): bigint {
     if (userId === guild.ownerId) return ALL_PERMISSIONS;
@@ -341,6 +356,7 @@ export class World {
       role('@everyone', spec.everyonePermissions ?? EVERYONE_DEFAULT, 0),
       role('Admins', Permission.ManageGuild, 1),
       role('tts-bot', spec.botPermissions ?? BOT_DEFAULT, 2, true),
+      ...Object.keys(spec.roles ?? {}).map((name, i) => role(name, 0n, 3 + i)),
     ];
     const channel = (name: string, type: number, position: number): Json => ({
       id: this.nextId(),
@@ -365,6 +381,10 @@ export class World {
     for (const [key, user] of this.users) {
       const roleIndex = key === 'bot' ? 2 : key === 'admin' ? 1 : -1;
       memberRoles.set(user.id, roleIndex < 0 ? [] : [String(roles[roleIndex]?.id)]);
+    }
+    for (const [name, holders] of Object.entries(spec.roles ?? {})) {
+      const roleId = String(roles.find((r) => r.name === name)?.id);
+      for (const holder of holders) memberRoles.get(this.user(holder).id)?.push(roleId);
     }
     const named = (name: string): Json => {
       const found = [...texts, ...voices].find((c) => c.name === name);

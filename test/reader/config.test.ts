@@ -145,6 +145,18 @@ describe('read channels and the dictionary', () => {
       expect(text).toContain(part);
   });
 
+  test('with a Twitch channel read, it says which options pass Twitch chatters by', () => {
+    const note = english.t('reader.show_twitch_chatters');
+    for (const option of ['ignore-member', 'voice-members-only', 'auto-join'])
+      expect(note).toContain(`\`${option}\``);
+    expect(describeReader(english, defaults)).not.toContain(note);
+    const twitch = describeReader(english, { ...defaults, twitchChannels: ['ronni_tv'] });
+    expect(twitch.split('\n')).toContain(note);
+    expect(describeReader(translatorFor('de'), { ...defaults, twitchChannels: ['a'] })).toContain(
+      'Twitch-Chatter sind keine Discord-Mitglieder',
+    );
+  });
+
   test('the description is in the member’s language; option names and values stay as typed', () => {
     const text = describeReader(translatorFor('ja'), defaults);
     expect(text).toContain('**読み上げるチャンネル:** なし');
