@@ -42,12 +42,14 @@ export const twitchGroup: ListGroup<string> = {
   add: (settings, login) => ({ ...settings, reader: addTwitchChannel(settings.reader, login) }),
   remove: (settings, login) => ({
     settings: { ...settings, reader: removeTwitchChannel(settings.reader, login) },
+    removed: settings.reader.twitchChannels.includes(login),
   }),
   listWrites: false,
-  said: ({ sub, item }, { t }) =>
-    t(sub === 'add' ? 'reader.twitch_added' : 'reader.twitch_removed', {
-      channel: `\`${item}\``,
-    }),
+  said: (change, { t }) => {
+    const channel = `\`${change.item}\``;
+    if (change.sub === 'add') return t('reader.twitch_added', { channel });
+    return t(change.removed ? 'reader.twitch_removed' : 'reader.twitch_not_listed', { channel });
+  },
   // Each channel's state, from the source once it follows the saved list.
   listed: async (_saved, { services, translator }, guildId) => {
     await services.twitch.sync(guildId);

@@ -497,6 +497,9 @@ export interface MessageParams {
   'reader.twitch_connecting': Record<string, never>;
   'reader.twitch_list': Record<string, never>;
   'reader.twitch_none': Record<string, never>;
+  'reader.twitch_not_listed': {
+    channel: Param;
+  };
   'reader.twitch_removed': {
     channel: Param;
   };

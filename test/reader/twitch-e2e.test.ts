@@ -107,6 +107,8 @@ describe('Twitch chat: setup', () => {
       await config('twitch remove', { channel: `chan${extra}` }).waitForReply();
     await until(() => !twitch.joined('chantwo') && !twitch.joined('chanthree'));
     expect(twitch.joined(CHANNEL)).toBe(true);
+    const again = await config('twitch remove', { channel: 'chantwo' }).waitForReply();
+    expect(again.content).toContain('`chantwo` was not in the list: nothing changed.');
   });
 });
 
