@@ -167,6 +167,18 @@ describe('JobTracker', () => {
     expect(third).toBe(true);
   });
 
+  test('on a key that never fills its slots, jobs given up are let go once their leases ran out', async () => {
+    const { clock, jobs } = tracker();
+    for (let i = 0; i < 300; i++) {
+      const job = await jobs.acquire();
+      jobs.bind(job, `gen_${i}`);
+      jobs.abandon(job);
+      await clock.advance(6000);
+    }
+    // Leases of 10 s, one job given up every 6 s: two at most are still within theirs.
+    expect(jobs.abandonedCount).toBeLessThanOrEqual(2);
+  });
+
   test('a slot store that fails lets the job go ahead, and says so', async () => {
     const clock = new FakeClock(0);
     const errors: unknown[] = [];

@@ -144,6 +144,11 @@ export class JobTracker {
     }
   }
 
+  /** Jobs given up whose leases may still hold slots (bounded; for tests and diagnostics). */
+  get abandonedCount(): number {
+    return this.#abandoned.size;
+  }
+
   /** Generation `generationId` was seen running: its slot is held a lease from now. */
   running(generationId: string): void {
     const job = this.#byGeneration.get(generationId);
@@ -182,6 +187,13 @@ export class JobTracker {
     const now = this.#options.clock.now();
     for (const [id, held] of this.#byGeneration) {
       if (held === job) this.#abandoned.set(id, { since: now, probedAt: now });
+    }
+    // Probing prunes them only when every slot is taken: on a key that never fills its slots,
+    // jobs whose leases ran out are let go here, and at most as many are kept as are watched.
+    const { leaseMs } = this.#options;
+    for (const [id, state] of this.#abandoned) {
+      if (now - state.since <= leaseMs && this.#abandoned.size <= MAX_WATCHED) break;
+      this.#abandoned.delete(id);
     }
   }
 
