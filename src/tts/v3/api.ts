@@ -167,6 +167,15 @@ export class TtsApiV3 implements TtsProtocol {
     let renewedAt = clock.now();
     const leaseMs = this.#options.jobLeaseMs ?? JOB_LEASE_MS;
     let started = false;
+    // Once per stream, answered or not: a stream that never got an answer (aborted before the
+    // socket opened, a socket that could not be made) still ends its request in the window.
+    let answered = false;
+    const onAnswered = (): void => {
+      if (answered) return;
+      answered = true;
+      this.#window.answered(undefined, clock.now());
+      gate.answered(keyId, 'request', takenAt).catch(this.#options.onBackgroundError);
+    };
     let live: LiveStream;
     try {
       live = await openStream(
@@ -174,10 +183,7 @@ export class TtsApiV3 implements TtsProtocol {
           url: streamUrl(this.#http.baseUrl),
           apiKey: this.#http.apiKey,
           timeoutMs: this.#http.timeoutMs,
-          onAnswered: () => {
-            this.#window.answered(undefined, clock.now());
-            gate.answered(keyId, 'request', takenAt).catch(this.#options.onBackgroundError);
-          },
+          onAnswered,
           onChunk: () => {
             if (clock.now() - renewedAt < leaseMs / 3) return;
             renewedAt = clock.now();
@@ -195,6 +201,7 @@ export class TtsApiV3 implements TtsProtocol {
         },
       );
     } catch (error) {
+      onAnswered();
       this.#settleStream(job, error, started);
       throw error;
     }
