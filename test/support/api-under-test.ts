@@ -63,12 +63,17 @@ export interface ApiUnderTest {
    */
   readonly defaultDaily: number | undefined;
   /**
-   * `TTS_LIMITS` for a test about a key allowed `daily` generations a day: v2's per-minute
-   * `generate` limit and a daily one of `daily`; v3 has no daily allowance to set, so its
-   * default `request` allowance (undefined: no `TTS_LIMITS`).
+   * The per-minute allowance the bot assumes by default (the emulator's figures): v2's 20
+   * submissions (`generate`), v3's 120 requests of every kind (`request`, the smallest plan's).
    */
-  dailyLimits(daily: number): string | undefined;
-  /** The daily generation limit the bot knows under `dailyLimits(daily)`: v2 `daily`, v3 none. */
+  readonly defaultPerMinute: number;
+  /**
+   * The bot's environment for a test about a key allowed `daily` generations a day: v2's
+   * `TTS_LIMITS` with the per-minute `generate` limit and a daily one of `daily`; v3 has no
+   * daily allowance to set, so nothing (its default `request` allowance).
+   */
+  dailyEnv(daily: number): Record<string, string>;
+  /** The daily generation limit the bot knows under `dailyEnv(daily)`: v2 `daily`, v3 none. */
   dailyUnder(daily: number): number | undefined;
   /**
    * For a load of a few dozen `/say` sized to cross a key's per-minute allowance, on a tenth of
@@ -180,7 +185,8 @@ const V2: ApiUnderTest = {
   idPrefix: 'base_',
   tenthLimits: 'generate=20/6s+500/8640s,status=60/6s,voices=10/6s,health=100/6s',
   defaultDaily: dailyOfEmulator(),
-  dailyLimits: (daily) => `generate=20/1m+${daily}/1d`,
+  defaultPerMinute: minuteOfEmulator(),
+  dailyEnv: (daily) => ({ TTS_LIMITS: `generate=${minuteOfEmulator()}/1m+${daily}/1d` }),
   dailyUnder: (daily) => daily,
   tenthCrossing: {
     emulator: { timeScale: 0.1 },
@@ -216,7 +222,8 @@ const V3: ApiUnderTest = {
   idPrefix: 'gen_',
   tenthLimits: `request=${V3_LIMITS.free.perMinute}/6s`,
   defaultDaily: undefined,
-  dailyLimits: () => undefined,
+  defaultPerMinute: V3_LIMITS.free.perMinute,
+  dailyEnv: () => ({}),
   dailyUnder: () => undefined,
   tenthCrossing: {
     emulator: { timeScale: 0.1 },
