@@ -39,6 +39,8 @@ const API_MATRIX = [
   'test/commands/say-limits.test.ts',
   'test/commands/usage.test.ts',
   'test/i18n/locale-e2e.test.ts',
+  'test/ops/metrics.test.ts',
+  'test/main-shutdown.test.ts',
 ];
 
 export default defineConfig({
