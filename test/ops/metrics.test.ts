@@ -169,6 +169,10 @@ describe('metrics', () => {
     expect(delta('cancelled')).toBe(1);
     expect(delta('failed')).toBe(0);
     expect(metricValue(after, 'tts_queue_items')).toBe(0);
+    // Voice speech streams with v3: each stream counted as the emulator saw it (v2: none).
+    expect(total(after, 'tts_api_requests_total', { endpoint: 'stream' })).toBe(
+      t.emulator.counts()['WS /v3/tts/stream']?.total ?? 0,
+    );
     await t.discord.slash({ user: 'member', name: 'leave' }).waitForReply(15_000);
     await expect
       .poll(async () => metricValue(await scrape(), 'tts_voice_connections'), { timeout: 10_000 })

@@ -166,7 +166,8 @@ export class TtsApiV3 implements TtsProtocol {
           url: streamUrl(this.#http.baseUrl),
           apiKey: this.#http.apiKey,
           timeoutMs: this.#http.timeoutMs,
-          onAnswered: () => {
+          onAnswered: (status) => {
+            this.#http.metrics?.apiRequest('stream', status);
             this.#window.answered(undefined, clock.now());
             gate.answered(keyId, 'request', takenAt).catch(this.#options.onBackgroundError);
           },
