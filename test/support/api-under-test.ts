@@ -150,6 +150,9 @@ function entriesOf(emulator: Emulator, ...endpoints: EndpointName[]): RequestLog
 /** A minute on a tenth of real time (the emulator's `timeScale: 0.1`). */
 const TENTH_MINUTE_MS = 6000;
 
+/** v2's limits on a tenth of real time, as the emulator's `timeScale: 0.1` has them. */
+const V2_TENTH_LIMITS = 'generate=20/6s+500/8640s,status=60/6s,voices=10/6s,health=100/6s';
+
 /** The emulator's per-minute `tts` limit of v2. */
 function minuteOfEmulator(): number {
   const minute = LIMITS.tts.find((limit) => limit.windowMs === 60_000);
@@ -183,14 +186,14 @@ const V2: ApiUnderTest = {
   planEnv: () => ({}),
   textOf: (emulator, id) => emulator.generation(id)?.text,
   idPrefix: 'base_',
-  tenthLimits: 'generate=20/6s+500/8640s,status=60/6s,voices=10/6s,health=100/6s',
+  tenthLimits: V2_TENTH_LIMITS,
   defaultDaily: dailyOfEmulator(),
   defaultPerMinute: minuteOfEmulator(),
   dailyEnv: (daily) => ({ TTS_LIMITS: `generate=${minuteOfEmulator()}/1m+${daily}/1d` }),
   dailyUnder: (daily) => daily,
   tenthCrossing: {
     emulator: { timeScale: 0.1 },
-    env: { TTS_LIMITS: 'generate=20/6s+500/8640s,status=60/6s,voices=10/6s,health=100/6s' },
+    env: { TTS_LIMITS: V2_TENTH_LIMITS },
     allowance: { count: minuteOfEmulator(), windowMs: TENTH_MINUTE_MS },
     concurrent: undefined,
   },
