@@ -11,8 +11,8 @@ import {
   chartAltText,
   chartInput,
   chartSvg,
-  dailyUsage,
   rasterize,
+  serverUsage,
   topMembers,
   type UsageFigures,
   usageLines,
@@ -38,7 +38,7 @@ export default {
       services.speaking.memberShareOf(guildId),
     ]);
     const figures: UsageFigures = {
-      server: dailyUsage(usages),
+      server: serverUsage(usages, days.at(-1)?.total ?? 0),
       member: {
         used: days.at(-1)?.members[interaction.user.id] ?? 0,
         // Members with Manage Server are exempt from the share: theirs is shown as information.

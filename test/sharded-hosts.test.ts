@@ -1,25 +1,23 @@
 /**
  * Past one machine (issue 20): two `ShardingManager`s, as two hosts would run them, each with its
  * own `SHARD_LIST` of one `SHARD_COUNT=2`, on one Redis and one fake Discord. Servers on both
- * shards share one API key; 40 `/say` at once cross the per-minute generate limit (rate windows
- * a tenth of real on both sides, so a "minute" is 6 s), and the limits must hold across both
- * hosts: 0 responses 429 and every request delivered exactly once.
+ * shards share one API key; 40 `/say` at once cross the key's per-minute allowance (v2: 20
+ * submissions; v3: requests of every kind, polls included, and its concurrent-job cap; see
+ * `tenthCrossing`), with rate windows a tenth of real on both sides, so a "minute" is 6 s. The
+ * limits must hold across both hosts: 0 responses 429 and every request delivered exactly once.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { USER_ONE } from '../tools/emulator/index.ts';
 import { shardOf } from './fake-discord/gateway.ts';
+import { api, mostInAnyWindow } from './support/api-under-test.ts';
 import { metricValue, waitForHttp } from './support/process.ts';
 import { type ShardedWorld, startShardedWorld } from './support/sharded-world.ts';
 
-/** The vendor's limits with windows a tenth as long, as the emulator's `timeScale: 0.1` has them. */
-const TENTH_LIMITS = 'generate=20/6s+500/8640s,status=60/6s,voices=10/6s,health=100/6s';
-const GENERATE_WINDOW_MS = 6000;
-const GENERATE_LIMIT = 20;
 const SAYS = 40;
 
 let world: ShardedWorld;
 beforeAll(async () => {
-  world = await startShardedWorld({ emulator: { timeScale: 0.1 } });
+  world = await startShardedWorld({ emulator: api.tenthCrossing.emulator });
 });
 afterAll(() => world?.close());
 
@@ -30,7 +28,7 @@ test('two managers, one shard each, one key on both shards: 40 /say at once, 0 r
   const host = {
     SHARD_COUNT: '2',
     SECRET_KEY: 'c0'.repeat(32),
-    TTS_LIMITS: TENTH_LIMITS,
+    ...api.tenthCrossing.env,
   };
   const [first, second] = await Promise.all([
     world.startManager({ ...host, SHARD_LIST: '0' }),
@@ -72,18 +70,26 @@ test('two managers, one shard each, one key on both shards: 40 /say at once, 0 r
   const counts = world.emulator.counts();
   for (const [endpoint, count] of Object.entries(counts))
     expect(count.byStatus[429], `429s on ${endpoint}`).toBeUndefined();
-  expect(counts['POST /v2/tts']?.total).toBe(SAYS);
-  expect(counts['POST /v2/tts']?.byStatus[201]).toBe(SAYS);
-  const submissions = world.emulator.requests.filter((r) => r.endpoint === 'POST /v2/tts');
+  const submissions = api.submissions(world.emulator);
+  expect(submissions).toHaveLength(SAYS);
+  expect(submissions.every(api.accepted)).toBe(true);
   expect(new Set(submissions.map((r) => r.userId))).toEqual(new Set([USER_ONE.userId]));
-  // The load crossed the limit: more than one window's worth, and no window held more.
-  expect(SAYS).toBeGreaterThan(GENERATE_LIMIT);
+  // The load crossed the allowance: more than one window's worth, and no window held more.
+  const limited = api.limitedRequests(world.emulator, USER_ONE.userId);
+  const { allowance } = api.tenthCrossing;
+  expect(limited.length).toBeGreaterThan(allowance.count);
   expect(
     mostInAnyWindow(
-      submissions.map((r) => r.at),
-      GENERATE_WINDOW_MS,
+      limited.map((r) => r.at),
+      allowance.windowMs,
     ),
-  ).toBeLessThanOrEqual(GENERATE_LIMIT);
+  ).toBeLessThanOrEqual(allowance.count);
+  // With v3: no moment held more of the key's generations than the bot's concurrent-job cap.
+  const cap = api.tenthCrossing.concurrent;
+  if (cap !== undefined) {
+    expect(SAYS).toBeGreaterThan(cap);
+    expect(api.mostRunning(world.emulator, USER_ONE.userId)).toBeLessThanOrEqual(cap);
+  }
 
   const files = says.map((handle) => handle.files());
   expect(files.every((list) => list.length === 1)).toBe(true);
@@ -100,15 +106,3 @@ test('two managers, one shard each, one key on both shards: 40 /say at once, 0 r
   expect(await second.process.stop()).toBe(0);
   await expect.poll(() => world.botProcesses(), { timeout: 20_000 }).toEqual([]);
 }, 300_000);
-
-/** The most timestamps that fall within one window of `windowMs` (a window closed at both ends). */
-function mostInAnyWindow(times: readonly number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  let start = 0;
-  for (const [end, time] of sorted.entries()) {
-    while ((sorted[start] ?? time) < time - windowMs) start++;
-    most = Math.max(most, end - start + 1);
-  }
-  return most;
-}

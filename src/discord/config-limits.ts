@@ -45,9 +45,12 @@ export function describeLimits(
 ): string {
   const { t } = translator;
   const share = memberDailyShare(input.setting, input.dailyLimit);
+  // Without a daily limit (v3 has none) there is no "whole daily limit" to use.
+  const none =
+    input.dailyLimit === undefined ? t('limits.no_share_no_daily') : t('limits.no_share');
   const daily =
     share === undefined
-      ? t('limits.no_share')
+      ? none
       : input.setting === undefined && input.dailyLimit !== undefined
         ? t('limits.share_default', { count: share, limit: input.dailyLimit })
         : t('limits.share', { count: share });
@@ -55,7 +58,7 @@ export function describeLimits(
     input.chatSetting === undefined
       ? t('limits.chat_same')
       : input.chatSetting === 0
-        ? t('limits.no_share')
+        ? none
         : t('limits.share', { count: input.chatSetting });
   return [
     t('limits.share_line', { share: daily }),

@@ -141,6 +141,10 @@ export interface MessageParams {
     key: Param;
   };
   'config.show_no_key': Record<string, never>;
+  'config.show_requests': {
+    limit: Param;
+    used: Param;
+  };
   'errors.bad_speed': {
     speed: Param;
   };
@@ -294,6 +298,7 @@ export interface MessageParams {
   };
   'limits.chat_same': Record<string, never>;
   'limits.no_share': Record<string, never>;
+  'limits.no_share_no_daily': Record<string, never>;
   'limits.queue_line': {
     count: number;
   };
@@ -656,8 +661,8 @@ export interface MessageParams {
     limit: Param;
     used: Param;
   };
-  'usage.server_unlimited': {
-    used: Param;
+  'usage.server_today': {
+    count: number;
   };
   'usage.share_info': {
     share: Param;

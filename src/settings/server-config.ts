@@ -44,8 +44,10 @@ export interface ConfigSummary {
   /** The key as people may see it (`maskKey`); undefined when none is set. */
   readonly maskedKey: string | undefined;
   readonly defaults: GuildDefaults;
-  /** The key's generation budget per window (none without a key). */
+  /** The key's generation budget per window (none without a key; none with v3). */
   readonly generations: readonly LimitUsage[];
+  /** The key's allowance for every call per window (v3's `request`; none with v2 or without a key). */
+  readonly requests: readonly LimitUsage[];
 }
 
 /** The defaults after applying the options given; validated (throws on a value out of bounds). */
@@ -81,17 +83,23 @@ export async function saveDefaults(
   return saved.defaults;
 }
 
-/** The server's key (masked), defaults and generation budget, for `/config show`. */
+/** The server's key (masked), defaults and budget (generations, or v3's requests), for `/config show`. */
 export async function configSummary(
   services: ConfigServices,
   guildId: string,
 ): Promise<ConfigSummary> {
   const settings = await services.settings.guild(guildId);
   const apiKey = await services.apiKeys.get(guildId);
+  const client = apiKey === undefined ? undefined : services.tts.forKey(apiKey);
+  const [generations, requests] = await Promise.all([
+    client?.usage('generate') ?? [],
+    client?.usage('request') ?? [],
+  ]);
   return {
     maskedKey: apiKey === undefined ? undefined : maskKey(apiKey),
     defaults: settings.defaults,
-    generations: apiKey === undefined ? [] : await services.tts.forKey(apiKey).usage('generate'),
+    generations,
+    requests,
   };
 }
 
@@ -104,7 +112,10 @@ export function describeDefaults({ t }: Translator, defaults: GuildDefaults): st
   });
 }
 
-/** `/config show`'s text: the key as people may see it, the defaults and the generation budget. */
+/**
+ * `/config show`'s text: the key as people may see it, the defaults and the key's budget: v2's
+ * generations per window, v3's requests per window (v3 counts every call in one allowance).
+ */
 export function describeSummary(translator: Translator, summary: ConfigSummary): string {
   const { t } = translator;
   return [
@@ -114,6 +125,9 @@ export function describeSummary(translator: Translator, summary: ConfigSummary):
     t('config.show_defaults', { defaults: describeDefaults(translator, summary.defaults) }),
     ...summary.generations.map((usage) =>
       t('config.show_generations', { used: usage.used, limit: limitText(translator, usage.limit) }),
+    ),
+    ...summary.requests.map((usage) =>
+      t('config.show_requests', { used: usage.used, limit: limitText(translator, usage.limit) }),
     ),
   ].join('\n');
 }

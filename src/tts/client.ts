@@ -114,6 +114,7 @@ export class TtsClient {
       maxResponseBytes: options.maxResponseBytes,
       maxRetries: options.maxRetries,
       onBudgetError: options.onBackgroundError,
+      metrics,
     };
     this.#api = options.protocol === undefined ? new TtsApi(http) : options.protocol(http);
     this.#learned = new LearnedTimes(this.keyId, {

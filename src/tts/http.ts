@@ -7,6 +7,7 @@ import {
   unsendableKeyError,
 } from './errors.ts';
 import type { RateGate } from './gate.ts';
+import type { TtsMetrics } from './metrics.ts';
 import type { Operation } from './types.ts';
 
 /** Everything a request needs besides its own method and path. */
@@ -27,6 +28,8 @@ export interface HttpContext {
    * call's own outcome (a POST that succeeded has spent quota: its id must reach the caller).
    */
   readonly onBudgetError?: ((error: unknown) => void) | undefined;
+  /** Counts the requests that do not go through `fetch` (v3's stream); `fetch` counts its own. */
+  readonly metrics?: TtsMetrics | undefined;
 }
 
 /** One API call. */

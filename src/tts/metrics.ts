@@ -1,5 +1,5 @@
-/** Endpoints as counted in metrics: the four API calls, and audio downloads (`media`). */
-export type TtsEndpoint = 'tts' | 'status' | 'voices' | 'health' | 'media';
+/** Endpoints as counted in metrics: the four API calls, v3's stream, and audio downloads (`media`). */
+export type TtsEndpoint = 'tts' | 'status' | 'voices' | 'health' | 'stream' | 'media';
 
 /** What the TTS client reports for metrics; the bot passes a Prometheus-backed one. */
 export interface TtsMetrics {

@@ -15,6 +15,7 @@ export {
   type MemberUsage,
   quotaLow,
   type ServerUsage,
+  serverUsage,
   shortDay,
   type TopMember,
   topMembers,

@@ -9,7 +9,10 @@ export function shortDay(day: string): string {
   return day.slice(5);
 }
 
-/** The server's use of its key in the API's daily window, from the key's budget. */
+/**
+ * The server's use of its key: in the API's daily window, from the key's budget, when the key
+ * has a daily limit; else (v3 has none) today's count, UTC, from the usage ledger.
+ */
 export interface ServerUsage {
   readonly used: number;
   /** Generations allowed per window; undefined when the key has no daily limit. */
@@ -51,6 +54,16 @@ export function dailyUsage(usages: readonly LimitUsage[]): ServerUsage {
     : { used: daily.used, limit: daily.limit.count, freesAt: daily.resetAt };
 }
 
+/**
+ * What `/usage` shows of the server: the key's daily window when it has a daily limit, else
+ * `today`, the generations the usage ledger counted for the server this UTC day (the key's
+ * budget keeps no day without a daily limit: with v3 it would always read 0).
+ */
+export function serverUsage(usages: readonly LimitUsage[], today: number): ServerUsage {
+  const daily = dailyUsage(usages);
+  return daily.limit === undefined ? { used: today, limit: undefined, freesAt: null } : daily;
+}
+
 /** The members who generated most over `days`, most first (ties by id), at most `count`. */
 export function topMembers(days: readonly DayUsage[], count = 5): TopMember[] {
   const totals = new Map<string, number>();
@@ -84,7 +97,7 @@ export function usageLines(
   const { server, member } = figures;
   const summary = [
     server.limit === undefined
-      ? t('usage.server_unlimited', { used: server.used })
+      ? t('usage.server_today', { count: server.used })
       : t('usage.server', {
           used: server.used,
           limit: server.limit,

@@ -75,8 +75,11 @@ describe('/config', () => {
       expect(show.content).toContain('Generations:** 0 of 20 per 1 minute');
       expect(show.content).toContain('0 of 500 per 1 day');
     } else {
-      // v3 limits requests, not generations: there is no generation budget to show.
+      // v3 limits requests, not generations: its one allowance a minute (the key's check counted).
       expect(show.content).not.toContain('Generations');
+      expect(show.content).toMatch(
+        new RegExp(`\\*\\*API requests:\\*\\* [1-9]\\d* of ${api.defaultPerMinute} per 1 minute`),
+      );
     }
     for (const file of await readdir(t.dataDir)) {
       const bytes = await readFile(join(t.dataDir, file));

@@ -1,6 +1,9 @@
 /**
  * Per-member limits end to end: the real bot against the fake Discord and the emulator. Each
  * refusal reaches only the member, says why and when it frees up (a Discord relative time).
+ * With either API version: v3 has no daily allowance, so no default daily share (a fifth of
+ * v2's 500), but a share a manager sets applies as with v2, as do the per-server file slots and
+ * the voice queue's cap.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { USER_ONE } from '../../tools/emulator/index.ts';
@@ -45,10 +48,14 @@ async function attached(handle: ReturnType<typeof say>) {
 }
 
 describe('/config limits', () => {
-  test('shows the default share (a fifth of the daily limit) and the voice cap, to managers only', async () => {
+  test('shows the default share (a fifth of the daily limit, none without one) and the voice cap, to managers only', async () => {
     const shown = await limits().waitForReply();
-    expect(shown.content).toContain('100 generations per member per day');
-    expect(shown.content).toContain('a fifth of the key’s 500 a day');
+    const daily = api.defaultDaily;
+    expect(shown.content).toContain(
+      daily === undefined
+        ? '**Per-member share:** no daily share: the key has no daily limit.'
+        : `${daily / 5} generations per member per day (the default: a fifth of the key’s ${daily} a day)`,
+    );
     expect(shown.content).toContain('at most 3 items waiting per member');
     expect((shown.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
     const member = await t.discord

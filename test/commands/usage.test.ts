@@ -1,14 +1,24 @@
+/**
+ * `/usage` and `/say`'s quota line end to end, with either API version. With v2 the key has a
+ * daily limit of 3, so the third `/say` leaves less than 10% of it and `/usage` counts the
+ * 24-hour window down; v3 has no daily allowance (one `request` allowance a minute), so no quota
+ * line and `/usage` counts the server's generations today from the usage ledger. The member's
+ * daily share, set by a manager, applies with both.
+ */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import type { Json } from '../fake-discord/types.ts';
+import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
+
+/** The key's daily limit under `api.dailyEnv(3)`: 3 with v2, none with v3. */
+const DAILY = api.dailyUnder(3);
 
 let t: TestBot;
 beforeAll(async () => {
-  // A daily limit of 3, so the third /say leaves less than 10% of it.
-  t = await startTestBot({ env: { TTS_LIMITS: 'generate=20/1m+3/1d' } });
+  t = await startTestBot({ env: api.dailyEnv(3) });
   await t.configureKey(USER_ONE.apiKey);
-  // Each member may make two a day (the default would be a fifth of 3: one).
+  // Each member may make two a day (the default would be a fifth of 3 with v2: one; none with v3).
   await t.discord
     .slash({ user: 'admin', name: 'config', subcommand: 'limits', options: { 'member-daily': 2 } })
     .waitForReply();
@@ -31,6 +41,20 @@ async function say(user: string, locale?: string) {
   return handle.lastMessage();
 }
 
+/** The lines of a message that warn of the quota. */
+function warnings(message: { content?: string } | undefined): string[] {
+  return (message?.content ?? '').split('\n').filter((line) => line.startsWith('⚠️'));
+}
+
+/** What `/usage` says of the server once 3 generations used it up: v2's window, v3's day. */
+const SERVER_AFTER_THREE =
+  DAILY === undefined
+    ? ['**This server today (UTC):** 3 generations']
+    : [
+        `**This server, last 24 hours:** 3 of ${DAILY} generations (${DAILY - 3} left)`,
+        expect.stringMatching(/^The daily quota is used up; it frees up <t:\d+:R>\.$/),
+      ];
+
 function embedOf(message: { embeds?: unknown } | undefined): Json {
   const [embed] = (message?.embeds ?? []) as Json[];
   if (embed === undefined) throw new Error('no embed');
@@ -38,12 +62,15 @@ function embedOf(message: { embeds?: unknown } | undefined): Json {
 }
 
 describe('/usage and the quota line of /say', () => {
-  test('/say adds no quota line while plenty is left, then one when less than 10% is', async () => {
-    expect((await say('member'))?.content).not.toContain('⚠️');
-    expect((await say('member'))?.content).not.toContain('⚠️');
-    const third = await say('admin', 'de');
-    expect(third?.content).toContain(
-      '⚠️ Nur noch 0 von 3 Generierungen sind für diesen Server im 24-Stunden-Fenster übrig.',
+  test('/say adds no quota line while plenty is left, then one when less than 10% is (never without a daily limit)', async () => {
+    expect(warnings(await say('member'))).toEqual([]);
+    expect(warnings(await say('member'))).toEqual([]);
+    expect(warnings(await say('admin', 'de'))).toEqual(
+      DAILY === undefined
+        ? []
+        : [
+            `⚠️ Nur noch 0 von ${DAILY} Generierungen sind für diesen Server im 24-Stunden-Fenster übrig.`,
+          ],
     );
   });
 
@@ -52,12 +79,11 @@ describe('/usage and the quota line of /say', () => {
     const reply = await handle.waitForReply();
     expect((reply.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
     const embed = embedOf(reply);
-    expect(embed.description).toContain(
-      '**This server, last 24 hours:** 3 of 3 generations (0 left)',
-    );
-    expect(embed.description).toMatch(/The daily quota is used up; it frees up <t:\d+:R>\./);
-    expect(embed.description).toContain('**You today:** 2 of your daily share of 2');
-    expect(embed.description).toMatch(/Your daily share is used up; it starts again <t:\d+:R>\./);
+    expect(String(embed.description).split('\n')).toEqual([
+      ...SERVER_AFTER_THREE,
+      '**You today:** 2 of your daily share of 2',
+      expect.stringMatching(/^Your daily share is used up; it starts again <t:\d+:R>\.$/),
+    ]);
     expect(embed.fields ?? []).toEqual([]);
     expect(handle.files()).toEqual([]);
   });
@@ -66,10 +92,11 @@ describe('/usage and the quota line of /say', () => {
     const handle = t.discord.slash({ user: 'admin', name: 'usage' });
     const reply = await handle.waitForReply();
     const embed = embedOf(reply);
-    expect(embed.description).toContain('**You today:** 1 generation');
-    expect(embed.description).toContain(
+    expect(String(embed.description).split('\n')).toEqual([
+      ...SERVER_AFTER_THREE,
+      '**You today:** 1 generation',
       '**Per-member share:** 2 generations per member per day (members with Manage Server are exempt).',
-    );
+    ]);
     const fields = (embed.fields ?? []) as Json[];
     expect(fields.map((f) => f.name)).toEqual(['Last 14 days (UTC)', 'Top members']);
     const days = String(fields[0]?.value).split('\n');
@@ -83,8 +110,12 @@ describe('/usage and the quota line of /say', () => {
     expect(file?.data.subarray(1, 4).toString('ascii')).toBe('PNG');
     expect(file?.data.readUInt32BE(16)).toBe(720);
     const [attachment] = (reply.attachments ?? []) as Json[];
+    // The daily limit, when the key has one, is the chart's dashed line.
+    const limitLine = DAILY === undefined ? '' : `; the dashed line is the daily limit of ${DAILY}`;
     expect(attachment?.description).toMatch(
-      /^Bar chart of this server’s TTS generations over the last 14 days, today last; the dashed line is the daily limit of 3\. .*: 3$/,
+      new RegExp(
+        `^Bar chart of this server’s TTS generations over the last 14 days, today last${limitLine}\\. .*: 3$`,
+      ),
     );
   });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LANGUAGES } from '../../src/i18n/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import type { Json } from '../fake-discord/types.ts';
+import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 
 let t: TestBot;
@@ -55,7 +56,14 @@ describe('replies follow interaction.locale', () => {
       .waitForReply();
     expect(reply.content).toContain(`**API-Schlüssel:** \`adx…${USER_ONE.apiKey.slice(-4)}\``);
     expect(reply.content).toContain('**Standardwerte:** Stimme nicht festgelegt, Modell base');
-    expect(reply.content).toMatch(/\*\*Generierungen:\*\* \d+ von 500 pro 1 Tag/);
+    // The key's budget as the bot counts it: v2's generations, the daily limit its longest
+    // window; v3's requests of every kind against its one allowance a minute (no daily one).
+    const daily = api.defaultDaily;
+    expect(reply.content).toMatch(
+      daily === undefined
+        ? new RegExp(`\\*\\*API-Anfragen:\\*\\* \\d+ von ${api.defaultPerMinute} pro 1 Minute`)
+        : new RegExp(`\\*\\*Generierungen:\\*\\* \\d+ von ${daily} pro 1 Tag`),
+    );
   });
 
   test.each([

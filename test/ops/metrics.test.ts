@@ -12,6 +12,7 @@ import {
   startOpsServer,
 } from '../../src/ops/index.ts';
 import { type EndpointName, USER_ONE } from '../../tools/emulator/index.ts';
+import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 import { metricValue, waitForHttp } from '../support/process.ts';
 import { sentence } from '../tts/emulated.ts';
@@ -57,10 +58,11 @@ function total(text: string, name: string, labels: Record<string, string>): numb
   return sum;
 }
 
+/** The bot's endpoint labels and the emulator's endpoints of the API version under test. */
 const ENDPOINTS: [string, EndpointName][] = [
-  ['tts', 'POST /v2/tts'],
-  ['status', 'GET /v2/status'],
-  ['voices', 'GET /v2/voices'],
+  ['tts', api.submit],
+  ['status', api.status],
+  ['voices', api.voices],
   ['media', 'GET /audio'],
 ];
 
@@ -104,7 +106,7 @@ describe('metrics', () => {
         counts[name]?.total ?? 0,
       );
     }
-    expect(counts['POST /v2/tts']?.total).toBe(4);
+    expect(counts[api.submit]?.total).toBe(4);
     expect(metricValue(text, 'tts_generations_total', { outcome: 'delivered' })).toBe(3);
     expect(metricValue(text, 'tts_generations_total', { outcome: 'failed' })).toBe(1);
     expect(metricValue(text, 'tts_generations_total', { outcome: 'cancelled' })).toBe(0);
@@ -121,7 +123,7 @@ describe('metrics', () => {
 
   test('the same speech again comes from the cache: counted as cached and as a cache hit, nothing submitted', async () => {
     const before = await scrape();
-    const posts = t.emulator.counts()['POST /v2/tts']?.total ?? 0;
+    const posts = t.emulator.counts()[api.submit]?.total ?? 0;
     for (let i = 0; i < 2; i++) {
       await say({ text: sentence(47), output: 'file' }).waitFor(
         (event) => 'files' in event && event.files.length > 0,
@@ -129,7 +131,7 @@ describe('metrics', () => {
       );
     }
     const after = await scrape();
-    expect(t.emulator.counts()['POST /v2/tts']?.total).toBe(posts + 1);
+    expect(t.emulator.counts()[api.submit]?.total).toBe(posts + 1);
     expect(
       metricValue(after, 'tts_cache_hits_total') - metricValue(before, 'tts_cache_hits_total'),
     ).toBe(1);
@@ -167,6 +169,10 @@ describe('metrics', () => {
     expect(delta('cancelled')).toBe(1);
     expect(delta('failed')).toBe(0);
     expect(metricValue(after, 'tts_queue_items')).toBe(0);
+    // Voice speech streams with v3: each stream counted as the emulator saw it (v2: none).
+    expect(total(after, 'tts_api_requests_total', { endpoint: 'stream' })).toBe(
+      t.emulator.counts()['WS /v3/tts/stream']?.total ?? 0,
+    );
     await t.discord.slash({ user: 'member', name: 'leave' }).waitForReply(15_000);
     await expect
       .poll(async () => metricValue(await scrape(), 'tts_voice_connections'), { timeout: 10_000 })

@@ -1,10 +1,12 @@
 import Keyv from 'keyv';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { translatorFor } from '../../src/i18n/index.ts';
 import { UserError } from '../../src/refusal/index.ts';
 import {
   type ConfigServices,
   configSummary,
+  describeSummary,
   mergeDefaults,
   removeApiKey,
   saveApiKey,
@@ -39,6 +41,31 @@ describe('mergeDefaults', () => {
 
   test('a speed out of bounds is refused', () => {
     expect(() => mergeDefaults({}, { speed: 7 })).toThrow();
+  });
+});
+
+describe('describeSummary', () => {
+  const summary = { maskedKey: 'adx…abcd', defaults: {} };
+  const usage = (count: number, windowMs: number, used: number) => ({
+    limit: { count, windowMs },
+    used,
+    resetAt: 0,
+  });
+
+  test.each([
+    [
+      'v2: generations per window',
+      { generations: [usage(20, 60_000, 3), usage(500, 86_400_000, 3)], requests: [] },
+      ['**Generations:** 3 of 20 per 1 minute', '**Generations:** 3 of 500 per 1 day'],
+    ],
+    [
+      'v3: the requests of every kind per window',
+      { generations: [], requests: [usage(120, 60_000, 7)] },
+      ['**API requests:** 7 of 120 per 1 minute'],
+    ],
+  ])('%s', (_, budget, lines) => {
+    const text = describeSummary(translatorFor('en-US'), { ...summary, ...budget });
+    expect(text.split('\n').slice(2)).toEqual(lines);
   });
 });
 
@@ -128,6 +155,7 @@ describe('server configuration over a real store and the emulator', () => {
       maskedKey: undefined,
       defaults: {},
       generations: [],
+      requests: [],
     });
     await saveApiKey(services, GUILD, USER_ONE.apiKey, silent);
     const summary = await configSummary(services, GUILD);
@@ -135,5 +163,6 @@ describe('server configuration over a real store and the emulator', () => {
     expect(JSON.stringify(summary)).not.toContain(USER_ONE.apiKey);
     expect(summary.generations.length).toBeGreaterThan(0);
     expect(summary.generations.every((usage) => usage.used === 0)).toBe(true);
+    expect(summary.requests).toEqual([]); // v2 has no request allowance
   });
 });

@@ -3,13 +3,18 @@
  * tests see the emulator. `vitest.config.ts` runs the files that exercise the API once per
  * version (project `v3` sets `TTS_E2E_API=v3`); the harnesses start the bot for that version.
  */
+import { maxConcurrent } from '../../bench/chat-heard.ts';
 import type { TtsClientOptions } from '../../src/tts/index.ts';
-import type {
-  ApiEndpoint,
-  Emulator,
-  EndpointName,
-  Plan,
-  RequestLogEntry,
+import {
+  type ApiEndpoint,
+  type Emulator,
+  type EmulatorOptions,
+  type EndpointName,
+  LIMITS,
+  type Plan,
+  type RequestLogEntry,
+  V3_LIMITS,
+  type V3PlanLimits,
 } from '../../tools/emulator/index.ts';
 import { clientsFor } from '../tts/emulated.ts';
 import { v3ClientsFor } from '../tts/v3-emulated.ts';
@@ -52,6 +57,48 @@ export interface ApiUnderTest {
    * `timeScale: 0.1`): v2's per-endpoint windows, v3's one request allowance.
    */
   readonly tenthLimits: string;
+  /**
+   * The key's daily generation allowance the bot assumes by default (the emulator's figure):
+   * v2's 500; v3 has none (undefined), only a `request` allowance per minute.
+   */
+  readonly defaultDaily: number | undefined;
+  /**
+   * The per-minute allowance the bot assumes by default (the emulator's figures): v2's 20
+   * submissions (`generate`), v3's 120 requests of every kind (`request`, the smallest plan's).
+   */
+  readonly defaultPerMinute: number;
+  /**
+   * The bot's environment for a test about a key allowed `daily` generations a day: v2's
+   * `TTS_LIMITS` with the per-minute `generate` limit and a daily one of `daily`; v3 has no
+   * daily allowance to set, so nothing (its default `request` allowance).
+   */
+  dailyEnv(daily: number): Record<string, string>;
+  /** The daily generation limit the bot knows under `dailyEnv(daily)`: v2 `daily`, v3 none. */
+  dailyUnder(daily: number): number | undefined;
+  /**
+   * For a load of a few dozen `/say` sized to cross a key's per-minute allowance, on a tenth of
+   * real time (a "minute" of 6 s): the emulator's options, the bot's environment, the allowance
+   * the bot is held to (`count` of `limitedRequests` per `windowMs`) and its cap on jobs at once.
+   * v2: the vendor's limits, 20 submissions a minute, no job cap. v3: the bot is told 60 requests
+   * a minute and 8 jobs at once, less than the emulator allows the paid plan (240 and 20), so
+   * what the emulator's records show is the bot's own doing, not the emulator's refusals.
+   */
+  readonly tenthCrossing: {
+    readonly emulator: EmulatorOptions;
+    readonly env: Readonly<Record<string, string>>;
+    readonly allowance: { readonly count: number; readonly windowMs: number };
+    readonly concurrent: number | undefined;
+  };
+  /**
+   * The requests of `userId`'s key that count against the per-minute allowance, oldest first:
+   * v2's submissions (`generate`); v3's every call (submits, polls, voices, history, streams).
+   */
+  limitedRequests(emulator: Emulator, userId: string): RequestLogEntry[];
+  /**
+   * The most generations of `userId` running at one moment, from the emulator's records (v3:
+   * submitted or streamed until completed or failed); undefined on v2, which keeps no such cap.
+   */
+  mostRunning(emulator: Emulator, userId: string): number | undefined;
   /** The text and voice of a generation, whichever version made it. */
   generation(emulator: Emulator, generationId: string): SpokenGeneration | undefined;
   /** The generations the bot polled, in order of their first poll. */
@@ -100,6 +147,36 @@ function entriesOf(emulator: Emulator, ...endpoints: EndpointName[]): RequestLog
   return emulator.requests.filter((entry) => endpoints.includes(entry.endpoint));
 }
 
+/** A minute on a tenth of real time (the emulator's `timeScale: 0.1`). */
+const TENTH_MINUTE_MS = 6000;
+
+/** v2's limits on a tenth of real time, as the emulator's `timeScale: 0.1` has them. */
+const V2_TENTH_LIMITS = 'generate=20/6s+500/8640s,status=60/6s,voices=10/6s,health=100/6s';
+
+/** The emulator's per-minute `tts` limit of v2. */
+function minuteOfEmulator(): number {
+  const minute = LIMITS.tts.find((limit) => limit.windowMs === 60_000);
+  if (minute === undefined) throw new Error('the emulator has no per-minute tts limit');
+  return minute.count;
+}
+
+/** The emulator's daily `tts` limit of v2 (the longest window of at least a day). */
+function dailyOfEmulator(): number | undefined {
+  return LIMITS.tts.filter((limit) => limit.windowMs >= 86_400_000).at(-1)?.count;
+}
+
+/** What `tenthCrossing` tells the bot of v3's limits: low enough for 40 `/say` to cross both. */
+const V3_CROSSING: V3PlanLimits = { perMinute: 60, concurrent: 8 };
+
+/** v3's calls, each of which counts against the key's `request` allowance. */
+const V3_CALLS: EndpointName[] = [
+  'POST /v3/tts',
+  'GET /v3/tts',
+  'GET /v3/voices',
+  'GET /v3/history',
+  'WS /v3/tts/stream',
+];
+
 const V2: ApiUnderTest = {
   version: 'v2',
   submit: 'POST /v2/tts',
@@ -109,7 +186,20 @@ const V2: ApiUnderTest = {
   planEnv: () => ({}),
   textOf: (emulator, id) => emulator.generation(id)?.text,
   idPrefix: 'base_',
-  tenthLimits: 'generate=20/6s+500/8640s,status=60/6s,voices=10/6s,health=100/6s',
+  tenthLimits: V2_TENTH_LIMITS,
+  defaultDaily: dailyOfEmulator(),
+  defaultPerMinute: minuteOfEmulator(),
+  dailyEnv: (daily) => ({ TTS_LIMITS: `generate=${minuteOfEmulator()}/1m+${daily}/1d` }),
+  dailyUnder: (daily) => daily,
+  tenthCrossing: {
+    emulator: { timeScale: 0.1 },
+    env: { TTS_LIMITS: V2_TENTH_LIMITS },
+    allowance: { count: minuteOfEmulator(), windowMs: TENTH_MINUTE_MS },
+    concurrent: undefined,
+  },
+  limitedRequests: (emulator, userId) =>
+    entriesOf(emulator, 'POST /v2/tts').filter((entry) => entry.userId === userId),
+  mostRunning: () => undefined,
   generation: (emulator, id) => {
     const gen = emulator.generation(id);
     return gen && { ...gen, completed: gen.status === 'Completed' };
@@ -133,7 +223,26 @@ const V3: ApiUnderTest = {
   }),
   textOf: (emulator, id) => emulator.v3.generation(id)?.text,
   idPrefix: 'gen_',
-  tenthLimits: 'request=120/6s',
+  tenthLimits: `request=${V3_LIMITS.free.perMinute}/6s`,
+  defaultDaily: undefined,
+  defaultPerMinute: V3_LIMITS.free.perMinute,
+  dailyEnv: () => ({}),
+  dailyUnder: () => undefined,
+  tenthCrossing: {
+    emulator: { timeScale: 0.1 },
+    env: {
+      TTS_LIMITS: `request=${V3_CROSSING.perMinute}/6s`,
+      TTS_CONCURRENT_JOBS: String(V3_CROSSING.concurrent),
+    },
+    allowance: { count: V3_CROSSING.perMinute, windowMs: TENTH_MINUTE_MS },
+    concurrent: V3_CROSSING.concurrent,
+  },
+  limitedRequests: (emulator, userId) =>
+    entriesOf(emulator, ...V3_CALLS).filter((entry) => entry.userId === userId),
+  mostRunning: (emulator, userId) =>
+    maxConcurrent(
+      emulator.v3.generationsOf(userId).map((g) => ({ start: g.createdAt, end: g.completedAt })),
+    ),
   generation: (emulator, id) => {
     const gen = emulator.v3.generation(id);
     return gen && { ...gen, completed: gen.status === 'COMPLETED' };
@@ -148,6 +257,21 @@ const V3: ApiUnderTest = {
       : entry.status === 200,
   clients: (emulator, overrides = {}) => v3ClientsFor(emulator, { streaming: false, ...overrides }),
 };
+
+/**
+ * The most timestamps within one window of `windowMs` (closed at both ends): what a sliding
+ * window limit of that length would have counted at its fullest.
+ */
+export function mostInAnyWindow(times: readonly number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  let start = 0;
+  for (const [end, time] of sorted.entries()) {
+    while ((sorted[start] ?? time) < time - windowMs) start++;
+    most = Math.max(most, end - start + 1);
+  }
+  return most;
+}
 
 /** One version's view, for a test that is about that version whatever the run's. */
 export function apiOf(version: ApiVersion): ApiUnderTest {

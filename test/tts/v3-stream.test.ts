@@ -7,7 +7,13 @@ import type { Readable } from 'node:stream';
 import Keyv from 'keyv';
 import { describe, expect, test } from 'vitest';
 import { KeyvSpeechCacheStore } from '../../src/store/index.ts';
-import { SpeechCache, systemClock, TtsError, type VoiceSpeech } from '../../src/tts/index.ts';
+import {
+  SpeechCache,
+  systemClock,
+  type TtsEndpoint,
+  TtsError,
+  type VoiceSpeech,
+} from '../../src/tts/index.ts';
 import { USER_ONE, wavToStreamPcm } from '../../tools/emulator/index.ts';
 import { failure, sentence, until } from './emulated.ts';
 import { v3ClientsFor, withEmulator } from './v3-emulated.ts';
@@ -155,6 +161,23 @@ describe('live v3 speech', () => {
     const { error } = await drain(speech.pcm);
     expect(error).toMatchObject({ kind: 'generation_failed' });
     expect((error as Error).message).toContain('engine overheated');
+  });
+
+  test('each stream is counted once in the metrics, under the status of its upgrade', async () => {
+    const streams: number[] = [];
+    const metrics = {
+      apiRequest: (endpoint: TtsEndpoint, status: number) => {
+        if (endpoint === 'stream') streams.push(status);
+      },
+      noticeLag: () => undefined,
+      cacheHit: () => undefined,
+    };
+    const client = v3ClientsFor(emu(), { metrics }).clients.forKey(USER_ONE.apiKey);
+    await drain(live(await client.live(request)).pcm);
+    emu().fault({ kind: 'stream-drop' });
+    file(await client.live({ ...request, text: sentence(81) }));
+    // Both opened: the emulator drops the second after its upgrade (a submit then follows).
+    expect(streams).toEqual([101, 101]);
   });
 
   test('a refusal a submit would share is not retried as one (bad key)', async () => {

@@ -7,6 +7,7 @@ import {
   dailyUsage,
   lowQuotaLine,
   quotaLow,
+  serverUsage,
   topMembers,
   type UsageFigures,
   usageLines,
@@ -33,6 +34,23 @@ describe('dailyUsage', () => {
       limit: undefined,
       freesAt: null,
     });
+  });
+});
+
+describe('serverUsage', () => {
+  test('the key’s daily window when it has a daily limit, whatever the ledger says', () => {
+    const usages = [
+      { limit: MINUTE, used: 2, resetAt: 10 },
+      { limit: DAILY, used: 42, resetAt: 99 },
+    ];
+    expect(serverUsage(usages, 7)).toEqual({ used: 42, limit: 500, freesAt: 99 });
+  });
+
+  test.each([
+    ['v3’s request allowance only', [{ limit: MINUTE, used: 9, resetAt: 10 }]],
+    ['no limit at all', []],
+  ])('without a daily limit (%s): today’s count from the ledger', (_, usages) => {
+    expect(serverUsage(usages, 7)).toEqual({ used: 7, limit: undefined, freesAt: null });
   });
 });
 
@@ -104,6 +122,16 @@ describe('usageLines', () => {
         'The daily quota is used up; it frees up <t:1800000000:R>.',
         '**You today:** 1 generation',
       ],
+    ],
+    [
+      'a key without a daily limit (v3): today’s count, no window and no quota',
+      { server: { used: 3, limit: undefined, freesAt: null }, member },
+      ['**This server today (UTC):** 3 generations', '**You today:** 2 generations'],
+    ],
+    [
+      'a key without a daily limit, one generation today',
+      { server: { used: 1, limit: undefined, freesAt: null }, member: { ...member, used: 1 } },
+      ['**This server today (UTC):** 1 generation', '**You today:** 1 generation'],
     ],
     [
       'nothing used yet',

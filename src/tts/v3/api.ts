@@ -170,9 +170,10 @@ export class TtsApiV3 implements TtsProtocol {
     // Once per stream, answered or not: a stream that never got an answer (aborted before the
     // socket opened, a socket that could not be made) still ends its request in the window.
     let answered = false;
-    const onAnswered = (): void => {
+    const onAnswered = (status: number): void => {
       if (answered) return;
       answered = true;
+      this.#http.metrics?.apiRequest('stream', status);
       this.#window.answered(undefined, clock.now());
       gate.answered(keyId, 'request', takenAt).catch(this.#options.onBackgroundError);
     };
@@ -201,7 +202,7 @@ export class TtsApiV3 implements TtsProtocol {
         },
       );
     } catch (error) {
-      onAnswered();
+      onAnswered(0);
       this.#settleStream(job, error, started);
       throw error;
     }

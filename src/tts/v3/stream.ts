@@ -24,8 +24,11 @@ export interface StreamContext {
   readonly apiKey: string;
   /** Longest wait for the connection, and then for each frame while nothing is heard. */
   readonly timeoutMs: number;
-  /** Called once the socket opened or failed to (the request has then reached the server or not). */
-  readonly onAnswered?: (() => void) | undefined;
+  /**
+   * Called once the socket opened or failed to (the request has then reached the server or
+   * not), with the upgrade's HTTP status: 101 opened, the refusal's status, 0 no answer.
+   */
+  readonly onAnswered?: ((status: number) => void) | undefined;
   /** Called on every audio chunk (to renew the job's lease). */
   readonly onChunk?: (() => void) | undefined;
 }
@@ -120,7 +123,7 @@ class StreamRun {
     signal?.addEventListener('abort', this.#onAbort, { once: true });
     this.#arm();
     socket.on('open', () => {
-      this.#answer();
+      this.#answer(101);
       this.#arm();
       socket.send(JSON.stringify(this.#body));
     });
@@ -147,10 +150,10 @@ class StreamRun {
     return url;
   }
 
-  #answer(): void {
+  #answer(status: number): void {
     if (this.#answered) return;
     this.#answered = true;
-    this.#context.onAnswered?.();
+    this.#context.onAnswered?.(status);
   }
 
   #arm(): void {
@@ -225,7 +228,7 @@ class StreamRun {
   }
 
   #closed(code: number): void {
-    this.#answer();
+    this.#answer(this.#httpStatus ?? 0);
     if (this.#ended) return;
     this.#fail(this.#failure(code));
   }
