@@ -30,6 +30,7 @@ const API_MATRIX = [
   'test/privacy/removal.test.ts',
   'test/reader/burst.test.ts',
   'test/reader/busy-chat-e2e.test.ts',
+  'test/reader/priority-e2e.test.ts',
   'test/reader/chat-spend.test.ts',
   'test/reader/twitch-e2e.test.ts',
   'test/sharded.test.ts',
