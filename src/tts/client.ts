@@ -200,16 +200,10 @@ export class TtsClient {
     request: SpeechRequest,
     options: GenerateOptions,
   ): Promise<FinishedGeneration> {
-    const cache = this.#options.cache;
     // Without a cache nothing is awaited here, so progress is reported in the same turn.
-    if (!cache?.enabled) return this.#generate(request, options);
-    const cached = await cache.lookup(this.keyId, request);
-    options.signal?.throwIfAborted();
-    if (cached !== undefined) {
-      this.#options.metrics?.cacheHit();
-      this.#serve(cached.audioUrl, request);
-      return { generationId: cached.generationId, audioUrl: cached.audioUrl, cached: true };
-    }
+    if (!this.#options.cache?.enabled) return this.#generate(request, options);
+    const cached = await this.#cached(request, options.signal);
+    if (cached !== undefined) return cached;
     const key = speechCacheKey(this.keyId, request);
     return this.#shared.run(key, options, (own) => this.#generate(request, own));
   }
