@@ -53,6 +53,10 @@ export interface BusyChatResult {
   readonly unpaired: number;
   /** v3: the most generations of the bot's key running at one moment. */
   readonly maxJobs: number | undefined;
+  /** v3: generations streamed over the WebSocket, and submitted and polled (`POST /v3/tts`). */
+  readonly via: { readonly stream: number; readonly http: number } | undefined;
+  /** v3: streams refused (close 1008: over the allowance or the job cap); counted in `refusals` too. */
+  readonly refusedStreams: number;
 }
 
 /** Seconds of tone per character in the emulator's audio at full time, like speech (as chat.ts). */
@@ -228,6 +232,14 @@ function measure(
       v3 === undefined
         ? undefined
         : maxConcurrent(v3.map((g) => ({ start: g.createdAt, end: g.completedAt }))),
+    via:
+      v3 === undefined
+        ? undefined
+        : {
+            stream: v3.filter((g) => g.via === 'stream').length,
+            http: v3.filter((g) => g.via === 'http').length,
+          },
+    refusedStreams: streamRefusals,
   };
 }
 

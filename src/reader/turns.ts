@@ -41,7 +41,10 @@ export interface ReaderMessage extends PendingMessage {
 export interface Turn {
   batch: ReaderMessage[];
   state: 'waiting' | 'generating' | 'ready' | 'playing' | 'done';
-  /** The generation under way, aborted when one of its messages is deleted or edited. */
+  /**
+   * The generation under way, then the audio it made until played (a live stream is let go
+   * with it): aborted when one of its messages is deleted or edited, or the turn ends.
+   */
   attempt: AbortController | undefined;
   /** A message of the batch changed after its audio was made: make it again before playing. */
   dirty: boolean;
@@ -134,12 +137,19 @@ export class ReaderTurns {
         generate: (signal) => {
           turn.state = 'generating';
           this.#options.onProgress(turn);
-          return this.#produce(turn, signal);
+          return this.#produce(turn, signal, true);
         },
+        // Made again when it plays, a turn is a file: ffmpeg was started by `rawFormatOf` then.
         open: async (audioUrl, signal) => {
-          const url = turn.dirty ? await this.#produce(turn, signal) : audioUrl;
+          const url = turn.dirty ? await this.#produce(turn, signal, false) : audioUrl;
           if (turn.voice === undefined) throw new NothingToRead('the turn has no audio');
           return turn.voice.open(url, signal);
+        },
+        rawFormatOf: (audioUrl) => {
+          if (audioUrl !== undefined)
+            return turn.dirty ? undefined : turn.voice?.live?.rawFormatOf(audioUrl);
+          const voice = turn.voice ?? this.#options.backlog.oldest()?.voice;
+          return voice?.live?.rawFormatOf();
         },
       },
       onUpdate: (update) => this.#onUpdate(turn, update),
@@ -198,9 +208,9 @@ export class ReaderTurns {
     turn.attempt?.abort(new Error('a message of the batch changed'));
   }
 
-  // Takes a fresh batch (putting back what the turn held) and generates it; again when a
-  // message of the batch is deleted or edited before the audio is made.
-  async #produce(turn: Turn, signal: AbortSignal): Promise<string> {
+  // Takes a fresh batch (putting back what the turn held) and generates it, `live` where the
+  // voice streams; again when a message of the batch is deleted or edited before the audio is made.
+  async #produce(turn: Turn, signal: AbortSignal, live: boolean): Promise<string> {
     if (this.#options.busyChat) await this.#untilAheadFits(turn, signal);
     for (;;) {
       signal.throwIfAborted();
@@ -229,19 +239,23 @@ export class ReaderTurns {
       turn.voice = first.voice;
       try {
         const base = first.voice.request.speed ?? 1;
-        const audioUrl = await first.voice.generate(text, {
+        const options = {
           authors: turn.batch.map((message) => message.authorId),
           signal: AbortSignal.any([signal, attempt.signal]),
+          // The speed the rate model is told of when the turn has played, streamed or not.
           ...(turn.speed === undefined || turn.speed === base ? {} : { speed: turn.speed }),
-        });
+        };
+        const { live: streamed } = first.voice;
+        const audioUrl = await (live && streamed !== undefined
+          ? streamed.generate(text, options)
+          : first.voice.generate(text, options));
+        // `attempt` stays: aborting it lets a live stream go if the batch changes before it plays.
         if (!turn.dirty) {
           turn.state = 'ready';
           return audioUrl;
         }
       } catch (error) {
         if (signal.aborted || !attempt.signal.aborted) throw error;
-      } finally {
-        turn.attempt = undefined;
       }
       turn.state = 'generating';
     }

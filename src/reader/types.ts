@@ -1,4 +1,5 @@
 /** What the chat reader is handed: the messages it hears and the speaking path it uses. */
+import type { RawPcmInput } from '../audio/index.ts';
 import type { ChatVoice } from '../speaking/index.ts';
 import type { MentionNames } from '../speech/index.ts';
 import type { SniffedAudio, SpeakUpdate } from '../voice/index.ts';
@@ -21,10 +22,14 @@ export interface IncomingMessage extends MessageFacts {
 /** The voice a member's messages are spoken in, as the speaking service chose it. */
 export type { ChatVoice };
 
-/** Makes a queue item's audio when its turn to generate comes, and opens it when it plays. */
+/**
+ * Makes a queue item's audio when its turn to generate comes, and opens it when it plays; says
+ * when that audio is a live stream's raw PCM (see `SpeechSource.rawFormatOf`).
+ */
 export interface TurnSource {
   generate(signal: AbortSignal): Promise<string>;
   open(audioUrl: string, signal: AbortSignal): Promise<SniffedAudio>;
+  rawFormatOf(audioUrl?: string): RawPcmInput | undefined;
 }
 
 /** One chat turn in the server's speech queue: its text is decided when it starts generating. */

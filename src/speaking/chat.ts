@@ -1,18 +1,20 @@
 /**
  * Chat turns on the speaking path (the chat reader): the voice an author's messages are read
  * in, with the author's chat share checked; turns queued with their text decided only when
- * they generate; each generation recorded in the usage ledger. Not journalled: nothing is owed
- * to a chat after a restart (its messages are past `max-age` by then).
+ * they generate, streamed live where the key's API streams as `/say`'s voice items are; each
+ * generation recorded in the usage ledger. Not journalled: nothing is owed to a chat after a
+ * restart (its messages are past `max-age` by then).
  */
 import { CHAT_LEDGER_ID } from '../store/index.ts';
-import { openSniffed, type SpeechRequest } from '../tts/index.ts';
+import type { SpeechRequest } from '../tts/index.ts';
 import type { SpeakUpdate, SpeechSource } from '../voice/index.ts';
 import { AutoVoices } from './auto-voices.ts';
 import { defaultChoice, pickVoice } from './choose.ts';
 import type { SpeakingContext } from './context.ts';
+import { LiveStreams, PCM_HINT } from './live-streams.ts';
 import { memberDailyShare } from './quota.ts';
 import { queueRefusal } from './refusals.ts';
-import type { ChatVoice, Queued, Requester } from './types.ts';
+import type { ChatGenerateOptions, ChatVoice, LiveChatVoice, Queued, Requester } from './types.ts';
 import { assignableVoices } from './voice-assignment.ts';
 
 /** One chat turn for the voice queue: what `/queue` shows, and the source that makes its audio. */
@@ -58,15 +60,25 @@ export class ChatTurns {
       model: choice.model,
       ...(choice.speed === undefined ? {} : { speed: choice.speed }),
     };
+    const requestOf = (text: string, options: ChatGenerateOptions): SpeechRequest => ({
+      ...request,
+      text,
+      ...(options.speed === undefined ? {} : { speed: options.speed }),
+    });
+    // The streams this voice handed out, until their turns play or let them go.
+    const streams = new LiveStreams();
+    const live: LiveChatVoice = {
+      generate: (text, options) =>
+        this.#generate(guildId, requestOf(text, options), options, streams),
+      rawFormatOf: (audioUrl) => (audioUrl === undefined ? PCM_HINT : streams.formatOf(audioUrl)),
+    };
     return {
       key: [client.keyId, request.voiceId, request.model, request.speed ?? 1].join('|'),
       request,
       usage: () => client.usage('generate'),
-      generate: (text, options) => {
-        const speed = options.speed === undefined ? {} : { speed: options.speed };
-        return this.#generate(guildId, { ...request, text, ...speed }, options);
-      },
-      open: (audioUrl, signal) => openSniffed(client, audioUrl, signal),
+      generate: (text, options) => this.#generate(guildId, requestOf(text, options), options),
+      ...(client.streams ? { live } : {}),
+      open: (audioUrl, signal) => streams.open(client, audioUrl, signal),
     };
   }
 
@@ -91,22 +103,27 @@ export class ChatTurns {
   // Generates with the server's key of this moment (a key replaced meanwhile is never used
   // again). Recorded under the author when the turn is one author's, else under the chat as a
   // whole: a merged generation is nobody's alone, and splitting it would overcount the server.
+  // With `streams`, the turn is streamed where the key's API streams (the backup file feeds the
+  // speech cache; a stream failing before its first chunk falls back to submit-and-poll), and
+  // a live stream is held there until the turn plays or `options.signal` lets it go.
   async #generate(
     guildId: string,
     request: SpeechRequest,
-    options: Parameters<ChatVoice['generate']>[1],
+    options: ChatGenerateOptions,
+    streams?: LiveStreams,
   ): Promise<string> {
     const client = await this.#context.clientFor(guildId, false);
     const authors = new Set(options.authors);
     const [only] = authors;
     const payer = authors.size === 1 && only !== undefined ? only : CHAT_LEDGER_ID;
-    const { audioUrl } = await client.generate(request, {
+    const generate = {
       signal: options.signal,
-      onSubmitted: async (generationId) => {
+      onSubmitted: async (generationId: string) => {
         options.onSubmitted?.();
         await this.#context.spending.record(guildId, payer, generationId);
       },
-    });
-    return audioUrl;
+    };
+    if (streams === undefined) return (await client.generate(request, generate)).audioUrl;
+    return streams.hold(await client.live(request, generate), options.signal);
   }
 }

@@ -20,8 +20,10 @@ export { Slots } from './slots.ts';
 export { endOf, ttsSource } from './sources.ts';
 export {
   type AttachOptions,
+  type ChatGenerateOptions,
   type ChatVoice,
   type FileProgress,
+  type LiveChatVoice,
   MAX_TEXT_LENGTH,
   type Output,
   type PreparedSpeech,

@@ -1,4 +1,5 @@
 /** The shapes adapters (`/say`, previews, the chat reader, resuming) hand to the speaking service and get back. */
+import type { RawPcmInput } from '../audio/index.ts';
 import type { PreviewAudio } from '../preview/index.ts';
 import type { ValidatedSay } from '../speech/index.ts';
 import type { LimitUsage, Model, SpeechRequest, TtsClient, Voice } from '../tts/index.ts';
@@ -204,18 +205,35 @@ export interface ChatVoice {
    * audio's address. Recorded in the usage ledger once the API accepts it: under its author, or
    * the chat as a whole when `authors` are several. `onSubmitted` hears of the acceptance.
    */
-  generate(
-    text: string,
-    options: {
-      readonly authors: readonly string[];
-      readonly signal: AbortSignal;
-      readonly onSubmitted?: () => void;
-      /** Faster than the voice's own speed: a busy chat catching up. */
-      readonly speed?: number;
-    },
-  ): Promise<string>;
-  /** Opens finished audio for playback, its format sniffed from the bytes. */
+  generate(text: string, options: ChatGenerateOptions): Promise<string>;
+  /** Where the key's API streams (v3 with `TTS_STREAMING`): chat turns streamed live; absent otherwise. */
+  readonly live?: LiveChatVoice;
+  /** Opens a turn's audio for playback: a live stream's PCM, or a file, its format sniffed from the bytes. */
   open(audioUrl: string, signal: AbortSignal): Promise<SniffedAudio>;
+}
+
+/** How a chat turn is generated: for whom (the ledger), until when, and how fast. */
+export interface ChatGenerateOptions {
+  readonly authors: readonly string[];
+  readonly signal: AbortSignal;
+  readonly onSubmitted?: () => void;
+  /** Faster than the voice's own speed: a busy chat catching up. */
+  readonly speed?: number;
+}
+
+/** A chat voice's live variant: the turn's speech streamed, PCM from its first chunk on. */
+export interface LiveChatVoice {
+  /**
+   * As {@link ChatVoice.generate}, resolving at the stream's first chunk with a live address
+   * (or a file's, when the cache had it or the stream fell back to submit-and-poll). A live
+   * stream is held until `open` takes it; `signal` aborting first destroys it and its PCM.
+   */
+  generate(text: string, options: ChatGenerateOptions): Promise<string>;
+  /**
+   * The raw PCM format of the audio at `audioUrl` when it is a live stream held (undefined: a
+   * file); without an address, what this voice most likely gives, so ffmpeg starts ready for it.
+   */
+  rawFormatOf(audioUrl?: string): RawPcmInput | undefined;
 }
 
 /** A request journalled by an earlier run, as resuming hands it back to the speaking service. */

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
-import { eventually, fetchedGenerations } from '../voice/support.ts';
+import { eventually } from '../voice/support.ts';
 
 const MEMBERS = Array.from({ length: 10 }, (_, i) => `viewer${i}`);
 const PER_MEMBER = 12;
@@ -46,10 +46,11 @@ test('120 messages from 10 members in a minute: all heard, merged, in order, fre
   const sentAt = new Map<string, number>();
   const heardAt = new Map<string, number>();
   const heard = () =>
-    fetchedGenerations(t.emulator)
+    api
+      .heard(t.emulator)
       .map((id) => api.textOf(t.emulator, id) ?? '')
       .join(' ');
-  // Notes when each message is first heard (its audio fetched for playback).
+  // Notes when each message is first heard (its audio fetched for playback, or streamed whole).
   const watch = setInterval(() => {
     const spoken = heard();
     for (const text of sentAt.keys())
@@ -78,7 +79,7 @@ test('120 messages from 10 members in a minute: all heard, merged, in order, fre
     ].map((match) => Number(match[1]));
     expect(order, `viewer ${member}`).toEqual(Array.from({ length: PER_MEMBER }, (_, i) => i));
   }
-  const generations = fetchedGenerations(t.emulator).length;
+  const generations = api.heard(t.emulator).length;
   expect(generations).toBeLessThanOrEqual(40);
   expect(t.bot.services.reader.stats(t.discord.guild.id).droppedStale).toBe(0);
   const submits = t.emulator.counts()[api.submit];

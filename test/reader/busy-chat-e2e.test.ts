@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
-import { eventually, fetchedGenerations } from '../voice/support.ts';
+import { eventually } from '../voice/support.ts';
 
 let t: TestBot;
 const EPHEMERAL = 64;
@@ -60,12 +60,12 @@ function send(user: string, content: string): void {
 
 /** Texts of the generations played, in order. */
 function heard(): string[] {
-  return fetchedGenerations(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
+  return api.heard(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
 }
 
 /** Texts of every generation submitted to the emulator so far. */
 function submitted(): string[] {
-  return api.polled(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
+  return api.generated(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
 }
 
 async function heardMatching(pattern: RegExp, timeoutMs = 20_000): Promise<string> {

@@ -8,7 +8,7 @@ import { CHAT_LEDGER_ID } from '../../src/store/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import { api, submissionCount } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
-import { eventually, fetchedGenerations } from '../voice/support.ts';
+import { eventually } from '../voice/support.ts';
 
 let t: TestBot;
 const chat = () => t.discord.guild.channels.chat ?? '';
@@ -43,7 +43,7 @@ function config(subcommand: string, options: Record<string, string | number | bo
 
 /** Texts of the generations whose audio was played, in order. */
 function heard(): string[] {
-  return fetchedGenerations(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
+  return api.heard(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
 }
 
 async function heardMatching(pattern: RegExp, timeoutMs = 20_000): Promise<string> {
@@ -92,15 +92,34 @@ describe('chat spending', () => {
     expect(posts() - before).toBe(1);
   });
 
-  test('one message and ten edits while it generates: read at most once more (2 generations, not 11)', async () => {
+  // Behind a turn that plays, so the edits come before it can play: on v3 it streams, and is
+  // ready (its stream held) at its first chunk, which would otherwise play at once.
+  test('one message and ten edits while it generates or waits: read at most once more (2 generations, not 11)', async () => {
     await quiet();
+    const guildId = t.discord.guild.id;
+    t.voiceServer.reset(guildId);
+    const ahead = posts();
+    t.discord.sendMessage({
+      user: 'bobby',
+      channelId: chat(),
+      content: 'a long message read first, so that the probe after it has to wait for it',
+    });
+    await eventually('bobby is heard', () => t.voiceServer.received(guildId).packets > 0, 15_000);
+    // A stream is in the emulator's log once it closes.
+    await eventually('bobby’s turn is counted', () => posts() > ahead, 15_000);
     const before = posts();
     const message = t.discord.sendMessage({
       user: 'carol',
       channelId: chat(),
       content: 'generated edit probe, version zero',
     });
-    await eventually('its generation was submitted', () => posts() > before, 15_000);
+    // A v3 stream is in the emulator's log once it closes; its generation record is there at once.
+    const started = () =>
+      posts() > before ||
+      api
+        .generated(t.emulator)
+        .some((id) => /generated edit probe/.test(api.textOf(t.emulator, id) ?? ''));
+    await eventually('its generation was submitted', started, 15_000);
     for (let i = 1; i <= 10; i++) {
       t.discord.editMessage(message.id, `generated edit probe, version ${i}`);
       await sleep(100);

@@ -4,11 +4,11 @@
  * emulator, which refuses text under 30 characters as the vendor does.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { USER_ONE } from '../../tools/emulator/index.ts';
+import { type EndpointName, USER_ONE } from '../../tools/emulator/index.ts';
 import { Permission } from '../fake-discord/index.ts';
 import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
-import { eventually, fetchedGenerations } from '../voice/support.ts';
+import { eventually } from '../voice/support.ts';
 
 let t: TestBot;
 const EPHEMERAL = 64;
@@ -48,14 +48,24 @@ function config(subcommand: string, options: Record<string, string | number | bo
   return t.discord.slash({ user: 'admin', name: 'config', subcommand, options });
 }
 
-/** Texts of the generations whose audio was played (fetched for playback: chat turns are files), in order. */
+/** Texts of the generations whose audio was played (fetched for playback, or streamed on v3), in order. */
 function heard(): string[] {
-  return fetchedGenerations(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
+  return api.heard(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
 }
 
-/** Texts of every generation made so far (each is polled at least once), in order. */
+/** Texts of every generation made so far, in order. */
 function submitted(): string[] {
-  return api.polled(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
+  return api.generated(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
+}
+
+/** Requests the emulator has answered at `endpoint`. */
+const count = (endpoint: EndpointName) => t.emulator.counts()[endpoint]?.total ?? 0;
+
+/** The member's generations today, as the usage ledger has them. */
+async function ledgerToday(memberId: string): Promise<number> {
+  const now = Date.now();
+  const [today] = await t.bot.services.usage.days(t.discord.guild.id, now, now);
+  return today?.members[memberId] ?? 0;
 }
 
 async function heardMatching(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
@@ -166,6 +176,70 @@ describe('streamer mode: reading the chat', () => {
     const audio = await t.voiceServer.waitForAudio(t.discord.guild.id, { timeoutMs: 10_000 });
     expect(audio.durationMs).toBeGreaterThan(0);
   });
+
+  test('a chat turn streams into voice on v3 (no submit, no download; v2 submits and downloads), in the ledger under its author', async () => {
+    const guildId = t.discord.guild.id;
+    const bobby = t.discord.users.bobby?.id ?? '';
+    const before = {
+      ledger: await ledgerToday(bobby),
+      submits: count(api.submit),
+      files: count('GET /audio'),
+    };
+    t.voiceServer.reset(guildId);
+    t.discord.sendMessage({
+      user: 'bobby',
+      channelId: chat(),
+      content: 'this chat turn is streamed',
+    });
+    const text = await heardMatching(/chat turn is streamed/);
+    const audio = await t.voiceServer.waitForAudio(guildId, { timeoutMs: 10_000 });
+    expect(audio.durationMs).toBeGreaterThan(1000);
+    expect(audio.rejectedPackets).toBe(0);
+    const id = api.generated(t.emulator).find((gen) => api.textOf(t.emulator, gen) === text);
+    if (api.version === 'v3') {
+      expect(t.emulator.v3.generation(id ?? '')).toMatchObject({
+        via: 'stream',
+        status: 'COMPLETED',
+      });
+      expect(count(api.submit)).toBe(before.submits);
+      expect(count('GET /audio')).toBe(before.files);
+    } else {
+      expect(count(api.submit)).toBe(before.submits + 1);
+      expect(count('GET /audio')).toBe(before.files + 1);
+    }
+    expect(await ledgerToday(bobby)).toBe(before.ledger + 1);
+  });
+
+  test('a turn edited while it waits behind another is made again; on v3 its stream is let go unheard', async () => {
+    const guildId = t.discord.guild.id;
+    t.voiceServer.reset(guildId);
+    t.discord.sendMessage({
+      user: 'carol',
+      channelId: chat(),
+      content: 'a long message read first, so that the next turn has to wait for it to end',
+    });
+    await eventually('carol is heard', () => t.voiceServer.received(guildId).packets > 0, 15_000);
+    const message = t.discord.sendMessage({
+      user: 'bobby',
+      channelId: chat(),
+      content: 'waiting turn probe, as first sent',
+    });
+    const probes = () =>
+      api
+        .generated(t.emulator)
+        .filter((id) => /waiting turn probe/.test(api.textOf(t.emulator, id) ?? ''));
+    await eventually('the probe is generating', () => probes().length === 1, 15_000);
+    t.discord.editMessage(message.id, 'waiting turn probe, as edited');
+    expect(await heardMatching(/waiting turn probe/)).toMatch(/waiting turn probe, as edited\.$/);
+    await eventually('both are made', () => probes().length === 2, 5000);
+    expect(heard().join('\n')).not.toContain('as first sent');
+    if (api.version === 'v3') {
+      // The first was streamed, and the bot hung up before its end: its PCM was let go.
+      const first = t.emulator.v3.generation(probes()[0] ?? '');
+      expect(first).toMatchObject({ via: 'stream' });
+      expect(first?.deliveredAt).toBeUndefined();
+    }
+  }, 30_000);
 
   test('"gg" is heard (the emulator refuses under 30 characters) and the dictionary applies', async () => {
     t.discord.sendMessage({ user: 'carol', channelId: chat(), content: 'gg' });

@@ -12,7 +12,7 @@ import { FakeTwitch } from '../fake-twitch/index.ts';
 import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 import { until } from '../twitch/support.ts';
-import { eventually, fetchedGenerations } from '../voice/support.ts';
+import { eventually } from '../voice/support.ts';
 
 let t: TestBot;
 let twitch: FakeTwitch;
@@ -43,13 +43,13 @@ function config(subcommand: string, options: Record<string, string | number | bo
 
 /** Generations whose audio was played, in order. */
 function heardGenerations() {
-  return fetchedGenerations(t.emulator).flatMap((id) => api.generation(t.emulator, id) ?? []);
+  return api.heard(t.emulator).flatMap((id) => api.generation(t.emulator, id) ?? []);
 }
 const heard = () => heardGenerations().map((g) => g.text);
 
 /** Texts of every generation submitted so far. */
 function submitted(): string[] {
-  return api.polled(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
+  return api.generated(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
 }
 
 async function heardMatching(pattern: RegExp): Promise<string> {

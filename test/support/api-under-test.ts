@@ -109,6 +109,15 @@ export interface ApiUnderTest {
    */
   spoken(emulator: Emulator, userId: string): string[];
   /**
+   * The generations whose audio reached the bot whole, in the order it asked for them: v2's
+   * downloads; with v3 also the streams it listened to until their last frame (a stream let go
+   * when its chat turn was made again before its end is not heard; one let go after it is).
+   * Each stream is placed at its start.
+   */
+  heard(emulator: Emulator): string[];
+  /** Every generation the bot started, in order: v2's polled ones (each is polled); v3's, streams included. */
+  generated(emulator: Emulator): string[];
+  /**
    * The bot's requests for speech, oldest first: v2's `POST /tts`; v3's `POST /v3/tts` and
    * stream opens (a stream is a generation too).
    */
@@ -135,11 +144,19 @@ function polledOn(emulator: Emulator, endpoint: EndpointName): string[] {
   return [...new Set(ids)].filter((id) => id !== '');
 }
 
+/** The generation id of a media server path (`/audio/<id>.wav`). */
+function audioIdOf(path: string): string {
+  return /\/audio\/([^/.?]+)/.exec(path)?.[1] ?? '';
+}
+
 /** Generation ids whose audio was fetched from the emulator's media server, in order. */
 function downloaded(emulator: Emulator): string[] {
-  return emulator.requests
-    .filter((entry) => entry.endpoint === 'GET /audio')
-    .map((entry) => /\/audio\/([^/.?]+)/.exec(entry.path)?.[1] ?? '');
+  return entriesOf(emulator, 'GET /audio').map((entry) => audioIdOf(entry.path));
+}
+
+/** Every v3 generation of every user of `emulator`. */
+function v3Generations(emulator: Emulator) {
+  return emulator.users.flatMap((user) => emulator.v3.generationsOf(user.userId));
 }
 
 /** Log entries of `endpoints`, oldest first. */
@@ -206,6 +223,8 @@ const V2: ApiUnderTest = {
   },
   polled: (emulator) => polledOn(emulator, 'GET /v2/status'),
   spoken: (emulator) => downloaded(emulator),
+  heard: (emulator) => downloaded(emulator),
+  generated: (emulator) => polledOn(emulator, 'GET /v2/status'),
   submissions: (emulator) => entriesOf(emulator, 'POST /v2/tts'),
   acceptedStatus: 201,
   accepted: (entry) => entry.status === 201,
@@ -249,6 +268,20 @@ const V3: ApiUnderTest = {
   },
   polled: (emulator) => polledOn(emulator, 'GET /v3/tts'),
   spoken: (emulator, userId) => emulator.v3.generationsOf(userId).map((g) => g.id),
+  heard: (emulator) => {
+    const files = entriesOf(emulator, 'GET /audio').map((entry) => ({
+      id: audioIdOf(entry.path),
+      at: entry.at,
+    }));
+    const streams = v3Generations(emulator)
+      .filter((g) => g.via === 'stream' && g.deliveredAt !== undefined)
+      .map((g) => ({ id: g.id, at: g.createdAt }));
+    return [...files, ...streams].sort((a, b) => a.at - b.at).map((heard) => heard.id);
+  },
+  generated: (emulator) =>
+    v3Generations(emulator)
+      .sort((a, b) => a.createdAt - b.createdAt)
+      .map((g) => g.id),
   submissions: (emulator) => entriesOf(emulator, 'POST /v3/tts', 'WS /v3/tts/stream'),
   acceptedStatus: 200,
   accepted: (entry) =>

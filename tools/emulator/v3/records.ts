@@ -37,6 +37,11 @@ export interface V3Generation {
   startedAt?: number;
   completedAt?: number;
   errorMessage?: string;
+  /**
+   * A stream only: when its `completed` frame went to a client still listening, so the whole
+   * speech reached it (a client that hung up first, as the bot does with a turn made again, never gets it).
+   */
+  deliveredAt?: number;
   audio?: Buffer;
 }
 

@@ -148,6 +148,7 @@ class StreamSession {
       return;
     }
     this.#v3.complete(gen, rendered.file);
+    if (this.#ws.readyState === WebSocket.OPEN) gen.deliveredAt = core.options.now();
     this.#send(JSON.stringify({ type: 'completed', audio_url: this.#v3.audioUrl(gen) }));
     if (this.#ws.readyState === WebSocket.OPEN) this.#ws.close(1000);
   }

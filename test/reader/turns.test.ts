@@ -1,0 +1,211 @@
+/**
+ * A chat turn's source on the live path (v3 streaming): it says ffmpeg should start for raw PCM
+ * before it generates and for a live address, streams its batch, lets the stream go (its PCM
+ * destroyed) when a message of the batch is edited or deleted before it plays, and is then
+ * made again, as a file since ffmpeg was started for one. The voice is a double over the real
+ * `LiveStreams` bookkeeping the speaking service's chat voices use.
+ */
+import { PassThrough, Readable } from 'node:stream';
+import pino from 'pino';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { ChatBacklog } from '../../src/reader/backlog.ts';
+import { ENGLISH_CROWD_PHRASES } from '../../src/reader/crowd-phrases.ts';
+import { ENGLISH_PHRASES } from '../../src/reader/phrases.ts';
+import { type ReaderMessage, ReaderTurns } from '../../src/reader/turns.ts';
+import type { ChatGenerateOptions, ChatVoice } from '../../src/speaking/index.ts';
+import { LiveStreams } from '../../src/speaking/live-streams.ts';
+import { STREAM_PCM } from '../../src/tts/index.ts';
+import { FakeClock, settle } from '../support/fake-clock.ts';
+
+/** One generation the voice was asked for: how, what, and the stream it gave when live. */
+interface Made {
+  readonly how: 'live' | 'file';
+  readonly text: string;
+  readonly speed: number | undefined;
+  readonly address: string;
+  readonly pcm?: PassThrough;
+}
+
+/** A chat voice whose live variant streams (or, when `fallBack`, gives a file as a failed stream would). */
+function voiceDouble(options: { live: boolean }) {
+  const made: Made[] = [];
+  const streams = new LiveStreams();
+  const state = { fallBack: false };
+  const file = (text: string, speed: number | undefined): string => {
+    const address = `https://media.test/audio/${made.length + 1}.wav`;
+    made.push({ how: 'file', text, speed, address });
+    return address;
+  };
+  // A file as the media server would serve it: a WAV header (sniffed as audio) and silence.
+  const fileClient = {
+    stream: async () => Readable.from([Buffer.concat([WAV_HEAD, Buffer.alloc(4800)])]),
+  };
+  const voice: ChatVoice = {
+    key: 'k|v|base|1',
+    request: { voiceId: 'v', model: 'base' },
+    usage: async () => [],
+    generate: async (text, { speed }: ChatGenerateOptions) => file(text, speed),
+    ...(options.live
+      ? {
+          live: {
+            generate: async (text, { speed, signal }: ChatGenerateOptions) => {
+              if (state.fallBack) return file(text, speed);
+              const pcm = new PassThrough();
+              pcm.write(Buffer.alloc(4800));
+              const generationId = `gen_${made.length + 1}`;
+              const finished = Promise.withResolvers<{ generationId: string; audioUrl: string }>();
+              finished.promise.catch(() => undefined);
+              const address = streams.hold(
+                { kind: 'live', generationId, format: STREAM_PCM, pcm, finished: finished.promise },
+                signal,
+              );
+              made.push({ how: 'live', text, speed, address, pcm });
+              return address;
+            },
+            rawFormatOf: (address?: string) =>
+              address === undefined ? STREAM_PCM : streams.formatOf(address),
+          },
+        }
+      : {}),
+    open: (address, signal) => streams.open(fileClient, address, signal),
+  };
+  return { voice, made, state };
+}
+
+/** The start of a 24 kHz mono 16-bit WAV file. */
+const WAV_HEAD = Buffer.from(
+  '524946462c12000057415645666d74201000000001000100c05d0000803b0000020010006461746100120000',
+  'hex',
+);
+
+let clock: FakeClock;
+let backlog: ChatBacklog<ReaderMessage>;
+let next = 0;
+
+function turnsOver(): ReaderTurns {
+  return new ReaderTurns({
+    guildId: 'g1',
+    backlog,
+    speaking: { skip: () => true },
+    clock,
+    logger: pino({ level: 'silent' }),
+    minTextLength: 0,
+    busyChat: false,
+    current: () => ({ phrases: ENGLISH_PHRASES, crowd: ENGLISH_CROWD_PHRASES }),
+    onProgress: () => undefined,
+    onCancelled: () => undefined,
+  });
+}
+
+function post(voice: ChatVoice, text: string, authorId = 'bobby'): ReaderMessage {
+  const message: ReaderMessage = {
+    id: `m${++next}`,
+    authorId,
+    authorName: authorId,
+    text,
+    kind: 'said',
+    at: clock.now(),
+    voiceKey: voice.key,
+    voice,
+  };
+  backlog.add(message);
+  return message;
+}
+
+const spoken = { kind: 'said' as const };
+
+beforeEach(() => {
+  clock = new FakeClock();
+  backlog = new ChatBacklog<ReaderMessage>({ holdMs: 0, batchChars: 600 });
+});
+
+describe('a chat turn on the live path', () => {
+  test('rawFormatOf: PCM before it generates and for its live address; a file after a fallback', async () => {
+    const { voice, made, state } = voiceDouble({ live: true });
+    const turns = turnsOver();
+    post(voice, 'hello there stream');
+    const { source } = turns.open();
+    expect(source.rawFormatOf()).toEqual(STREAM_PCM);
+    const address = await source.generate(new AbortController().signal);
+    expect(made.map((m) => [m.how, m.text])).toEqual([['live', 'bobby said hello there stream.']]);
+    expect(address).toBe('live:gen_1');
+    expect(source.rawFormatOf(address)).toEqual(STREAM_PCM);
+    expect(source.rawFormatOf('https://media.test/audio/9.wav')).toBeUndefined();
+
+    state.fallBack = true;
+    post(voice, 'and a second one here');
+    const second = turns.open().source;
+    const file = await second.generate(new AbortController().signal);
+    expect(file).toMatch(/^https:/);
+    expect(second.rawFormatOf(file)).toBeUndefined();
+  });
+
+  test('a voice that does not stream: files, and no PCM hint', async () => {
+    const { voice, made } = voiceDouble({ live: false });
+    const turns = turnsOver();
+    post(voice, 'hello there stream');
+    const { source } = turns.open();
+    expect(source.rawFormatOf()).toBeUndefined();
+    const address = await source.generate(new AbortController().signal);
+    expect(made.map((m) => m.how)).toEqual(['file']);
+    expect(source.rawFormatOf(address)).toBeUndefined();
+  });
+
+  test('played: the live PCM goes to voice as raw input, and the turn ending does not cut it', async () => {
+    const { voice, made } = voiceDouble({ live: true });
+    const turns = turnsOver();
+    post(voice, 'hello there stream');
+    const { source, onUpdate } = turns.open();
+    const address = await source.generate(new AbortController().signal);
+    onUpdate({ state: 'playing' });
+    const audio = await source.open(address, new AbortController().signal);
+    expect(audio.raw).toEqual(STREAM_PCM);
+    expect(audio.stream).toBe(made[0]?.pcm);
+    onUpdate({ state: 'played', durationMs: 1800 });
+    expect(made[0]?.pcm?.destroyed).toBe(false);
+  });
+
+  test.each([
+    [
+      'edited',
+      (turns: ReaderTurns, id: string) =>
+        turns.edit(id, { ...spoken, text: 'hello everyone, fixed' }),
+    ],
+    ['deleted', (turns: ReaderTurns, id: string) => turns.remove(id)],
+  ])(
+    'a message %s before the turn plays: the stream is destroyed and the turn made again as a file',
+    async (_name, change) => {
+      const { voice, made } = voiceDouble({ live: true });
+      const turns = turnsOver();
+      const first = post(voice, 'hello evryone');
+      post(voice, 'second message here', 'carol');
+      const { source, onUpdate } = turns.open();
+      const address = await source.generate(new AbortController().signal);
+      const stream = made[0]?.pcm;
+      expect(stream?.destroyed).toBe(false);
+      expect(change(turns, first.id)).toBe(true);
+      await settle();
+      expect(stream?.destroyed).toBe(true);
+      // Voice asks before it opens: ffmpeg for a file, since the turn is made again as one.
+      expect(source.rawFormatOf(address)).toBeUndefined();
+      onUpdate({ state: 'playing' });
+      const audio = await source.open(address, new AbortController().signal);
+      expect(audio.raw).toBeUndefined();
+      expect(made.map((m) => m.how)).toEqual(['live', 'file']);
+      expect(made[1]?.text).not.toContain('evryone');
+      expect(made[1]?.text).toContain('second message here');
+    },
+  );
+
+  test('the item leaving before it plays lets its stream go', async () => {
+    const { voice, made } = voiceDouble({ live: true });
+    const turns = turnsOver();
+    post(voice, 'hello there stream');
+    const { source } = turns.open();
+    const item = new AbortController();
+    const address = await source.generate(item.signal);
+    item.abort(new Error('skipped'));
+    expect(made[0]?.pcm?.destroyed).toBe(true);
+    expect(source.rawFormatOf(address)).toBeUndefined();
+  });
+});
