@@ -75,7 +75,9 @@ export class ChatTurns {
     return {
       key: [client.keyId, request.voiceId, request.model, request.speed ?? 1].join('|'),
       request,
-      usage: () => client.usage('generate'),
+      // What paces chat turns: v2's generations, or v3's one allowance of requests (it has no
+      // generation limit of its own); the other op has no windows, so both are asked.
+      usage: async () => [...(await client.usage('generate')), ...(await client.usage('request'))],
       generate: (text, options) => this.#generate(guildId, requestOf(text, options), options),
       ...(client.streams ? { live } : {}),
       open: (audioUrl, signal) => streams.open(client, audioUrl, signal),

@@ -91,4 +91,14 @@ describe('a chat voice on v3', () => {
     const voice = await service(clients, usage).chatVoice(newGuildId(), { id: 'b', name: 'b' });
     expect(voice.live).toBeUndefined();
   });
+
+  test("the reader paces turns by v3's request allowance (v3 has no generation limit)", async () => {
+    const speaking = service(v3ClientsFor(emulator()).clients, new KeyvUsageLedger(new Keyv()));
+    const voice = await speaking.chatVoice(newGuildId(), { id: 'bobby', name: 'bobby' });
+    const usages = await voice.usage();
+    // One window (a minute, time-scaled in these tests) of 120 requests.
+    expect(usages.map((u) => u.limit.count)).toEqual([120]);
+    // The voice list it just fetched is counted in it.
+    expect(usages[0]?.used).toBeGreaterThan(0);
+  });
 });
