@@ -128,8 +128,12 @@ export async function startBot(
     onStop(async () => reader.close());
     const twitch = createTwitchSource({ config, store, reader, clock, logger, metrics });
     onStop(() => twitch.close());
-    // A forgotten server's channel list is gone: its Twitch chat stops being read at once.
-    forget.service.onForgotten((guildId) => twitch.stopAll(guildId));
+    // A forgotten server's records are gone: its Twitch chat stops being read at once, and
+    // the chatters' voices held in memory go (else the next assignment wrote them back).
+    forget.service.onForgotten((guildId) => {
+      twitch.stopAll(guildId);
+      void speaking.forgetServer(guildId);
+    });
     const { settings, apiKeys, usage } = store;
     const services: Services = {
       ...{ config, logger, clock, settings, apiKeys, usage },

@@ -45,6 +45,24 @@ export class AutoVoices {
     return next;
   }
 
+  /**
+   * Drops the server's table (the server was forgotten: its stored table is gone), after an
+   * assignment under way, so a table once forgotten is never written back from memory.
+   */
+  forget(guildId: string): Promise<void> {
+    const previous = this.#chains.get(guildId) ?? Promise.resolve();
+    const next = previous.then(
+      () => void this.#tables.delete(guildId),
+      () => void this.#tables.delete(guildId),
+    );
+    this.#chains.set(guildId, next);
+    const done = (): void => {
+      if (this.#chains.get(guildId) === next) this.#chains.delete(guildId);
+    };
+    next.then(done, done);
+    return next;
+  }
+
   async #assign(
     guildId: string,
     chatter: string,

@@ -84,6 +84,11 @@ export class ChatTurns {
     };
   }
 
+  /** The server was forgotten: the chatters' voices it held in memory go too. */
+  forget(guildId: string): Promise<void> {
+    return this.#auto.forget(guildId);
+  }
+
   /**
    * Queues a turn whose text is decided only when its generation starts: `source` makes the
    * audio then (the reader takes whatever chat waits at that moment, so a busy chat merges)

@@ -78,6 +78,11 @@ export class SpeakingService {
     return this.#chat.voiceOf(guildId, author);
   }
 
+  /** The server was forgotten: what the service holds of it in memory (chatters' voices) goes too. */
+  forgetServer(guildId: string): Promise<void> {
+    return this.#chat.forget(guildId);
+  }
+
   /** Queues a chat turn whose text is decided when it generates. Throws a UserError when refused. */
   speakChat(turn: ChatTurnRequest, onUpdate: (update: SpeakUpdate) => void): Queued {
     return this.#chat.speak(turn, onUpdate);

@@ -56,6 +56,20 @@ describe('chat voices', () => {
       expect(await voiceOf(restarted, guildId, id)).toBe(first[i]);
   });
 
+  test('a forgotten server’s table is dropped from memory too: the next assignment never writes the old chatters back', async () => {
+    const keyv = new Keyv();
+    const guildId = newGuildId();
+    const speaking = service(keyv);
+    await voiceOf(speaking, guildId, 'twitch:old');
+    const assignments = new KeyvVoiceAssignments(keyv);
+    expect((await assignments.load(guildId)).map((a) => a.chatter)).toEqual(['twitch:old']);
+    // What forgetting does: the stored table goes, then the service is told.
+    await assignments.forget(guildId);
+    await speaking.forgetServer(guildId);
+    await voiceOf(speaking, guildId, 'twitch:new');
+    expect((await assignments.load(guildId)).map((a) => a.chatter)).toEqual(['twitch:new']);
+  });
+
   test('/myvoice always wins; with voices: default the server’s voice is everyone’s', async () => {
     const keyv = new Keyv();
     const guildId = newGuildId();
