@@ -5,6 +5,7 @@
  * generation recorded in the usage ledger. Not journalled: nothing is owed to a chat after a
  * restart (its messages are past `max-age` by then).
  */
+import { randomUUID } from 'node:crypto';
 import { CHAT_LEDGER_ID } from '../store/index.ts';
 import type { SpeechRequest } from '../tts/index.ts';
 import type { SpeakUpdate, SpeechSource } from '../voice/index.ts';
@@ -123,11 +124,13 @@ export class ChatTurns {
     const authors = new Set(options.authors);
     const [only] = authors;
     const payer = authors.size === 1 && only !== undefined ? only : CHAT_LEDGER_ID;
+    // One generation making this audio is paid once, a stream that failed and was submitted again included.
+    const attempt = randomUUID();
     const generate = {
       signal: options.signal,
       onSubmitted: async (generationId: string) => {
         options.onSubmitted?.();
-        await this.#context.spending.record(guildId, payer, generationId);
+        await this.#context.spending.record(guildId, payer, generationId, attempt);
       },
     };
     if (streams === undefined) return (await client.generate(request, generate)).audioUrl;

@@ -86,7 +86,9 @@ export class Spending {
   /**
    * The API accepted generation `generationId` for `payer`: recorded in the ledger (which takes
    * over from the reservation at once). A request that joined an identical one already
-   * generating costs nothing: only the first is recorded. A failed write is logged, not thrown.
+   * generating costs nothing: only the first is recorded. Nor does a request pay twice: a
+   * stream the API said failed (it gives the reservation back) is submitted again under the same
+   * `ticketId`, and only its first generation is recorded. A failed write is logged, not thrown.
    */
   async record(
     guildId: string,
@@ -94,20 +96,19 @@ export class Spending {
     generationId: string,
     ticketId?: string,
   ): Promise<void> {
-    const key = `${guildId}:${generationId}`;
-    const recorded = this.#recorded.has(key)
+    const keys = [`${guildId}:${generationId}`];
+    if (ticketId !== undefined) keys.push(`${guildId}:ticket:${ticketId}`);
+    const recorded = keys.some((key) => this.#recorded.has(key))
       ? Promise.resolve()
       : this.#options.usage
           .record(guildId, payer, this.#options.clock.now())
           .catch((error: unknown) =>
             this.#options.logger.warn({ err: error, guildId }, 'usage ledger: record failed'),
           );
-    this.#recorded.add(key);
-    if (this.#recorded.size > RECORDED_KEPT) {
-      for (const old of this.#recorded) {
-        this.#recorded.delete(old);
-        break;
-      }
+    for (const key of keys) this.#recorded.add(key);
+    for (const old of this.#recorded) {
+      if (this.#recorded.size <= RECORDED_KEPT) break;
+      this.#recorded.delete(old);
     }
     if (ticketId !== undefined) this.#reservations.release(ticketId);
     await recorded;

@@ -37,6 +37,13 @@ const guildId = () => t.discord.guild.id;
 const counts = () => t.emulator.counts();
 const streams = () => t.emulator.v3.generationsOf(USER.userId).filter((g) => g.via === 'stream');
 
+/** The member's generations today in the usage ledger (what their daily share counts). */
+async function memberToday(): Promise<number> {
+  const now = Date.now();
+  const [today] = await t.bot.services.usage.days(guildId(), now, now);
+  return today?.members[t.discord.users.member?.id ?? ''] ?? 0;
+}
+
 let said = 0;
 /** A text of about `length` characters never said before here (the cache is on). */
 function fresh(length: number): string {
@@ -96,12 +103,18 @@ describe('v3 streaming into voice', () => {
     ['a connection dropped before `started`', { kind: 'stream-drop' }],
     ['an `error` frame before the first chunk', { kind: 'stream-error', afterChunks: 0 }],
     ['a stream cut before the first chunk', { kind: 'stream-cut', afterChunks: 0 }],
-  ])('%s falls back to submit-and-poll and plays', async (_name, fault) => {
-    const submits = counts()['POST /v3/tts']?.total ?? 0;
-    t.emulator.fault(fault);
-    expect(await outcome(say(fresh(50)))).toMatch(/Played/);
-    expect(counts()['POST /v3/tts']?.total).toBe(submits + 1);
-  });
+  ])(
+    '%s falls back to submit-and-poll and plays, counted once for the member',
+    async (_name, fault) => {
+      const submits = counts()['POST /v3/tts']?.total ?? 0;
+      const charged = await memberToday();
+      t.emulator.fault(fault);
+      expect(await outcome(say(fresh(50)))).toMatch(/Played/);
+      expect(counts()['POST /v3/tts']?.total).toBe(submits + 1);
+      // An `error` frame started a generation the API gave back: the member pays the one that played.
+      expect(await memberToday()).toBe(charged + 1);
+    },
+  );
 
   test.each<[string, Fault, RegExp]>([
     ['stops mid-way', { kind: 'stream-cut', afterChunks: 3 }, /could not|connection/i],
