@@ -36,8 +36,11 @@ export function describeForgetReport({ t }: Translator, report: ForgetReport): s
     report.settings && t('config.forget_item_settings'),
     report.readChannels > 0 &&
       t('config.forget_item_read_channels', { count: report.readChannels }),
+    report.twitchChannels > 0 && t('config.forget_item_twitch', { count: report.twitchChannels }),
     report.dictionaryEntries > 0 &&
       t('config.forget_item_dictionary', { count: report.dictionaryEntries }),
+    report.blockedWords > 0 &&
+      t('config.forget_item_blocked_words', { count: report.blockedWords }),
     report.pendingSpeech > 0 && t('config.forget_item_pending', { count: report.pendingSpeech }),
     report.usageDays > 0 && t('config.forget_item_usage', { count: report.usageDays }),
     report.previews > 0 && t('config.forget_item_previews', { count: report.previews }),

@@ -95,6 +95,9 @@ export interface MessageParams {
   'config.forget_cancelled': Record<string, never>;
   'config.forget_confirm': Record<string, never>;
   'config.forget_done': Record<string, never>;
+  'config.forget_item_blocked_words': {
+    count: number;
+  };
   'config.forget_item_dictionary': {
     count: number;
   };
@@ -110,6 +113,9 @@ export interface MessageParams {
   };
   'config.forget_item_settings': Record<string, never>;
   'config.forget_item_speech': {
+    count: number;
+  };
+  'config.forget_item_twitch': {
     count: number;
   };
   'config.forget_item_usage': {

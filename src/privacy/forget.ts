@@ -21,7 +21,10 @@ export interface ForgetReport {
   /** The server's settings record was stored (defaults, limits, reader, dictionary, key). */
   readonly settings: boolean;
   readonly readChannels: number;
+  /** Twitch channels the server's reader read. */
+  readonly twitchChannels: number;
   readonly dictionaryEntries: number;
+  readonly blockedWords: number;
   /** Journalled speech not yet delivered. */
   readonly pendingSpeech: number;
   /** Days of the usage ledger. */
@@ -113,7 +116,9 @@ export class ForgetService {
       apiKey: settings?.sealedApiKey !== undefined,
       settings: settings !== undefined,
       readChannels: settings?.reader.channels.length ?? 0,
+      twitchChannels: settings?.reader.twitchChannels.length ?? 0,
       dictionaryEntries: settings?.dictionary.length ?? 0,
+      blockedWords: settings?.blockedWords.length ?? 0,
       pendingSpeech: entries.length,
       usageDays,
       previews,

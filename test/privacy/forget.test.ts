@@ -90,7 +90,12 @@ async function populate(world: Omit<World, 'close'>, guildId: string, apiKey: st
   await world.settings.updateGuild(guildId, (settings) => ({
     ...settings,
     defaults: { voiceId: 'am_2riuownnf', speed: 1.2 },
-    reader: { ...settings.reader, channels: ['400000000000000001', '400000000000000002'] },
+    reader: {
+      ...settings.reader,
+      channels: ['400000000000000001', '400000000000000002'],
+      twitchChannels: ['streamerone'],
+    },
+    blockedWords: ['badword'],
     dictionary: [
       { word: 'gg', replacement: 'good game' },
       { word: 'brb', replacement: 'be right back' },
@@ -171,7 +176,9 @@ function suite(name: string, open: () => Promise<World>) {
           apiKey: true,
           settings: true,
           readChannels: 2,
+          twitchChannels: 1,
           dictionaryEntries: 3,
+          blockedWords: 1,
           pendingSpeech: 2,
           usageDays: 3,
           previews: 2,

@@ -22,6 +22,8 @@ const REPORT: ForgetReport = {
   apiKey: true,
   settings: true,
   readChannels: 0,
+  twitchChannels: 0,
+  blockedWords: 0,
   dictionaryEntries: 0,
   pendingSpeech: 0,
   usageDays: 0,
