@@ -8,7 +8,7 @@ import { RateGate } from './gate.ts';
 import type { HttpContext } from './http.ts';
 import { isSendableKey, keyId } from './key.ts';
 import { LearnedTimes, type LearnedTimesStore } from './learned-times.ts';
-import { liveSpeech, type VoiceSpeech } from './live.ts';
+import { liveSpeech, SharedStreams, type VoiceSpeech } from './live.ts';
 import { countingFetch, endpointOf, type TtsMetrics } from './metrics.ts';
 import { PollScheduler } from './poller.ts';
 import { type SpeechControls, type TtsProtocol, V2_CONTROLS } from './protocol.ts';
@@ -81,6 +81,7 @@ export class TtsClient {
   /** Audio addresses that came from the cache, with the request that made them (oldest first). */
   readonly #served = new Map<string, SpeechRequest>();
   readonly #shared = new SharedGenerations();
+  readonly #sharedStreams = new SharedStreams();
   /** Calls under way; a client with none may be dropped by {@link TtsClients}. */
   #calls = 0;
 
@@ -251,7 +252,13 @@ export class TtsClient {
     const stream = this.#api.stream;
     if (stream === undefined)
       return { kind: 'file', finished: await this.generate(request, options) };
-    return this.#counted(() =>
+    const key = speechCacheKey(this.keyId, request);
+    const joined = await this.#sharedStreams.join(key, options);
+    if (joined !== undefined) {
+      this.#serve(joined.audioUrl, request);
+      return { kind: 'file', finished: joined };
+    }
+    const speech = this.#counted(() =>
       liveSpeech(options, {
         clock: this.#options.clock,
         lookup: () => this.#cached(request, options.signal),
@@ -264,6 +271,7 @@ export class TtsClient {
         onFallback: this.#options.onStreamFallback,
       }),
     );
+    return this.#sharedStreams.track(key, await speech);
   }
 
   /** The audio of an identical recent request when the cache has it (no submit, no quota). */

@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import type { Clock } from './clock.ts';
 import { TtsError } from './errors.ts';
 import type { LiveStream, PcmFormat, StreamHooks } from './protocol.ts';
+import { untilAborted } from './shared-generation.ts';
 
 /** A finished generation, as `TtsClient.generate` gives it (kept here so this file imports no client). */
 export interface FinishedSpeech {
@@ -134,4 +135,47 @@ async function fallBack(
     }
   }
   return deps.generate(options);
+}
+
+/**
+ * Streams under way, by request: an identical voice request made meanwhile joins the one
+ * streaming instead of paying a second generation, and plays its backup file once it exists
+ * (an identical request is queued behind it anyway). Each joiner hears of the shared
+ * generation's id, so it is journalled and counted once, as with {@link SharedGenerations}.
+ */
+export class SharedStreams {
+  readonly #running = new Map<
+    string,
+    { generationId: string; finished: Promise<FinishedSpeech> }
+  >();
+
+  /**
+   * The file of the identical stream under way for `key`, once it finished; undefined when
+   * none is under way, or it failed (the caller then streams its own).
+   */
+  async join(key: string, options: LiveOptions): Promise<FinishedSpeech | undefined> {
+    const running = this.#running.get(key);
+    if (running === undefined) return undefined;
+    const { generationId } = running;
+    await options.onSubmitted?.(generationId);
+    options.onProgress?.({ stage: 'generating', generationId });
+    try {
+      return await untilAborted(running.finished, options.signal);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      return undefined;
+    }
+  }
+
+  /** Keeps `speech` for identical requests while it streams; returns it. */
+  track(key: string, speech: VoiceSpeech): VoiceSpeech {
+    if (speech.kind !== 'live') return speech;
+    const entry = { generationId: speech.generationId, finished: speech.finished };
+    this.#running.set(key, entry);
+    const done = (): void => {
+      if (this.#running.get(key) === entry) this.#running.delete(key);
+    };
+    speech.finished.then(done, done);
+    return speech;
+  }
 }

@@ -87,6 +87,39 @@ describe('live v3 speech', () => {
     expect(emu().counts()['POST /v3/tts']).toBeUndefined();
   });
 
+  test('an identical request while one streams joins it: one stream, one charge, its backup file played', async () => {
+    const cost = await costOfOne();
+    emu().reset();
+    const client = v3ClientsFor(emu()).clients.forKey(USER_ONE.apiKey);
+    const before = emu().balanceOf(USER_ONE.userId) ?? 0;
+    const journalled: string[] = [];
+    const onSubmitted = (id: string) => void journalled.push(id);
+    const first = live(await client.live(request, { onSubmitted }));
+    const second = client.live(request, { onSubmitted });
+    await drain(first.pcm);
+    const joined = file(await second);
+    expect(joined.generationId).toBe(first.generationId);
+    expect(joined.audioUrl).toBe((await first.finished).audioUrl);
+    // Both journalled under the one generation.
+    expect(journalled).toEqual([first.generationId, first.generationId]);
+    await until(() => emu().counts()['WS /v3/tts/stream']?.total === 1);
+    expect(emu().counts()['POST /v3/tts']).toBeUndefined();
+    expect(before - (emu().balanceOf(USER_ONE.userId) ?? 0)).toBe(cost);
+  });
+
+  test('a joined stream that fails: the identical request streams its own', async () => {
+    const client = v3ClientsFor(emu()).clients.forKey(USER_ONE.apiKey);
+    emu().fault({ kind: 'stream-cut', afterChunks: 2 });
+    const first = live(await client.live(request));
+    const second = client.live(request);
+    const { error } = await drain(first.pcm);
+    expect(error).toBeDefined();
+    const own = await second;
+    expect(own.kind === 'live' ? own.generationId : own.finished.generationId).not.toBe(
+      first.generationId,
+    );
+  });
+
   test('a connection dropped before `started` falls back to submit-and-poll, paid once', async () => {
     const cost = await costOfOne();
     emu().reset();
