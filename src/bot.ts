@@ -113,7 +113,8 @@ export async function startBot(
     const durable = createJournal({ store, voice, clock, logger });
     const { translatorOf } = discord;
     const speaking = createSpeaking({
-      ...{ config, store, tts, voice, durable, clock, logger, metrics, translatorOf },
+      ...{ config, store, tts, voice, durable, clock, logger, metrics },
+      translatorOf,
     });
     const resumer = createResumer({ durable, store, tts, voice, speaking, discord, clock, logger });
     // Stopping: nothing interrupted from here on is forgotten; resumed work stops waiting.

@@ -181,14 +181,22 @@ export class ChatReader {
 
   // The speaking path refused a message (no key, the author's share used up): counted for
   // `/queue`, and logged once per server and reason every ten minutes, not once a message.
+  // Anything else (the store or the API away) is no refusal: not counted as one, and logged as
+  // an error, as often as a refusal is.
   #refused(guildId: string, error: unknown): void {
-    this.#count(guildId, 'refused');
-    const reason = `${guildId}|${error instanceof UserError ? error.id : 'error'}`;
+    const refusal = error instanceof UserError;
+    if (refusal) this.#count(guildId, 'refused');
+    const reason = `${guildId}|${refusal ? error.id : 'error'}`;
     const now = this.#options.clock.now();
     const last = this.#refusalLogged.get(reason);
     if (last !== undefined && now - last < REFUSAL_LOG_EVERY_MS) return;
     this.#refusalLogged.set(reason, now);
-    this.#logger.warn({ err: error, guildId }, 'cannot read chat');
+    if (refusal) this.#logger.warn({ err: error, guildId }, 'cannot read chat');
+    else
+      this.#logger.error(
+        { err: error, guildId },
+        'cannot read chat: the voice could not be chosen',
+      );
   }
 
   #count(guildId: string, rule: keyof Skips): void {

@@ -58,6 +58,7 @@ export class RequestChecks {
       input.text,
       { user, guild: guild.defaults },
       { min: this.#context.options.minTextLength, max: MAX_TEXT_LENGTH },
+      client.controls,
     );
     const asked = { speed: choices.speed != null };
     const validated = this.#screen(

@@ -11,8 +11,8 @@ import { shareRefusal } from './refusals.ts';
 import { Reservations } from './reservations.ts';
 import type { Requester } from './types.ts';
 
-/** Generation ids remembered as recorded: far more than can share one at a time. */
-const RECORDED_KEPT = 1000;
+/** Generations and tickets remembered as recorded: far more than can share one at a time. */
+const RECORDED_KEPT = 4000;
 
 /** What {@link Spending} is built from. */
 export interface SpendingOptions {
@@ -96,16 +96,21 @@ export class Spending {
     generationId: string,
     ticketId?: string,
   ): Promise<void> {
-    const keys = [`${guildId}:${generationId}`];
-    if (ticketId !== undefined) keys.push(`${guildId}:ticket:${ticketId}`);
-    const recorded = keys.some((key) => this.#recorded.has(key))
-      ? Promise.resolve()
-      : this.#options.usage
+    const generation = `${guildId}:${generationId}`;
+    const ticket = ticketId === undefined ? undefined : `${guildId}:ticket:${ticketId}`;
+    // The ticket is marked paid only by a write of its own: a request that joined another's
+    // generation paid nothing, and pays for one it then makes itself.
+    const fresh =
+      !this.#recorded.has(generation) && (ticket === undefined || !this.#recorded.has(ticket));
+    const recorded = fresh
+      ? this.#options.usage
           .record(guildId, payer, this.#options.clock.now())
           .catch((error: unknown) =>
             this.#options.logger.warn({ err: error, guildId }, 'usage ledger: record failed'),
-          );
-    for (const key of keys) this.#recorded.add(key);
+          )
+      : Promise.resolve();
+    this.#recorded.add(generation);
+    if (fresh && ticket !== undefined) this.#recorded.add(ticket);
     for (const old of this.#recorded) {
       if (this.#recorded.size <= RECORDED_KEPT) break;
       this.#recorded.delete(old);

@@ -35,6 +35,7 @@ export function validateSay(
   spoken: string,
   defaults: { user: UserSettings; guild: GuildDefaults },
   bounds: TextBounds,
+  controls?: SpeechControls,
 ): ValidatedSay {
   const fail = <Id extends UserErrorId>(id: Id, context: UserErrorContext<Id>): never => {
     throw new UserError(id, context);
@@ -50,6 +51,9 @@ export function validateSay(
   if (speed !== undefined && !(speed >= 0.5 && speed <= 2)) fail('bad_speed', { speed });
   let emotion: Emotion | undefined;
   if (options.emotion !== null) {
+    // An API with no emotions at all says so first, rather than send the member to `advance`.
+    if (controls !== undefined && !MODELS.some((m) => controls.emotion(m)))
+      fail('emotion_not_offered', {});
     if (model !== 'advance') fail('emotion_needs_advance', {});
     if (!(EMOTIONS as readonly string[]).includes(options.emotion))
       fail('unknown_emotion', { emotion: options.emotion, emotions: EMOTIONS.join(', ') });

@@ -252,26 +252,32 @@ export class TtsClient {
     const stream = this.#api.stream;
     if (stream === undefined)
       return { kind: 'file', finished: await this.generate(request, options) };
+    // The cache first: a hit costs nothing, so it is never shared as a generation.
+    const cached = await this.#cached(request, options.signal);
+    if (cached !== undefined) return { kind: 'file', finished: cached };
     const key = speechCacheKey(this.keyId, request);
-    const joined = await this.#sharedStreams.join(key, options);
-    if (joined !== undefined) {
+    const leader = this.#sharedStreams.find(key);
+    const joined = leader && (await this.#sharedStreams.join(leader, options));
+    if (joined) {
       this.#serve(joined.audioUrl, request);
       return { kind: 'file', finished: joined };
     }
-    const speech = this.#counted(() =>
-      liveSpeech(options, {
-        clock: this.#options.clock,
-        lookup: () => this.#cached(request, options.signal),
-        stream: (hooks) => stream(request, hooks),
-        resume: (generationId, submittedAt, signal) =>
-          this.resume({ generationId, request, submittedAt }, signal),
-        generate: (own) => this.generate(request, own),
-        remember: async (generation) =>
-          this.#options.cache?.remember(this.keyId, request, generation),
-        onFallback: this.#options.onStreamFallback,
-      }),
+    return this.#sharedStreams.lead(key, options, (own) =>
+      this.#counted(() =>
+        liveSpeech(own, {
+          clock: this.#options.clock,
+          // Looked up above, before it could be shared.
+          lookup: async () => undefined,
+          stream: (hooks) => stream(request, hooks),
+          resume: (generationId, submittedAt, signal) =>
+            this.resume({ generationId, request, submittedAt }, signal),
+          generate: (own) => this.generate(request, own),
+          remember: async (generation) =>
+            this.#options.cache?.remember(this.keyId, request, generation),
+          onFallback: this.#options.onStreamFallback,
+        }),
+      ),
     );
-    return this.#sharedStreams.track(key, await speech);
   }
 
   /** The audio of an identical recent request when the cache has it (no submit, no quota). */

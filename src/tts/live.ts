@@ -138,44 +138,84 @@ async function fallBack(
 }
 
 /**
- * Streams under way, by request: an identical voice request made meanwhile joins the one
- * streaming instead of paying a second generation, and plays its backup file once it exists
- * (an identical request is queued behind it anyway). Each joiner hears of the shared
- * generation's id, so it is journalled and counted once, as with {@link SharedGenerations}.
+ * Voice requests under way, by request, from before they are submitted: an identical one made
+ * meanwhile joins it instead of paying a second generation, and plays its file once it exists
+ * (the stream's backup file; an identical request is queued behind it anyway). Each joiner
+ * hears of the shared generation's id, so it is journalled (and not charged) as with
+ * {@link SharedGenerations}; when the one joined fails or is cancelled, the joiner makes its own.
  */
 export class SharedStreams {
-  readonly #running = new Map<
-    string,
-    { generationId: string; finished: Promise<FinishedSpeech> }
-  >();
+  readonly #running = new Map<string, Leader>();
+
+  /** The identical request under way for `key`, if any (asked and led without an await between). */
+  find(key: string): Leader | undefined {
+    return this.#running.get(key);
+  }
 
   /**
-   * The file of the identical stream under way for `key`, once it finished; undefined when
-   * none is under way, or it failed (the caller then streams its own).
+   * The file of `leader`'s speech once it finished; undefined when it failed or was cancelled
+   * (the caller then makes its own).
    */
-  async join(key: string, options: LiveOptions): Promise<FinishedSpeech | undefined> {
-    const running = this.#running.get(key);
-    if (running === undefined) return undefined;
-    const { generationId } = running;
-    await options.onSubmitted?.(generationId);
-    options.onProgress?.({ stage: 'generating', generationId });
+  async join(leader: Leader, options: LiveOptions): Promise<FinishedSpeech | undefined> {
     try {
-      return await untilAborted(running.finished, options.signal);
+      const generationId = await untilAborted(leader.submitted.promise, options.signal);
+      await options.onSubmitted?.(generationId);
+      options.onProgress?.({ stage: 'generating', generationId });
+      const finished = await untilAborted(leader.finished.promise, options.signal);
+      return { ...finished, cached: true };
     } catch (error) {
       if (options.signal?.aborted) throw error;
       return undefined;
     }
   }
 
-  /** Keeps `speech` for identical requests while it streams; returns it. */
-  track(key: string, speech: VoiceSpeech): VoiceSpeech {
-    if (speech.kind !== 'live') return speech;
-    const entry = { generationId: speech.generationId, finished: speech.finished };
-    this.#running.set(key, entry);
-    const done = (): void => {
-      if (this.#running.get(key) === entry) this.#running.delete(key);
+  /**
+   * Makes the speech for `key` with `make`, open to identical requests from now on: `make` is
+   * handed options whose `onSubmitted` also tells them the generation's id.
+   */
+  async lead(
+    key: string,
+    options: LiveOptions,
+    make: (options: LiveOptions) => Promise<VoiceSpeech>,
+  ): Promise<VoiceSpeech> {
+    const leader: Leader = {
+      submitted: Promise.withResolvers<string>(),
+      finished: Promise.withResolvers<FinishedSpeech>(),
     };
-    speech.finished.then(done, done);
-    return speech;
+    // Nobody may be listening: these settle for joiners only.
+    leader.submitted.promise.catch(() => undefined);
+    leader.finished.promise.catch(() => undefined);
+    this.#running.set(key, leader);
+    const done = (): void => {
+      if (this.#running.get(key) === leader) this.#running.delete(key);
+    };
+    try {
+      const speech = await make({
+        ...options,
+        onSubmitted: async (generationId) => {
+          leader.submitted.resolve(generationId);
+          await options.onSubmitted?.(generationId);
+        },
+      });
+      // Made without a submit of its own (nothing to journal): joiners take its id from here.
+      leader.submitted.resolve(
+        speech.kind === 'file' ? speech.finished.generationId : speech.generationId,
+      );
+      const finished = speech.kind === 'file' ? Promise.resolve(speech.finished) : speech.finished;
+      finished.then(leader.finished.resolve, leader.finished.reject);
+      finished.then(done, done);
+      return speech;
+    } catch (error) {
+      leader.submitted.reject(error);
+      leader.finished.reject(error);
+      done();
+      throw error;
+    }
   }
+}
+
+/** A request others may join: its generation's id once submitted, its file once finished. */
+export interface Leader {
+  readonly submitted: PromiseWithResolvers<string>;
+  readonly finished: PromiseWithResolvers<FinishedSpeech>;
 }

@@ -524,4 +524,32 @@ describe('ChatReader, messages the speaking path refuses', () => {
     expect(reader.stats(GUILD).refused).toBe(7);
     expect(stage.submitted).toEqual([]);
   });
+
+  test('a failure that is no refusal (the API away) is not counted as one, and logged as an error', async () => {
+    const lines: { msg: string; level: number }[] = [];
+    const logger = pino(
+      { level: 'warn' },
+      { write: (line: string) => lines.push(JSON.parse(line)) },
+    );
+    reader = new ChatReader({
+      settings: { guild: async () => guild },
+      speaking: {
+        channelOf: () => stage.inVoice,
+        voiceOf: async () => {
+          throw new Error('connect ECONNREFUSED');
+        },
+        queue: (turn) => stage.queueTurn(turn),
+        skip: () => stage.skip(),
+        join: () => stage.join(),
+      },
+      clock,
+      logger,
+      minTextLength: 30,
+    });
+    post('Other', 'a message while the voice list cannot be fetched');
+    post('Other', 'and another one while it is still away');
+    await wait(10);
+    expect(reader.stats(GUILD).refused).toBe(0);
+    expect(lines.map((line) => line.level)).toEqual([50]);
+  });
 });

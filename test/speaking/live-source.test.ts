@@ -129,7 +129,8 @@ test.each([
 test('an item skipped while its stream is buffered lets the stream go', async () => {
   const { guildId, manager, speak } = await voiceGuild();
   const first = speak(sentence(300));
-  const second = speak(sentence(300));
+  // Another text: an identical one would join the first's stream.
+  const second = speak(`Second. ${sentence(290)}`);
   await eventually('the second is streaming', () => second.submitted.length === 1, 10_000);
   await eventually('the first plays', () => first.updates.some((u) => u.state === 'playing'));
   manager.stop(guildId);

@@ -75,4 +75,14 @@ describe('withinControls', () => {
       say({ model: 'advance' }),
     );
   });
+
+  test('v3: an emotion is refused as not offered before any advice to use advance', () => {
+    const options = { ...base, emotion: 'happy' };
+    expect(() => validateSay(options, 'hello there', none, bounds, V3_CONTROLS)).toThrow(
+      expect.objectContaining({ id: 'emotion_not_offered' }),
+    );
+    expect(() => validateSay(options, 'hello there', none, bounds, V2_CONTROLS)).toThrow(
+      expect.objectContaining({ id: 'emotion_needs_advance' }),
+    );
+  });
 });

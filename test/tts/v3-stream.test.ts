@@ -99,12 +99,36 @@ describe('live v3 speech', () => {
     await drain(first.pcm);
     const joined = file(await second);
     expect(joined.generationId).toBe(first.generationId);
+    expect(joined.cached).toBe(true);
     expect(joined.audioUrl).toBe((await first.finished).audioUrl);
     // Both journalled under the one generation.
     expect(journalled).toEqual([first.generationId, first.generationId]);
     await until(() => emu().counts()['WS /v3/tts/stream']?.total === 1);
     expect(emu().counts()['POST /v3/tts']).toBeUndefined();
     expect(before - (emu().balanceOf(USER_ONE.userId) ?? 0)).toBe(cost);
+  });
+
+  test('identical requests at the same moment (before any audio) share one stream too', async () => {
+    emu().reset();
+    const client = v3ClientsFor(emu()).clients.forKey(USER_ONE.apiKey);
+    const journalled: string[] = [];
+    const onSubmitted = (id: string) => void journalled.push(id);
+    const speeches = await Promise.all([
+      client.live(request, { onSubmitted }),
+      client.live(request, { onSubmitted }),
+      client.live(request, { onSubmitted }),
+    ]);
+    const [leader, ...joiners] = speeches;
+    const streamed = live(leader as VoiceSpeech);
+    await drain(streamed.pcm);
+    for (const joiner of joiners) expect(file(joiner).generationId).toBe(streamed.generationId);
+    expect(journalled).toEqual([
+      streamed.generationId,
+      streamed.generationId,
+      streamed.generationId,
+    ]);
+    await until(() => emu().counts()['WS /v3/tts/stream']?.total === 1);
+    expect(emu().counts()['POST /v3/tts']).toBeUndefined();
   });
 
   test('a joined stream that fails: the identical request streams its own', async () => {
