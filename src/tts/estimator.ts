@@ -210,13 +210,17 @@ export class GenerationEstimator {
     }
   }
 
-  /** The samples of a fit: the learned ones, and the prior's stand-ins while they still count. */
+  /**
+   * The samples of a fit: the learned ones, and the prior's stand-ins while they still count,
+   * scaled as little as the learned bounds require (see {@link priorScale}).
+   */
   #withPrior(model: Model, samples: readonly Sample[]): readonly Sample[] {
     const prior = this.#prior[model];
     const weight = PRIOR_WEIGHT * Math.max(0, 1 - samples.length / PRIOR_FADE_SAMPLES);
     if (prior === undefined || weight === 0) return samples;
+    const scale = priorScale(prior, samples);
     const standIns = PRIOR_LENGTHS.map((textLength) => {
-      const ms = Math.max(0, prior.intercept + prior.slope * textLength);
+      const ms = scale * Math.max(0, prior.intercept + prior.slope * textLength);
       return { textLength, afterMs: ms, byMs: ms, weight };
     });
     return [...standIns, ...samples];
@@ -230,6 +234,24 @@ export class GenerationEstimator {
     }
     return state;
   }
+}
+
+/**
+ * The factor nearest 1 on the prior that every learned bound allows (done by `byMs`, running
+ * at `afterMs`): 1 while the prior fits them. Unscaled, a prior too slow would hold the line at
+ * the top of every bound (each poll it times finds the task done just when it says), and one
+ * too fast at the bottom; scaled, it keeps its shape (the slope for lengths not seen yet).
+ */
+function priorScale(prior: TimeLine, samples: readonly Sample[]): number {
+  let low = 0;
+  let high = Number.POSITIVE_INFINITY;
+  for (const s of samples) {
+    const ms = prior.intercept + prior.slope * s.textLength;
+    if (!(ms > 0)) continue;
+    low = Math.max(low, s.afterMs / ms);
+    high = Math.min(high, s.byMs / ms);
+  }
+  return Math.min(high, Math.max(low, 1));
 }
 
 function clampMargin(ms: number): number {
