@@ -15,6 +15,8 @@ export class TakeOrder {
   readonly #clock: Clock;
   /** Settles once the latest turn to ask has taken its batch (or given up). */
   #last: Promise<void> = Promise.resolve();
+  /** Ends the wait of the take under way, so it looks at the speech ahead again. */
+  #wake: AbortController | undefined;
 
   constructor(clock: Clock) {
     this.#clock = clock;
@@ -34,13 +36,26 @@ export class TakeOrder {
       for (let waits = 0; waits < MAX_WAITS; waits++) {
         const delay = delayMs();
         if (!(delay > 0)) break;
-        await this.#clock.sleep(delay, signal);
+        const wake = new AbortController();
+        this.#wake = wake;
+        await this.#clock.sleep(delay, AbortSignal.any([signal, wake.signal])).catch((error) => {
+          // Woken (the speech ahead changed): look again; aborted: give up.
+          if (signal.aborted || !wake.signal.aborted) throw error;
+        });
       }
       signal.throwIfAborted();
       return take();
     } finally {
       resolve();
     }
+  }
+
+  /**
+   * The speech ahead changed sooner than forecast (a turn ended, its audio shorter than the
+   * rate said): the take waiting now looks again at once instead of sleeping out its delay.
+   */
+  wake(): void {
+    this.#wake?.abort(new Error('the speech ahead changed'));
   }
 }
 

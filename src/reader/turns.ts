@@ -379,6 +379,7 @@ export class ReaderTurns {
     this.#turns.delete(turn);
     for (const message of turn.batch) this.#held.delete(message.id);
     this.#options.backlog.forget(turn.batch);
+    this.#takes.wake();
     if (next) this.#options.onProgress(turn);
   }
 }

@@ -62,6 +62,28 @@ test('a delay that never falls stops waiting after eight looks: the chat is neve
   expect(taken).toBe(true);
 });
 
+test('a wake (a turn ended sooner than forecast) makes the waiting take look again at once', async () => {
+  const clock = new FakeClock(0);
+  const takes = new TakeOrder(clock);
+  let ahead = 5000;
+  let taken: number | undefined;
+  const done = takes.take(
+    new AbortController().signal,
+    () => ahead,
+    () => {
+      taken = clock.now();
+    },
+  );
+  await clock.advance(1000);
+  expect(taken).toBeUndefined();
+  ahead = 0;
+  takes.wake();
+  await done;
+  expect(taken).toBe(1000);
+  // A wake with no take waiting changes nothing.
+  takes.wake();
+});
+
 test('an earlier turn aborted while it waits lets the later one take, and never takes itself', async () => {
   const clock = new FakeClock(0);
   const takes = new TakeOrder(clock);
