@@ -17,6 +17,7 @@ import { FORECAST_SHARE, takeDelayMs } from './pacing.ts';
 import type { ReaderPhrases } from './phrases.ts';
 import { priorityFirst } from './priority.ts';
 import { chorusText, collapseRepeats, repeatKey } from './repeats.ts';
+import { TakeOrder } from './take-order.ts';
 import type { SpokenMessage } from './text.ts';
 import type { ChatSpeaking, ChatVoice, TurnSource } from './types.ts';
 
@@ -94,9 +95,12 @@ export class ReaderTurns {
   #speedFactor = 1;
   /** What each chatter took of the last minute's reading. */
   readonly #share = new ChatterShare();
+  /** A busy chat's turns take their batches one at a time, in queue order. */
+  readonly #takes: TakeOrder;
 
   constructor(options: ReaderTurnsOptions) {
     this.#options = options;
+    this.#takes = new TakeOrder(options.clock);
   }
 
   /** True while a chat turn is queued, generating or playing. */
@@ -211,10 +215,11 @@ export class ReaderTurns {
   // Takes a fresh batch (putting back what the turn held) and generates it, `live` where the
   // voice streams; again when a message of the batch is deleted or edited before the audio is made.
   async #produce(turn: Turn, signal: AbortSignal, live: boolean): Promise<string> {
-    if (this.#options.busyChat) await this.#untilAheadFits(turn, signal);
+    let taken = this.#options.busyChat && (await this.#takeInOrder(turn, signal));
     for (;;) {
       signal.throwIfAborted();
-      this.#refill(turn);
+      if (!taken) this.#refill(turn);
+      taken = false;
       const first = turn.batch[0];
       if (first === undefined) throw new NothingToRead('every message was deleted or too old');
       const { settings, phrases, crowd } = this.#options.current();
@@ -261,15 +266,16 @@ export class ReaderTurns {
     }
   }
 
-  // A busy chat's turn waits while the speech ahead leaves too little of the forecast window.
-  async #untilAheadFits(turn: Turn, signal: AbortSignal): Promise<void> {
+  // A busy chat's turn takes its batch after the turns queued before it, once the speech ahead
+  // leaves enough of the forecast window (see `TakeOrder`).
+  #takeInOrder(turn: Turn, signal: AbortSignal): Promise<true> {
     const { clock } = this.#options;
     const maxAgeMs = this.#options.current().settings?.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
-    for (let tries = 0; tries < 8; tries++) {
-      const delay = takeDelayMs(this.#aheadMs(turn, clock.now()), maxAgeMs * FORECAST_SHARE);
-      if (delay <= 0) return;
-      await clock.sleep(delay, signal);
-    }
+    const delayMs = () => takeDelayMs(this.#aheadMs(turn, clock.now()), maxAgeMs * FORECAST_SHARE);
+    return this.#takes.take(signal, delayMs, () => {
+      this.#refill(turn);
+      return true as const;
+    });
   }
 
   #refill(turn: Turn): void {
@@ -332,17 +338,17 @@ export class ReaderTurns {
     return chosen.speed;
   }
 
-  // Speech of the chat's other turns still to play: the rest of the playing one, and the ones
-  // made or being made. Items of `/say` members in between are not counted.
-  #aheadMs(except: Turn, now: number): number {
+  // Speech of the chat's turns that play before `turn`: the rest of the playing one, and the
+  // ones made or being made. Items of `/say` members in between are not counted.
+  #aheadMs(turn: Turn, now: number): number {
     let ahead = 0;
-    for (const turn of this.#turns) {
-      if (turn === except || turn.state === 'waiting' || turn.state === 'done') continue;
-      const speech = turn.cost * this.#rate.msPerChar(turn.speed ?? 1);
-      ahead += Math.max(
-        0,
-        speech - (turn.playingSince === undefined ? 0 : now - turn.playingSince),
-      );
+    // Chat turns play in the order they were opened (one requester in the queue).
+    for (const before of this.#turns) {
+      if (before === turn) break;
+      if (before.state === 'waiting' || before.state === 'done') continue;
+      const speech = before.cost * this.#rate.msPerChar(before.speed ?? 1);
+      const played = before.playingSince === undefined ? 0 : now - before.playingSince;
+      ahead += Math.max(0, speech - played);
     }
     return ahead;
   }
@@ -387,6 +393,7 @@ export class ReaderTurns {
     this.#turns.delete(turn);
     for (const message of turn.batch) this.#held.delete(message.id);
     this.#options.backlog.forget(turn.batch);
+    this.#takes.wake();
     if (next) this.#options.onProgress(turn);
   }
 }

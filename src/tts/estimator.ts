@@ -86,6 +86,8 @@ const PRIOR_LENGTHS = [30, 300] as const;
 const PRIOR_WEIGHT = 0.3;
 /** The prior fades as generations are learned, and is gone after this many. */
 const PRIOR_FADE_SAMPLES = 6;
+/** Share of the estimate a probe is aimed at (see `probeAfter`). */
+export const PROBE_SHARE = 0.25;
 
 /**
  * Learns how long generations take, per model, as a line `a + b · length` fitted to the
@@ -129,6 +131,26 @@ export class GenerationEstimator {
     const expected = this.estimate(model, textLength);
     if (expected === 0) return 0;
     return Math.max(0, expected + this.#state(model).marginMs);
+  }
+
+  /**
+   * When to probe a new generation before its first poll, in ms after submission: at
+   * {@link PROBE_SHARE} of the estimate while the prior still counts and no generation learned
+   * was seen running; else undefined (no probe). A first poll at the prior's time that finds
+   * the task done cannot show that the prior is too slow (its bound agrees with the prior), so
+   * an API five times faster would be polled at the prior's pace until the prior fades. A probe
+   * that finds the task done bounds the line below the prior; one that finds it running
+   * brackets it, and probing ends: an API of the prior's shape pays one poll, once per key
+   * (what is learned is kept).
+   */
+  probeAfter(model: Model, textLength: number): number | undefined {
+    const { samples } = this.#state(model);
+    const unconfirmed =
+      this.#prior[model] !== undefined &&
+      samples.length < PRIOR_FADE_SAMPLES &&
+      samples.every((sample) => sample.afterMs === 0);
+    const expected = this.estimate(model, textLength);
+    return unconfirmed && expected > 0 ? expected * PROBE_SHARE : undefined;
   }
 
   /**
@@ -188,13 +210,17 @@ export class GenerationEstimator {
     }
   }
 
-  /** The samples of a fit: the learned ones, and the prior's stand-ins while they still count. */
+  /**
+   * The samples of a fit: the learned ones, and the prior's stand-ins while they still count,
+   * scaled as little as the learned bounds require (see {@link priorScale}).
+   */
   #withPrior(model: Model, samples: readonly Sample[]): readonly Sample[] {
     const prior = this.#prior[model];
     const weight = PRIOR_WEIGHT * Math.max(0, 1 - samples.length / PRIOR_FADE_SAMPLES);
     if (prior === undefined || weight === 0) return samples;
+    const scale = priorScale(prior, samples);
     const standIns = PRIOR_LENGTHS.map((textLength) => {
-      const ms = Math.max(0, prior.intercept + prior.slope * textLength);
+      const ms = scale * Math.max(0, prior.intercept + prior.slope * textLength);
       return { textLength, afterMs: ms, byMs: ms, weight };
     });
     return [...standIns, ...samples];
@@ -208,6 +234,24 @@ export class GenerationEstimator {
     }
     return state;
   }
+}
+
+/**
+ * The factor nearest 1 on the prior that every learned bound allows (done by `byMs`, running
+ * at `afterMs`): 1 while the prior fits them. Unscaled, a prior too slow would hold the line at
+ * the top of every bound (each poll it times finds the task done just when it says), and one
+ * too fast at the bottom; scaled, it keeps its shape (the slope for lengths not seen yet).
+ */
+function priorScale(prior: TimeLine, samples: readonly Sample[]): number {
+  let low = 0;
+  let high = Number.POSITIVE_INFINITY;
+  for (const s of samples) {
+    const ms = prior.intercept + prior.slope * s.textLength;
+    if (!(ms > 0)) continue;
+    low = Math.max(low, s.afterMs / ms);
+    high = Math.min(high, s.byMs / ms);
+  }
+  return Math.min(high, Math.max(low, 1));
 }
 
 function clampMargin(ms: number): number {

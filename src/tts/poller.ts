@@ -38,9 +38,13 @@ interface Entry {
   readonly resolve: (audioUrl: string) => void;
   readonly reject: (error: unknown) => void;
   nextPollAt: number;
-  /** The first poll was timed from a learned estimate (its outcome teaches the estimator). */
-  readonly timed: boolean;
-  polls: number;
+  /**
+   * What the next poll is: a probe before the estimate, the first poll timed from the estimate
+   * (its outcome teaches the estimator's margin), or one of the cadence.
+   */
+  aim: 'probe' | 'first' | 'cadence';
+  /** When the estimate expects the task done, plus the margin: where a missed probe looks next. */
+  readonly plannedAt: number;
   /** When the last poll that saw the task running was sent. */
   lastGeneratingAt: number | undefined;
   failures: number;
@@ -77,18 +81,19 @@ export class PollScheduler {
         reject(signal.reason);
         return;
       }
-      const planned = this.#options.estimator.firstPollAfter(
-        generation.model,
-        generation.textLength,
-      );
+      const { estimator } = this.#options;
+      const { model, textLength, submittedAt } = generation;
+      const planned = estimator.firstPollAfter(model, textLength);
+      const probe = planned > 0 ? estimator.probeAfter(model, textLength) : undefined;
+      const plannedAt = submittedAt + this.#firstWait(planned);
       const entry: Entry = {
         generation,
         signal,
         resolve,
         reject,
-        nextPollAt: generation.submittedAt + this.#firstWait(planned),
-        timed: planned > 0,
-        polls: 0,
+        nextPollAt: probe === undefined ? plannedAt : submittedAt + this.#firstWait(probe),
+        aim: planned <= 0 ? 'cadence' : probe === undefined ? 'first' : 'probe',
+        plannedAt,
         lastGeneratingAt: undefined,
         failures: 0,
       };
@@ -180,8 +185,9 @@ export class PollScheduler {
     const { clock, estimator, minIntervalMs, maxIntervalMs, deadlineMs } = this.#options;
     const { generationId, model, textLength, submittedAt } = entry.generation;
     const now = clock.now();
-    const firstTimed = entry.timed && entry.polls === 0;
-    entry.polls++;
+    const { aim } = entry;
+    const firstTimed = aim === 'first';
+    entry.aim = 'cadence';
     entry.failures = 0;
     if (firstTimed && (record.status === 'Completed' || record.status === 'Generating')) {
       estimator.firstPollResult(model, record.status === 'Completed');
@@ -209,7 +215,11 @@ export class PollScheduler {
     } else if (record.status === 'Generating') {
       entry.lastGeneratingAt = sentAt;
       const expected = estimator.estimate(model, textLength);
-      if (firstTimed) {
+      if (aim === 'probe') {
+        // The estimate is not too slow after all: poll when it expects the task done, as usual.
+        entry.aim = 'first';
+        entry.nextPollAt = Math.max(now + QUICK_POLL_FLOOR_MS, entry.plannedAt);
+      } else if (firstTimed) {
         // Expected done by now, so it is likely moments away: one quick look, not a full interval.
         entry.nextPollAt =
           now + Math.min(minIntervalMs, Math.max(QUICK_POLL_FLOOR_MS, expected * RECHECK_SHARE));

@@ -180,6 +180,44 @@ describe('GenerationEstimator prior', () => {
   });
 });
 
+describe('GenerationEstimator probes', () => {
+  const done = (length: number, byMs: number): Row => [length, { afterMs: 0, byMs }];
+  // At 100 characters the prior says 2300 ms.
+  test.each<[string, boolean, readonly Row[], 'prior' | 'below the prior' | 'none']>([
+    ['nothing learned, a prior: a quarter of the prior', true, [], 'prior'],
+    ['nothing learned, no prior: nothing to probe', false, [], 'none'],
+    [
+      'every first poll found the task done: still probing, below the prior',
+      true,
+      [done(100, 2300), done(200, 900)],
+      'below the prior',
+    ],
+    [
+      'a generation was seen running: no more probes',
+      true,
+      [[100, { afterMs: 500, byMs: 900 }]],
+      'none',
+    ],
+    [
+      'the prior has faded: no more probes',
+      true,
+      Array.from({ length: 6 }, () => done(100, 400)),
+      'none',
+    ],
+  ])('%s', (_name, withPrior, rows, expected) => {
+    const estimator = new GenerationEstimator(withPrior ? { prior: PRIOR } : {});
+    for (const [length, bounds] of rows) estimator.observe('base', length, bounds);
+    const estimate = estimator.estimate('base', 100);
+    const probe = estimator.probeAfter('base', 100);
+    if (expected === 'none') expect(probe).toBeUndefined();
+    else expect(probe).toBeCloseTo(0.25 * estimate, 6);
+    if (expected === 'prior') expect(estimate).toBeCloseTo(2300, 6);
+    if (expected === 'below the prior') expect(estimate).toBeLessThan(1500);
+    // The first poll proper stays where it was: a probe only comes before it.
+    expect(estimator.firstPollAfter('base', 100)).toBeCloseTo(estimate, 6);
+  });
+});
+
 /** Observations and first-poll outcomes for both models, as an estimator would see them. */
 const history = fc.array(
   fc.oneof(

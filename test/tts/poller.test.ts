@@ -438,6 +438,36 @@ describe('PollScheduler starting from the API’s prior (800 + 15/char)', () => 
     expect(p95(results.map((r) => r.lagMs))).toBeLessThanOrEqual(500);
   });
 
+  test('an API five times faster (the time-scaled benches): within a second of the finish from the first generation', async () => {
+    const results = await oneAtATime(
+      12,
+      (i) => 100 + ((i * 97) % 500),
+      (n) => 0.2 * (800 + 15 * n),
+      new GenerationEstimator({ prior: API_PRIOR }),
+    );
+    // Polled at the prior's pace, each was seen 1–7 s after it finished until the prior faded.
+    expect(Math.max(...results.map((r) => r.lagMs))).toBeLessThanOrEqual(1000);
+    expect(mean(results)).toBeLessThanOrEqual(2);
+  });
+
+  test('a probe that finds the task running polls next where the estimate expects it done', async () => {
+    const clock = new FakeClock(0);
+    const api = fakeApi(clock);
+    const polls = scheduler(clock, api.poll, new GenerationEstimator({ prior: API_PRIOR }));
+    // 40 characters: the prior says 1400 ms; the task takes 1500.
+    api.finishAt.set('probe_a', 1500);
+    const done = polls.track({
+      generationId: 'probe_a',
+      model: 'base',
+      textLength: 40,
+      submittedAt: 0,
+    });
+    await clock.advance(3000);
+    await done;
+    // The probe at a quarter, the first poll at the estimate, then the usual quick look.
+    expect(api.polls.map((p) => p.at)).toEqual([350, 1400, 1650]);
+  });
+
   test.each([
     ['ten times faster', (n: number) => 80 + 1.5 * n],
     ['flat 150 ms', () => 150],
