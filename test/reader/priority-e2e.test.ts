@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
-import { eventually, fetchedGenerations } from '../voice/support.ts';
+import { eventually } from '../voice/support.ts';
 
 let t: TestBot;
 const chat = () => t.discord.guild.channels.chat ?? '';
@@ -48,7 +48,7 @@ function config(subcommand: string, options: Record<string, string | number | bo
 
 /** Texts of the generations played, in order. */
 function heard(): string[] {
-  return fetchedGenerations(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
+  return api.heard(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
 }
 
 /**
