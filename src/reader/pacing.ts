@@ -54,3 +54,34 @@ export function takeDelayMs(
   if (!(aheadMs > 0) || !(heardWithinMs > 0)) return 0;
   return Math.max(0, aheadMs - heardWithinMs * share);
 }
+
+/** A chat turn as the speech-ahead forecast sees it. */
+export interface TurnAhead {
+  readonly state: 'waiting' | 'generating' | 'ready' | 'playing' | 'done';
+  /** Characters it speaks (as the backlog counts them). */
+  readonly cost: number;
+  readonly speed: number | undefined;
+  readonly playingSince: number | undefined;
+}
+
+/**
+ * Speech of the chat's turns that play before `turn` (turns play in the order they were
+ * opened): the rest of the playing one, and the ones made or being made; waiting and ended
+ * ones count nothing. Items of `/say` members in between are not counted. Pure.
+ */
+export function speechAheadMs(
+  turns: Iterable<TurnAhead>,
+  turn: TurnAhead,
+  now: number,
+  msPerChar: (speed: number) => number,
+): number {
+  let ahead = 0;
+  for (const before of turns) {
+    if (before === turn) break;
+    if (before.state === 'waiting' || before.state === 'done') continue;
+    const speech = before.cost * msPerChar(before.speed ?? 1);
+    const played = before.playingSince === undefined ? 0 : now - before.playingSince;
+    ahead += Math.max(0, speech - played);
+  }
+  return ahead;
+}

@@ -13,7 +13,7 @@ import { DEFAULT_MAX_SPEED, SpeedAwareRate, speedFor } from './chat-speed.ts';
 import { ChatterShare } from './chatter-share.ts';
 import { type ChatLine, composeBatch, type LastRead } from './compose.ts';
 import type { CrowdPhrases } from './crowd-phrases.ts';
-import { FORECAST_SHARE, takeDelayMs } from './pacing.ts';
+import { FORECAST_SHARE, speechAheadMs, takeDelayMs } from './pacing.ts';
 import type { ReaderPhrases } from './phrases.ts';
 import { priorityFirst } from './priority.ts';
 import { chorusText, collapseRepeats, repeatKey } from './repeats.ts';
@@ -201,6 +201,7 @@ export class ReaderTurns {
       return true;
     }
     this.#held.delete(messageId);
+    this.#options.backlog.forget([{ id: messageId }]);
     turn.batch = turn.batch.filter((m) => m.id !== messageId);
     this.#changed(turn);
     return true;
@@ -286,7 +287,9 @@ export class ReaderTurns {
     const settings = this.#options.current().settings;
     const maxAgeMs = settings?.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
     const aheadMs = this.#aheadMs(turn, now);
-    const maxSpeed = this.#options.busyChat ? (settings?.maxSpeed ?? DEFAULT_MAX_SPEED) : 1;
+    // Faster only where the API applies speed to the voice's model (v3: Base only).
+    const speeds = this.#options.busyChat && backlog.oldest()?.voice.speeds !== false;
+    const maxSpeed = speeds ? (settings?.maxSpeed ?? DEFAULT_MAX_SPEED) : 1;
     turn.speed ??= this.#speedOf(aheadMs, maxAgeMs, maxSpeed);
     const forecast = {
       aheadMs,
@@ -312,7 +315,7 @@ export class ReaderTurns {
     const spoken = this.#options.busyChat
       ? collapseRepeats(taken.batch).flatMap((group) => group.messages.slice(0, 1))
       : taken.batch;
-    this.#share.record(now, spoken);
+    if (this.#options.busyChat) this.#share.record(now, spoken);
     turn.cost = spoken.reduce((sum, message) => sum + batchCost(message), 0);
     for (const message of turn.batch) this.#held.set(message.id, turn);
   }
@@ -338,19 +341,8 @@ export class ReaderTurns {
     return chosen.speed;
   }
 
-  // Speech of the chat's turns that play before `turn`: the rest of the playing one, and the
-  // ones made or being made. Items of `/say` members in between are not counted.
   #aheadMs(turn: Turn, now: number): number {
-    let ahead = 0;
-    // Chat turns play in the order they were opened (one requester in the queue).
-    for (const before of this.#turns) {
-      if (before === turn) break;
-      if (before.state === 'waiting' || before.state === 'done') continue;
-      const speech = before.cost * this.#rate.msPerChar(before.speed ?? 1);
-      const played = before.playingSince === undefined ? 0 : now - before.playingSince;
-      ahead += Math.max(0, speech - played);
-    }
-    return ahead;
+    return speechAheadMs(this.#turns, turn, now, (speed) => this.#rate.msPerChar(speed));
   }
 
   #onUpdate(turn: Turn, update: SpeakUpdate): void {

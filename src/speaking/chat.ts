@@ -56,15 +56,17 @@ export class ChatTurns {
         ? await this.#auto.voiceFor(guildId, author.id, assignableVoices(voices))
         : undefined;
     const voice = pickVoice(voices, auto ?? choice.voiceId, choice.model);
+    // A speed the API would not apply (v3's Advanced) is left out, so the reader never counts on it.
+    const speeds = client.controls.speed(choice.model);
     const request: Omit<SpeechRequest, 'text'> = {
       voiceId: voice.voiceId,
       model: choice.model,
-      ...(choice.speed === undefined ? {} : { speed: choice.speed }),
+      ...(choice.speed === undefined || !speeds ? {} : { speed: choice.speed }),
     };
     const requestOf = (text: string, options: ChatGenerateOptions): SpeechRequest => ({
       ...request,
       text,
-      ...(options.speed === undefined ? {} : { speed: options.speed }),
+      ...(options.speed === undefined || !speeds ? {} : { speed: options.speed }),
     });
     // The streams this voice handed out, until their turns play or let them go.
     const streams = new LiveStreams();
@@ -76,6 +78,7 @@ export class ChatTurns {
     return {
       key: [client.keyId, request.voiceId, request.model, request.speed ?? 1].join('|'),
       request,
+      speeds,
       // What paces chat turns: v2's generations, or v3's one allowance of requests (it has no
       // generation limit of its own); the other op has no windows, so both are asked.
       usage: async () => [...(await client.usage('generate')), ...(await client.usage('request'))],

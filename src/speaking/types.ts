@@ -198,6 +198,8 @@ export interface ChatVoice {
   readonly key: string;
   /** The request without its text. */
   readonly request: Omit<SpeechRequest, 'text'>;
+  /** The API applies speed with this voice's model (v3: Base only): a busy chat may be read faster. */
+  readonly speeds: boolean;
   /** The key's generation budget now (the reader spaces its turns by it). */
   usage(): Promise<readonly LimitUsage[]>;
   /**

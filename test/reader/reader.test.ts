@@ -25,6 +25,8 @@ class Stage {
   inVoice: string | undefined = 'voice';
   /** What the key's budget says (none used by default). */
   usages: LimitUsage[] = [];
+  /** The API applies speed to the voice's model (v3's Advanced does not). */
+  speeds = true;
   #texts = new Map<string, string>();
   #generations = 0;
   #playing = false;
@@ -41,6 +43,7 @@ class Stage {
     return {
       key: 'k|v',
       request: { voiceId: 'v', model: 'base' as const },
+      speeds: this.speeds,
       usage: async () => this.usages,
       generate: (text: string, options: { signal: AbortSignal }) =>
         new Promise<string>((resolve, reject) => {

@@ -27,7 +27,7 @@ interface Made {
 }
 
 /** A chat voice whose live variant streams (or, when `fallBack`, gives a file as a failed stream would). */
-function voiceDouble(options: { live: boolean }) {
+function voiceDouble(options: { live: boolean; speeds?: boolean }) {
   const made: Made[] = [];
   const streams = new LiveStreams();
   const state = { fallBack: false };
@@ -43,6 +43,7 @@ function voiceDouble(options: { live: boolean }) {
   const voice: ChatVoice = {
     key: 'k|v|base|1',
     request: { voiceId: 'v', model: 'base' },
+    speeds: options.speeds ?? true,
     usage: async () => [],
     generate: async (text, { speed }: ChatGenerateOptions) => file(text, speed),
     ...(options.live
@@ -82,7 +83,7 @@ let clock: FakeClock;
 let backlog: ChatBacklog<ReaderMessage>;
 let next = 0;
 
-function turnsOver(): ReaderTurns {
+function turnsOver(busyChat = false): ReaderTurns {
   return new ReaderTurns({
     guildId: 'g1',
     backlog,
@@ -90,7 +91,7 @@ function turnsOver(): ReaderTurns {
     clock,
     logger: pino({ level: 'silent' }),
     minTextLength: 0,
-    busyChat: false,
+    busyChat,
     current: () => ({ phrases: ENGLISH_PHRASES, crowd: ENGLISH_CROWD_PHRASES }),
     onProgress: () => undefined,
     onCancelled: () => undefined,
@@ -208,4 +209,27 @@ describe('a chat turn on the live path', () => {
     expect(made[0]?.pcm?.destroyed).toBe(true);
     expect(source.rawFormatOf(address)).toBeUndefined();
   });
+});
+
+describe('a busy chat read faster', () => {
+  test.each([
+    [true, 'faster than the voice'],
+    [false, 'at the voice’s own speed: the API would not apply another (v3’s Advanced)'],
+  ])(
+    'with a voice that takes speed: %s, the first turn of a long backlog is read %s',
+    async (speeds) => {
+      const { voice, made } = voiceDouble({ live: false, speeds });
+      const turns = turnsOver(true);
+      // Far more chat than half of max-age can say at the voice's pace.
+      for (let i = 0; i < 40; i++)
+        post(voice, `message ${i} ${'is rather long chat '.repeat(3)}`, `c${i}`);
+      const generating = turns.open().source.generate(new AbortController().signal);
+      await clock.advance(0);
+      await settle();
+      await generating;
+      const [first] = made;
+      if (speeds) expect(first?.speed).toBeGreaterThan(1);
+      else expect(first?.speed).toBeUndefined();
+    },
+  );
 });
