@@ -485,6 +485,10 @@ export interface MessageParams {
     count: number;
     text: Param;
   };
+  'reader.speech.said_short': {
+    name: Param;
+    text: Param;
+  };
   'reader.speech.sent': {
     name: Param;
     what: Param;

@@ -49,6 +49,8 @@ export interface TakePlan<M> {
    * timed at its first message and on time when its newest one would be heard in time.
    */
   readonly repeatKey?: (message: M) => string;
+  /** Characters a message adds to a batch ({@link batchCost} unless given: the compact glue). */
+  readonly cost?: (message: M) => number;
 }
 
 /** What `take` hands out: the batch to read now, and the messages too old to read. */
@@ -62,9 +64,18 @@ interface Entry<M> {
   readonly seq: number;
 }
 
-/** Characters a message adds to a batch: its text, the author's name and "said", a space. */
-export function batchCost(message: Pick<ChatLine, 'text' | 'authorName'>): number {
-  return message.text.length + Math.min(40, message.authorName.length) + 8;
+/** Characters {@link batchCost} counts for the words around a message: " said ", a full stop, a space. */
+export const SAID_GLUE_CHARS = 8;
+
+/**
+ * Characters a message adds to a batch: its text, the author's name, and `glue` for the words
+ * around them (fewer for the compact "Bobby, …" of a busy chat, see `compactGlueChars`).
+ */
+export function batchCost(
+  message: Pick<ChatLine, 'text' | 'authorName'>,
+  glue = SAID_GLUE_CHARS,
+): number {
+  return message.text.length + Math.min(40, message.authorName.length) + glue;
 }
 
 /** A server's unread chat messages, oldest first. */
@@ -84,9 +95,9 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     return this.#entries.length;
   }
 
-  /** Characters of every unread message, as a batch counts them. */
-  get chars(): number {
-    return this.#entries.reduce((sum, e) => sum + batchCost(e.message), 0);
+  /** Characters of every unread message, as a batch counts them (with `glue`, see {@link batchCost}). */
+  chars(glue = SAID_GLUE_CHARS): number {
+    return this.#entries.reduce((sum, e) => sum + batchCost(e.message, glue), 0);
   }
 
   /** Adds a newly received message behind the others. */
@@ -158,6 +169,7 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
       if (key !== '' && now - entry.message.at <= maxAgeMs)
         newest.set(key, Math.max(newest.get(key) ?? 0, entry.message.at));
     }
+    const cost = plan.cost ?? ((message: M) => batchCost(message));
     let speechEndsAt = now + (forecast?.aheadMs ?? 0);
     for (const entry of timed) {
       if (now - entry.message.at > maxAgeMs) {
@@ -171,7 +183,7 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
         riding.add(entry);
         continue;
       }
-      const endsAt = speechEndsAt + batchCost(entry.message) * (forecast?.msPerChar ?? 0);
+      const endsAt = speechEndsAt + cost(entry.message) * (forecast?.msPerChar ?? 0);
       const heardAfter = endsAt - (newest.get(key) ?? entry.message.at);
       if (forecast !== undefined && heardAfter > forecast.heardWithinMs) {
         stale.add(entry);
@@ -202,15 +214,15 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     while (lanes.size > 0) {
       for (const [author, lane] of lanes) {
         const next = lane.shift();
-        const cost = next === undefined ? 0 : batchCost(next.message);
-        const fits = chosen.size === 0 || used + cost <= this.#options.batchChars;
+        const chars = next === undefined ? 0 : cost(next.message);
+        const fits = chosen.size === 0 || used + chars <= this.#options.batchChars;
         if (next === undefined || next.message.voiceKey !== first.message.voiceKey || !fits) {
           lanes.delete(author);
           continue;
         }
         chosen.add(next);
         for (const rider of riders.get(next) ?? []) chosen.add(rider);
-        used += cost;
+        used += chars;
         if (lane.length === 0) lanes.delete(author);
       }
     }

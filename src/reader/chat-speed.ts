@@ -93,3 +93,15 @@ export class SpeedAwareRate {
     this.#atNormal.observe(characters, durationMs * (speed > 0 ? speed : 1));
   }
 }
+
+/**
+ * Whether a busy chat's next turn names its authors in the compact form ("Bobby, …"): from
+ * when the forecast wait passes half of max-age (where speed-ups step up) until it falls below
+ * a quarter (where they step down), so the glue follows the same signal and never flaps.
+ */
+export function compactGlue(forecastWaitMs: number, maxAgeMs: number, current: boolean): boolean {
+  const pressure = maxAgeMs > 0 ? forecastWaitMs / maxAgeMs : 0;
+  if (pressure > SPEED_UP_AT) return true;
+  if (pressure < CALM_BELOW) return false;
+  return current;
+}

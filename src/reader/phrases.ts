@@ -13,6 +13,8 @@ export interface ReaderPhrases {
   readonly language: Language;
   /** "Bobby said hello." (`text` already ends with its punctuation). */
   said(name: string, text: string): string;
+  /** "Bobby, hello.": the compact form a busy chat is read with (`text` ends as for `said`). */
+  saidShort(name: string, text: string): string;
   /** "Bobby sent an image" (the caller adds the full stop). */
   sent(name: string, what: string): string;
   /** "look at this, with an image". */
@@ -54,6 +56,7 @@ export function readerPhrases(translator: Translator): ReaderPhrases {
   return {
     language,
     said: (name, text) => t('reader.speech.said', { name, text }),
+    saidShort: (name, text) => t('reader.speech.said_short', { name, text }),
     sent: (name, what) => t('reader.speech.sent', { name, what }),
     withExtras: (text, extras) => t('reader.speech.with', { text, extras }),
     link: (host) =>

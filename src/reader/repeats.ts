@@ -78,3 +78,22 @@ export function chorusText(
   if (group.people < 2 || first === undefined) return undefined;
   return crowd.saidByMany(group.people, endSentence(first.text, phrases));
 }
+
+/**
+ * The lines a batch is read as: with `choruses`, each group of repeats once (a chorus, or its
+ * first message for one chatter); without, every message as it is.
+ */
+export function chorusLines<M extends ChatLine>(
+  batch: readonly M[],
+  choruses: boolean,
+  phrases: ReaderPhrases,
+  crowd: CrowdPhrases,
+): ChatLine[] {
+  if (!choruses) return [...batch];
+  return collapseRepeats(batch).flatMap((group): ChatLine[] => {
+    const lead = group.messages[0];
+    if (lead === undefined) return [];
+    const chorus = chorusText(group, phrases, crowd);
+    return [chorus === undefined ? lead : { ...lead, text: chorus, crowd: true }];
+  });
+}

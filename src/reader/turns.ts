@@ -9,14 +9,14 @@ import { DEFAULT_MAX_AGE_MS, type ReaderSettings } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import type { SpeakUpdate } from '../voice/index.ts';
 import { batchCost, type ChatBacklog, type PendingMessage, type TakePlan } from './backlog.ts';
-import { DEFAULT_MAX_SPEED, SpeedAwareRate, speedFor } from './chat-speed.ts';
+import { compactGlue, DEFAULT_MAX_SPEED, SpeedAwareRate, speedFor } from './chat-speed.ts';
 import { ChatterShare } from './chatter-share.ts';
-import { type ChatLine, composeBatch, type LastRead } from './compose.ts';
+import { compactGlueChars, composeBatch, type LastRead } from './compose.ts';
 import type { CrowdPhrases } from './crowd-phrases.ts';
 import { FORECAST_SHARE, speechAheadMs, takeDelayMs } from './pacing.ts';
 import type { ReaderPhrases } from './phrases.ts';
 import { priorityFirst } from './priority.ts';
-import { chorusText, collapseRepeats, repeatKey } from './repeats.ts';
+import { chorusLines, collapseRepeats, repeatKey } from './repeats.ts';
 import { TakeOrder } from './take-order.ts';
 import type { SpokenMessage } from './text.ts';
 import type { ChatSpeaking, ChatVoice, TurnSource } from './types.ts';
@@ -54,6 +54,8 @@ export interface Turn {
   cost: number;
   /** The API speed the turn is generated at (the voice's own, or faster for a busy chat). */
   speed: number | undefined;
+  /** Read with the compact glue ("Bobby, …"), decided with its speed. */
+  compact: boolean;
   /** When it started playing. */
   playingSince: number | undefined;
 }
@@ -93,6 +95,8 @@ export class ReaderTurns {
   readonly #rate = new SpeedAwareRate();
   /** How much faster than its voice the chat is read now (1: not at all). */
   #speedFactor = 1;
+  /** Whether the chat is read with the compact glue now (busy chat only). */
+  #compact = false;
   /** What each chatter took of the last minute's reading. */
   readonly #share = new ChatterShare();
   /** A busy chat's turns take their batches one at a time, in queue order. */
@@ -132,6 +136,7 @@ export class ReaderTurns {
       voice: undefined,
       cost: 0,
       speed: undefined,
+      compact: false,
       playingSince: undefined,
     };
     this.#turns.add(turn);
@@ -224,15 +229,9 @@ export class ReaderTurns {
       const first = turn.batch[0];
       if (first === undefined) throw new NothingToRead('every message was deleted or too old');
       const { settings, phrases, crowd } = this.#options.current();
-      const groups = this.#options.busyChat
-        ? collapseRepeats(turn.batch)
-        : turn.batch.map((m) => ({ key: '', messages: [m], people: 1 }));
-      const lines = groups.map((group): ChatLine => {
-        const chorus = chorusText(group, phrases, crowd);
-        const lead = group.messages[0] ?? first;
-        return chorus === undefined ? lead : { ...lead, text: chorus, crowd: true };
-      });
+      const lines = chorusLines(turn.batch, this.#options.busyChat, phrases, crowd);
       const { text, last } = composeBatch(lines, {
+        compact: turn.compact,
         saidPrefix: settings?.saidPrefix ?? true,
         minLength: this.#options.minTextLength,
         last: this.#last,
@@ -290,7 +289,12 @@ export class ReaderTurns {
     // Faster only where the API applies speed to the voice's model (v3: Base only).
     const speeds = this.#options.busyChat && backlog.oldest()?.voice.speeds !== false;
     const maxSpeed = speeds ? (settings?.maxSpeed ?? DEFAULT_MAX_SPEED) : 1;
-    turn.speed ??= this.#speedOf(aheadMs, maxAgeMs, maxSpeed);
+    const glue = compactGlueChars(this.#options.current().phrases);
+    if (turn.speed === undefined) {
+      turn.speed = this.#speedOf(aheadMs, maxAgeMs, maxSpeed, glue);
+      turn.compact = this.#compact;
+    }
+    const cost = (message: ReaderMessage) => batchCost(message, turn.compact ? glue : undefined);
     const forecast = {
       aheadMs,
       msPerChar: this.#rate.msPerChar(turn.speed),
@@ -300,6 +304,7 @@ export class ReaderTurns {
     const plan: TakePlan<ReaderMessage> = {
       order: (waiting) => this.#share.order(now, priorityFirst(waiting, priority), priority),
       repeatKey: (message) => (message.kind === 'said' ? repeatKey(message.text) : ''),
+      cost,
     };
     const taken = backlog.take(now, maxAgeMs, forecast, this.#options.busyChat ? plan : {});
     if (taken.stale.length > 0) {
@@ -316,16 +321,19 @@ export class ReaderTurns {
       ? collapseRepeats(taken.batch).flatMap((group) => group.messages.slice(0, 1))
       : taken.batch;
     if (this.#options.busyChat) this.#share.record(now, spoken);
-    turn.cost = spoken.reduce((sum, message) => sum + batchCost(message), 0);
+    turn.cost = spoken.reduce((sum, message) => sum + cost(message), 0);
     for (const message of turn.batch) this.#held.set(message.id, turn);
   }
 
   // The speed of the next turn: faster, a step a turn, while the newest waiting message is
-  // forecast to be heard late (past half of max-age), and back as the chat calms.
-  #speedOf(aheadMs: number, maxAgeMs: number, maxSpeed: number): number {
-    const base = this.#options.backlog.oldest()?.voice.request.speed ?? 1;
-    const forecastWaitMs =
-      aheadMs + this.#rate.msPerChar(base * this.#speedFactor) * this.#options.backlog.chars;
+  // forecast to be heard late (past half of max-age), and back as the chat calms; the compact
+  // glue follows the same forecast (at the glue of the moment: `glue` characters when compact).
+  #speedOf(aheadMs: number, maxAgeMs: number, maxSpeed: number, glue: number): number {
+    const { backlog, busyChat } = this.#options;
+    const base = backlog.oldest()?.voice.request.speed ?? 1;
+    const chars = backlog.chars(this.#compact ? glue : undefined);
+    const forecastWaitMs = aheadMs + this.#rate.msPerChar(base * this.#speedFactor) * chars;
+    this.#compact = busyChat && compactGlue(forecastWaitMs, maxAgeMs, this.#compact);
     const chosen = speedFor({
       forecastWaitMs,
       maxAgeMs,

@@ -2,7 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   API_SPEED,
+  CALM_BELOW,
+  compactGlue,
   DEFAULT_MAX_SPEED,
+  SPEED_UP_AT,
   SpeedAwareRate,
   speedFor,
   speedSteps,
@@ -115,6 +118,49 @@ describe('speedFor', () => {
           const rising = factors.every((f, i) => i === 0 || f >= (factors[i - 1] ?? f));
           const falling = factors.every((f, i) => i === 0 || f <= (factors[i - 1] ?? f));
           expect(rising || falling).toBe(true);
+        },
+      ),
+    );
+  });
+});
+
+describe('compactGlue', () => {
+  test.each([
+    { name: 'calm, full form: stays full', share: 0.1, current: false, compact: false },
+    { name: 'past half of max-age: compact', share: 0.51, current: false, compact: true },
+    {
+      name: 'between the thresholds, full: holds full',
+      share: 0.4,
+      current: false,
+      compact: false,
+    },
+    {
+      name: 'between the thresholds, compact: holds compact',
+      share: 0.3,
+      current: true,
+      compact: true,
+    },
+    { name: 'at half exactly: holds', share: 0.5, current: false, compact: false },
+    { name: 'below a quarter: full again', share: 0.24, current: true, compact: false },
+    { name: 'no max-age: full', share: 0, current: true, compact: false, maxAge: 0 },
+  ])('$name', ({ share, current, compact, maxAge = MAX_AGE }) => {
+    expect(compactGlue(share * MAX_AGE, maxAge, current)).toBe(compact);
+  });
+
+  test('property: it switches only across its thresholds, so a load between them never flaps', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 0, max: 2, noNaN: true }), { minLength: 1, maxLength: 40 }),
+        fc.boolean(),
+        (shares, start) => {
+          let compact = start;
+          for (const share of shares) {
+            const next = compactGlue(share * MAX_AGE, MAX_AGE, compact);
+            if (next && !compact) expect(share).toBeGreaterThan(SPEED_UP_AT);
+            if (!next && compact) expect(share).toBeLessThan(CALM_BELOW);
+            if (share >= CALM_BELOW && share <= SPEED_UP_AT) expect(next).toBe(compact);
+            compact = next;
+          }
         },
       ),
     );

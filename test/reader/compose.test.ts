@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { LANGUAGES } from '../../src/i18n/index.ts';
-import { type ChatLine, composeBatch } from '../../src/reader/compose.ts';
+import { SAID_GLUE_CHARS } from '../../src/reader/backlog.ts';
+import { type ChatLine, compactGlueChars, composeBatch } from '../../src/reader/compose.ts';
 import { ENGLISH_PHRASES } from '../../src/reader/phrases.ts';
 import { cleanMessage } from '../../src/reader/text.ts';
 import { expectSpeakable, messageText, PHRASES } from './support.ts';
@@ -170,6 +171,60 @@ describe('composeBatch', () => {
     expect(compose([...lines], last, true, PHRASES[language])).toBe(spoken);
   });
 
+  test.each([
+    [
+      'the author in the short form',
+      [line('b', 'hello there everyone, good evening', 0)],
+      undefined,
+      'Bobby, hello there everyone, good evening.',
+    ],
+    [
+      'the same author within a minute is named once',
+      [line('b', 'hello there everyone', 0), line('b', 'how is the stream going', 5_000)],
+      undefined,
+      'Bobby, hello there everyone. how is the stream going.',
+    ],
+    [
+      'interleaved authors are each named',
+      [line('b', 'first!', 0), line('c', 'second!', 1), line('b', 'third!', 2)],
+      undefined,
+      'Bobby, first! Carol, second! Bobby, third!',
+    ],
+    [
+      'attachments, /me actions and choruses read as in the full form',
+      [
+        line('b', 'an image', 0, 'sent'),
+        { ...line('c', 'waves at everyone', 1), kind: 'did' as const },
+        { ...line('b', '7 people said LUL.', 2), crowd: true },
+      ],
+      undefined,
+      'Bobby sent an image. Carol waves at everyone. 7 people said LUL.',
+    ],
+    ['short text is prefaced', [line('b', 'gg', 0)], undefined, `${SHORT_PREFACE} Bobby, gg.`],
+  ])('compact: %s', (_, lines, last, spoken) => {
+    const options = { saidPrefix: true, minLength: 30, last, phrases: ENGLISH_PHRASES };
+    expect(composeBatch(lines, { ...options, compact: true }).text).toBe(spoken);
+  });
+
+  test.each(LANGUAGES)('%s: the compact form is shorter, and its glue counted so', (language) => {
+    const phrases = PHRASES[language];
+    const lines = [line('b', 'hello there, how are you all', 0), line('c', 'fine thanks', 1)];
+    const options = { saidPrefix: true, minLength: 0, last: undefined, phrases };
+    const full = composeBatch(lines, options).text;
+    const compact = composeBatch(lines, { ...options, compact: true }).text;
+    expect(compact.length).toBeLessThan(full.length);
+    expect(compact).toContain('Bobby');
+    expect(compact).toContain('hello there, how are you all');
+    const glue = compactGlueChars(phrases);
+    expect(glue).toBeLessThan(SAID_GLUE_CHARS);
+    expect(glue).toBeGreaterThan(0);
+  });
+
+  test('English: the compact glue counts 4 characters where "said" counts 8', () => {
+    expect(compactGlueChars(ENGLISH_PHRASES)).toBe(4);
+    expect(SAID_GLUE_CHARS).toBe(8);
+  });
+
   test.each(LANGUAGES)('%s: a speaker without a speakable name is still named', (language) => {
     const phrases = PHRASES[language];
     const text = compose(
@@ -194,10 +249,12 @@ describe('composeBatch', () => {
         fc.array(arbLine, { minLength: 1, maxLength: 8 }),
         fc.boolean(),
         fc.constantFrom(...LANGUAGES),
-        (lines, saidPrefix, language) => {
+        fc.boolean(),
+        (lines, saidPrefix, language, compact) => {
           const phrases = PHRASES[language];
           const { text } = composeBatch(lines, {
             saidPrefix,
+            compact,
             minLength: 30,
             last: undefined,
             phrases,

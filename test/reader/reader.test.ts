@@ -264,7 +264,8 @@ describe('ChatReader', () => {
     stage.autoRelease = true;
     await wait(100);
     expect(reader.stats(GUILD).droppedStale).toBe(2);
-    expect(stage.played.join(' ')).toContain('Bobby said first message');
+    // Its 3 s of speech already pass half of max-age: a busy chat, read in the compact form.
+    expect(stage.played.join(' ')).toContain('Bobby, first message');
     expect(stage.played.join(' ')).not.toContain('Carol');
     expect(stage.played.join(' ')).not.toContain('Dave');
   });

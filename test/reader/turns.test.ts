@@ -8,9 +8,10 @@
 import { PassThrough, Readable } from 'node:stream';
 import pino from 'pino';
 import { beforeEach, describe, expect, test } from 'vitest';
-import { ChatBacklog } from '../../src/reader/backlog.ts';
+import { batchCost, ChatBacklog } from '../../src/reader/backlog.ts';
 import { ENGLISH_CROWD_PHRASES } from '../../src/reader/crowd-phrases.ts';
 import { ENGLISH_PHRASES } from '../../src/reader/phrases.ts';
+import { collapseRepeats } from '../../src/reader/repeats.ts';
 import { type ReaderMessage, ReaderTurns } from '../../src/reader/turns.ts';
 import type { ChatGenerateOptions, ChatVoice } from '../../src/speaking/index.ts';
 import { LiveStreams } from '../../src/speaking/live-streams.ts';
@@ -232,4 +233,53 @@ describe('a busy chat read faster', () => {
       else expect(first?.speed).toBeUndefined();
     },
   );
+});
+
+describe('a busy chat read with the compact glue', () => {
+  const longBacklog = (voice: ChatVoice) => {
+    // Far more chat than half of max-age can say at the voice's pace.
+    for (let i = 0; i < 40; i++)
+      post(voice, `message ${i} ${'is rather long chat '.repeat(3)}`, `c${i}`);
+  };
+  const generate = async (turns: ReaderTurns) => {
+    const opened = turns.open();
+    const generating = opened.source.generate(new AbortController().signal);
+    await clock.advance(0);
+    await settle();
+    await generating;
+    return opened;
+  };
+
+  test('a long backlog is read "c0, …" and forecast with the shorter glue; off, as before', async () => {
+    const { voice, made } = voiceDouble({ live: false });
+    longBacklog(voice);
+    const { turn } = await generate(turnsOver(true));
+    expect(made[0]?.text).toMatch(/^c0, message 0 is rather long chat/);
+    expect(made[0]?.text).not.toMatch(/c\d+ said/);
+    expect(turn.compact).toBe(true);
+    // A chorus (here "message 1" and "message 11" fold alike) counts once, at its first message.
+    const spoken = collapseRepeats(turn.batch).flatMap((group) => group.messages.slice(0, 1));
+    expect(turn.cost).toBe(spoken.reduce((sum, m) => sum + batchCost(m, 4), 0));
+
+    backlog.clear();
+    const off = voiceDouble({ live: false });
+    longBacklog(off.voice);
+    const { turn: before } = await generate(turnsOver(false));
+    expect(off.made[0]?.text).toMatch(/^c0 said message 0/);
+    expect(before.compact).toBe(false);
+    expect(before.cost).toBe(before.batch.reduce((sum, m) => sum + batchCost(m), 0));
+  });
+
+  test('once the chat calms, the full form comes back', async () => {
+    const { voice, made } = voiceDouble({ live: false });
+    const turns = turnsOver(true);
+    longBacklog(voice);
+    const first = await generate(turns);
+    first.onUpdate({ state: 'skipped' });
+    backlog.clear();
+    post(voice, 'a quiet hello from one chatter', 'dana');
+    const second = await generate(turns);
+    expect(second.turn.compact).toBe(false);
+    expect(made.at(-1)?.text).toBe('dana said a quiet hello from one chatter.');
+  });
 });
