@@ -3,7 +3,9 @@
  * past their short hold, one voice, in order per member and round-robin between members
  * when the batch cannot take everything. Pure: time is passed in.
  */
-import type { ChatLine } from './compose.ts';
+import { type ChatLine, SAID_GLUE_CHARS } from './compose.ts';
+
+export { SAID_GLUE_CHARS };
 
 /** A chat message waiting to be read. */
 export interface PendingMessage extends ChatLine {
@@ -63,9 +65,6 @@ interface Entry<M> {
   message: M;
   readonly seq: number;
 }
-
-/** Characters {@link batchCost} counts for the words around a message: " said ", a full stop, a space. */
-export const SAID_GLUE_CHARS = 8;
 
 /**
  * Characters a message adds to a batch: its text, the author's name, and `glue` for the words

@@ -3,7 +3,6 @@
  * where the listener needs them, and padding that sounds natural when the text is shorter
  * than the API accepts, in the server's language (`ReaderPhrases`). Pure.
  */
-import { SAID_GLUE_CHARS } from './backlog.ts';
 import type { ReaderPhrases } from './phrases.ts';
 import { endSentence, finalPass, truncate } from './text.ts';
 
@@ -44,6 +43,9 @@ export interface ComposeOptions {
   /** A busy chat: "Bobby, hello." (`saidShort`) in place of "Bobby said hello.". */
   readonly compact?: boolean;
 }
+
+/** Characters `batchCost` counts for the words around a message: " said ", a full stop, a space. */
+export const SAID_GLUE_CHARS = 8;
 
 /**
  * The glue `batchCost` counts for the compact "Bobby, …": the share of {@link SAID_GLUE_CHARS}
