@@ -3,7 +3,12 @@ import pino from 'pino';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { translatorFor } from '../../src/i18n/index.ts';
 import { SpeechQueue } from '../../src/queue/index.ts';
-import { ChatReader, type ChatTurn, type IncomingMessage } from '../../src/reader/index.ts';
+import {
+  ChatReader,
+  type ChatSpeaking,
+  type ChatTurn,
+  type IncomingMessage,
+} from '../../src/reader/index.ts';
 import { UserError, userRefusal } from '../../src/refusal/index.ts';
 import { defaultReaderSettings, type GuildSettings } from '../../src/store/index.ts';
 import type { LimitUsage } from '../../src/tts/index.ts';
@@ -489,8 +494,9 @@ describe('ChatReader pacing', () => {
 });
 
 describe('ChatReader, messages the speaking path refuses', () => {
-  test('each is counted for /queue; the warning is logged once per server and reason every ten minutes', async () => {
-    const lines: { msg: string }[] = [];
+  /** A reader whose voices come from `voiceOf`, logging warnings and errors into the lines returned. */
+  function refusingReader(voiceOf: ChatSpeaking['voiceOf']) {
+    const lines: { msg: string; level: number }[] = [];
     const logger = pino(
       { level: 'warn' },
       { write: (line: string) => lines.push(JSON.parse(line)) },
@@ -499,11 +505,7 @@ describe('ChatReader, messages the speaking path refuses', () => {
       settings: { guild: async () => guild },
       speaking: {
         channelOf: () => stage.inVoice,
-        voiceOf: async (_, member) => {
-          if (member.id === 'capped')
-            throw userRefusal('member_daily_limit', { share: 5, freesAt: clock.now() + 1 });
-          throw new UserError('no_voices', { model: 'base' });
-        },
+        voiceOf,
         queue: (turn) => stage.queueTurn(turn),
         skip: () => stage.skip(),
         join: () => stage.join(),
@@ -511,6 +513,15 @@ describe('ChatReader, messages the speaking path refuses', () => {
       clock,
       logger,
       minTextLength: 30,
+    });
+    return lines;
+  }
+
+  test('each is counted for /queue; the warning is logged once per server and reason every ten minutes', async () => {
+    const lines = refusingReader(async (_, member) => {
+      if (member.id === 'capped')
+        throw userRefusal('member_daily_limit', { share: 5, freesAt: clock.now() + 1 });
+      throw new UserError('no_voices', { model: 'base' });
     });
     const warnings = () => lines.filter((line) => line.msg === 'cannot read chat').length;
     for (let i = 0; i < 3; i++) {
@@ -530,25 +541,8 @@ describe('ChatReader, messages the speaking path refuses', () => {
   });
 
   test('a failure that is no refusal (the API away) is not counted as one, and logged as an error', async () => {
-    const lines: { msg: string; level: number }[] = [];
-    const logger = pino(
-      { level: 'warn' },
-      { write: (line: string) => lines.push(JSON.parse(line)) },
-    );
-    reader = new ChatReader({
-      settings: { guild: async () => guild },
-      speaking: {
-        channelOf: () => stage.inVoice,
-        voiceOf: async () => {
-          throw new Error('connect ECONNREFUSED');
-        },
-        queue: (turn) => stage.queueTurn(turn),
-        skip: () => stage.skip(),
-        join: () => stage.join(),
-      },
-      clock,
-      logger,
-      minTextLength: 30,
+    const lines = refusingReader(async () => {
+      throw new Error('connect ECONNREFUSED');
     });
     post('Other', 'a message while the voice list cannot be fetched');
     post('Other', 'and another one while it is still away');
