@@ -23,6 +23,7 @@ import {
   reconnectPlan,
 } from './link-state.ts';
 import type { VoiceTarget } from './types.ts';
+import { guardVoiceConnection } from './udp-guard.ts';
 
 /** Settings of a {@link VoiceLink}. */
 export interface VoiceLinkOptions {
@@ -97,6 +98,7 @@ export class VoiceLink {
     const ghost = getVoiceConnection(target.guildId);
     if (ghost !== undefined) {
       options.logger.warn({ guildId: target.guildId }, 'destroying an untracked voice connection');
+      guardVoiceConnection(ghost);
       await destroyDeferred(ghost, options.logger);
     }
     return new VoiceLink(target, options);
@@ -113,6 +115,7 @@ export class VoiceLink {
       selfDeaf: true,
       selfMute: false,
     });
+    guardVoiceConnection(this.connection);
     this.connection.on('stateChange', (from, to) => this.#onStateChange(from, to));
     this.connection.on('error', (error) => {
       options.logger.warn({ err: error, guildId: this.guildId }, 'voice connection error');
@@ -164,7 +167,9 @@ export class VoiceLink {
   /**
    * The one destroy path. `connection.destroy()` runs one event-loop turn later: destroying in
    * the turn that created the UDP socket makes @discordjs/voice 0.19 throw
-   * ERR_SOCKET_DGRAM_NOT_RUNNING from its keep-alive timer, uncaught. Idempotent.
+   * ERR_SOCKET_DGRAM_NOT_RUNNING from its keep-alive timer, uncaught. The delay alone does not
+   * close that window (a socket made in the turn before still races), so every socket is also
+   * guarded (`guardVoiceConnection`). Idempotent.
    */
   destroy(): Promise<void> {
     if (this.#destroyed === undefined) {

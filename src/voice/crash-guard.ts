@@ -1,6 +1,8 @@
 /**
  * A process-wide guard for one known @discordjs/voice 0.19 race: destroying a connection before
- * its first UDP keep-alive can throw ERR_SOCKET_DGRAM_NOT_RUNNING from a timer, uncaught.
+ * its first UDP keep-alive can throw ERR_SOCKET_DGRAM_NOT_RUNNING from a timer, uncaught. Each
+ * socket a `VoiceLink` makes is guarded itself (`udp-guard.ts`); this is the second line, for a
+ * socket made some other way.
  */
 
 /** The subset of a pino logger the guard uses. */

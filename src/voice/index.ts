@@ -29,3 +29,4 @@ export type {
   VoiceService,
   VoiceTarget,
 } from './types.ts';
+export { guardUdpSocket, guardVoiceConnection, isSocketNotRunning } from './udp-guard.ts';

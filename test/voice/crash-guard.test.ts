@@ -65,39 +65,51 @@ describe('the one destroy path in a child process (no guard installed)', () => {
   const run = promisify(execFile);
   const child = fileURLToPath(new URL('./link-destroy-child.ts', import.meta.url));
 
+  async function runChild(at: LinkChildArgs['at']) {
+    const server = await startFakeVoiceServer({ heartbeatIntervalMs: 500 });
+    try {
+      const args: LinkChildArgs = {
+        guildId: '220000000000000001',
+        channelId: '300000000000000001',
+        userId: '100000000000000001',
+        sessionId: `child-${at}`,
+        at,
+        endpoint: server.endpoint,
+      };
+      const opened = server.open(args);
+      const { certPath } = await fakeVoiceCertificate();
+      const env = { ...process.env, NODE_EXTRA_CA_CERTS: certPath };
+      return await run(
+        process.execPath,
+        [child, JSON.stringify({ ...args, token: opened.token })],
+        {
+          env,
+        },
+      ).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+    } finally {
+      await server.close();
+    }
+  }
+
   test.each(['udp-handshake', 'signalling', 'ready'] as const)(
     'VoiceLink.destroy() during %s: no uncaught ERR_SOCKET_DGRAM_NOT_RUNNING',
     async (at) => {
-      const server = await startFakeVoiceServer({ heartbeatIntervalMs: 500 });
-      try {
-        const args: LinkChildArgs = {
-          guildId: '220000000000000001',
-          channelId: '300000000000000001',
-          userId: '100000000000000001',
-          sessionId: `child-${at}`,
-          at,
-          endpoint: server.endpoint,
-        };
-        const opened = server.open(args);
-        const { certPath } = await fakeVoiceCertificate();
-        const env = { ...process.env, NODE_EXTRA_CA_CERTS: certPath };
-        const result = await run(
-          process.execPath,
-          [child, JSON.stringify({ ...args, token: opened.token })],
-          {
-            env,
-          },
-        ).then(
-          ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-          (error: { code: number; stdout: string; stderr: string }) => error,
-        );
-        expect(result.stderr).toBe('');
-        expect(result.code).toBe(0);
-        expect(result.stdout).toContain(`destroying at ${at}`);
-        expect(result.stdout).toContain('survived; link gone, connection destroyed');
-      } finally {
-        await server.close();
-      }
+      const result = await runChild(at);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(`destroying at ${at}`);
+      expect(result.stdout).toContain('survived; link gone, connection destroyed');
     },
   );
+
+  test('a UDP socket the library closes in the turn it made it: no uncaught error', async () => {
+    const result = await runChild('udp-closed');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('closing the UDP socket at once');
+    expect(result.stdout).toContain('survived');
+  });
 });

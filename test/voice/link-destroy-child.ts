@@ -18,7 +18,8 @@ export interface LinkChildArgs {
   channelId: string;
   userId: string;
   sessionId: string;
-  at: 'udp-handshake' | 'signalling' | 'ready';
+  /** When to destroy; `udp-closed` closes the new UDP socket itself in the turn it was made. */
+  at: 'udp-handshake' | 'signalling' | 'ready' | 'udp-closed';
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as LinkChildArgs;
@@ -50,9 +51,20 @@ const destroy = (): void => {
 if (at === 'signalling') destroy();
 link.connection.on('stateChange', (_, state) => {
   if (at === 'ready' && state.status === VoiceConnectionStatus.Ready) destroy();
-  if (at !== 'udp-handshake' || state.status !== VoiceConnectionStatus.Connecting) return;
-  if (state.networking.state.code === NetworkingStatusCode.UdpHandshaking) destroy();
+  if (state.status !== VoiceConnectionStatus.Connecting) return;
+  const networking = state.networking.state;
+  if (networking.code !== NetworkingStatusCode.UdpHandshaking) return;
+  if (at === 'udp-handshake') destroy();
+  // As the library does when the voice server hangs up: the socket closes before its first
+  // keep-alive, which @discordjs/voice 0.19 still sends from a setImmediate.
+  if (at === 'udp-closed' && !closedUdp) {
+    closedUdp = true;
+    console.log('closing the UDP socket at once');
+    networking.udp.destroy();
+  }
 });
+let closedUdp = false;
 setTimeout(() => {
   console.log(`survived; link ${link.state}, connection ${link.connection.state.status}`);
+  destroy();
 }, 1500);
