@@ -13,6 +13,7 @@ import {
 } from '@discordjs/voice';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
+import { guardVoiceConnection } from '../../../src/voice/index.ts';
 import type { ChildArgs } from './early-destroy-child.ts';
 import {
   type FakeVoiceServer,
@@ -41,6 +42,9 @@ function join(guildId: string): VoiceConnection {
     channelId: CHANNEL_ID,
     adapterCreator: fakeAdapterCreator(server, { userId: USER_ID }),
   });
+  // As the bot's VoiceLink does: the library's first keep-alive must not crash a destroy that
+  // lands before it (see src/voice/udp-guard.ts).
+  guardVoiceConnection(connection);
   connection.on('error', (error) => connectionErrors.push(error));
   live.push(connection);
   return connection;
