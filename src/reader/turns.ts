@@ -146,11 +146,13 @@ export class ReaderTurns {
         generate: (signal) => {
           turn.state = 'generating';
           this.#options.onProgress(turn);
-          return this.#produce(turn, signal, true);
+          return this.#produce(turn, signal, true, this.#options.busyChat);
         },
         // Made again when it plays, a turn is a file: ffmpeg was started by `rawFormatOf` then.
+        // It plays now, so it takes its batch at once: waiting its place in `TakeOrder` would
+        // wait on turns queued after it, which wait on its speech (silence meanwhile).
         open: async (audioUrl, signal) => {
-          const url = turn.dirty ? await this.#produce(turn, signal, false) : audioUrl;
+          const url = turn.dirty ? await this.#produce(turn, signal, false, false) : audioUrl;
           if (turn.voice === undefined) throw new NothingToRead('the turn has no audio');
           return turn.voice.open(url, signal);
         },
@@ -218,10 +220,16 @@ export class ReaderTurns {
     turn.attempt?.abort(new Error('a message of the batch changed'));
   }
 
-  // Takes a fresh batch (putting back what the turn held) and generates it, `live` where the
-  // voice streams; again when a message of the batch is deleted or edited before the audio is made.
-  async #produce(turn: Turn, signal: AbortSignal, live: boolean): Promise<string> {
-    let taken = this.#options.busyChat && (await this.#takeInOrder(turn, signal));
+  // Takes a fresh batch (putting back what the turn held), `inOrder` after the turns queued
+  // before it, and generates it, `live` where the voice streams; again when a message of the
+  // batch is deleted or edited before the audio is made.
+  async #produce(
+    turn: Turn,
+    signal: AbortSignal,
+    live: boolean,
+    inOrder: boolean,
+  ): Promise<string> {
+    let taken = inOrder && (await this.#takeInOrder(turn, signal));
     for (;;) {
       signal.throwIfAborted();
       if (!taken) this.#refill(turn);

@@ -17,9 +17,20 @@ export type RawFormat = NonNullable<ReturnType<NonNullable<SpeechSource['rawForm
 /** What live speech most likely gives: the stream's PCM (ffmpeg is started ready for it). */
 export const PCM_HINT: RawFormat = STREAM_PCM;
 
-/** The live streams one source (or one chat voice) handed out and that have not played yet. */
+/** A stream handed out and not played yet. */
+interface HeldStream {
+  readonly pcm: Readable;
+  readonly format: RawFormat;
+  readonly recover: Extract<VoiceSpeech, { kind: 'live' }>['recover'];
+}
+
+/**
+ * The live streams one source (or one chat voice) handed out and that have not played yet. A
+ * stream that failed while it waited is played from its file instead (`recover`): it counts as
+ * a file from then on, so ffmpeg is started for one.
+ */
 export class LiveStreams {
-  readonly #streams = new Map<string, { readonly pcm: Readable; readonly format: RawFormat }>();
+  readonly #streams = new Map<string, HeldStream>();
 
   /**
    * The address of `speech`: its file's, or a live handle whose PCM is kept until opened, or
@@ -28,7 +39,11 @@ export class LiveStreams {
   hold(speech: VoiceSpeech, signal: AbortSignal): string {
     if (speech.kind === 'file') return speech.finished.audioUrl;
     const address = `${LIVE_PREFIX}${speech.generationId}`;
-    this.#streams.set(address, { pcm: speech.pcm, format: speech.format });
+    this.#streams.set(address, {
+      pcm: speech.pcm,
+      format: speech.format,
+      recover: speech.recover,
+    });
     const release = (): void => {
       if (this.#streams.get(address)?.pcm !== speech.pcm) return;
       this.#streams.delete(address);
@@ -39,9 +54,10 @@ export class LiveStreams {
     return address;
   }
 
-  /** The raw format of the live stream at `address`; undefined for a file (or a stream let go). */
+  /** The raw format of the live stream at `address`; undefined for a file, a stream let go or failed. */
   formatOf(address: string): RawFormat | undefined {
-    return this.#streams.get(address)?.format;
+    const live = this.#streams.get(address);
+    return live === undefined || live.pcm.errored !== null ? undefined : live.format;
   }
 
   /** Opens the audio at `address`: a held stream's PCM (once), else the file through `client`. */
@@ -53,8 +69,11 @@ export class LiveStreams {
     const live = this.#streams.get(address);
     if (live === undefined) return openSniffed(client, address, signal);
     this.#streams.delete(address);
-    // It failed while the item waited its turn: say why rather than feed ffmpeg nothing.
-    if (live.pcm.errored !== null) throw live.pcm.errored;
-    return { stream: live.pcm, extension: live.format.format, raw: live.format };
+    if (live.pcm.errored === null) {
+      return { stream: live.pcm, extension: live.format.format, raw: live.format };
+    }
+    // It failed while the item waited its turn: heard from its file rather than dropped.
+    const finished = await live.recover(signal);
+    return openSniffed(client, finished.audioUrl, signal);
   }
 }

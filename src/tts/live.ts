@@ -38,6 +38,11 @@ export type VoiceSpeech =
       readonly pcm: Readable;
       /** The generation with its backup file's address, once the stream completed. */
       readonly finished: Promise<FinishedSpeech>;
+      /**
+       * The speech as a file after `pcm` failed before anyone played it: the same generation
+       * polled (a cut socket does not stop it), or made again where the API said it failed.
+       */
+      readonly recover: (signal: AbortSignal) => Promise<FinishedSpeech>;
     };
 
 /** What {@link liveSpeech} uses of the key's client. */
@@ -114,7 +119,14 @@ export async function liveSpeech(options: LiveOptions, deps: LiveDeps): Promise<
   });
   // Whoever plays the PCM hears of a failure through it; this copy needs no listener.
   finished.catch(() => undefined);
-  return { kind: 'live', generationId, format: live.format, pcm: live.pcm, finished };
+  const recover = (recoverSignal: AbortSignal): Promise<FinishedSpeech> =>
+    fallBack(
+      live.pcm.errored,
+      { generationId, at: submittedAt },
+      { ...options, signal: recoverSignal },
+      deps,
+    );
+  return { kind: 'live', generationId, format: live.format, pcm: live.pcm, finished, recover };
 }
 
 async function fallBack(

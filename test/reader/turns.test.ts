@@ -15,12 +15,13 @@ import { collapseRepeats } from '../../src/reader/repeats.ts';
 import { type ReaderMessage, ReaderTurns } from '../../src/reader/turns.ts';
 import type { ChatGenerateOptions, ChatVoice } from '../../src/speaking/index.ts';
 import { LiveStreams } from '../../src/speaking/live-streams.ts';
+import { type ReaderSettings, readerSettingsSchema } from '../../src/store/index.ts';
 import { STREAM_PCM } from '../../src/tts/index.ts';
 import { FakeClock, settle } from '../support/fake-clock.ts';
 
 /** One generation the voice was asked for: how, what, and the stream it gave when live. */
 interface Made {
-  readonly how: 'live' | 'file';
+  readonly how: 'live' | 'file' | 'recovered';
   readonly text: string;
   readonly speed: number | undefined;
   readonly address: string;
@@ -57,8 +58,15 @@ function voiceDouble(options: { live: boolean; speeds?: boolean }) {
               const generationId = `gen_${made.length + 1}`;
               const finished = Promise.withResolvers<{ generationId: string; audioUrl: string }>();
               finished.promise.catch(() => undefined);
+              // A stream that failed before it played: its generation's file, as polled.
+              const recover = async () => {
+                const audioUrl = `https://media.test/audio/${generationId}.wav`;
+                made.push({ how: 'recovered', text, speed, address: audioUrl });
+                return { generationId, audioUrl };
+              };
+              const speech = { kind: 'live' as const, generationId, format: STREAM_PCM, pcm };
               const address = streams.hold(
-                { kind: 'live', generationId, format: STREAM_PCM, pcm, finished: finished.promise },
+                { ...speech, finished: finished.promise, recover },
                 signal,
               );
               made.push({ how: 'live', text, speed, address, pcm });
@@ -84,7 +92,7 @@ let clock: FakeClock;
 let backlog: ChatBacklog<ReaderMessage>;
 let next = 0;
 
-function turnsOver(busyChat = false): ReaderTurns {
+function turnsOver(busyChat = false, settings?: Partial<ReaderSettings>): ReaderTurns {
   return new ReaderTurns({
     guildId: 'g1',
     backlog,
@@ -93,7 +101,13 @@ function turnsOver(busyChat = false): ReaderTurns {
     logger: pino({ level: 'silent' }),
     minTextLength: 0,
     busyChat,
-    current: () => ({ phrases: ENGLISH_PHRASES, crowd: ENGLISH_CROWD_PHRASES }),
+    current: () => ({
+      ...(settings === undefined
+        ? {}
+        : { settings: { ...readerSettingsSchema.parse({}), ...settings } }),
+      phrases: ENGLISH_PHRASES,
+      crowd: ENGLISH_CROWD_PHRASES,
+    }),
     onProgress: () => undefined,
     onCancelled: () => undefined,
   });
@@ -209,6 +223,56 @@ describe('a chat turn on the live path', () => {
     item.abort(new Error('skipped'));
     expect(made[0]?.pcm?.destroyed).toBe(true);
     expect(source.rawFormatOf(address)).toBeUndefined();
+  });
+
+  test('a stream that fails while its turn waits is heard from its file, not dropped', async () => {
+    const { voice, made } = voiceDouble({ live: true });
+    const turns = turnsOver();
+    post(voice, 'hello there stream that will fail');
+    const { source, onUpdate } = turns.open();
+    const address = await source.generate(new AbortController().signal);
+    made[0]?.pcm?.on('error', () => undefined);
+    made[0]?.pcm?.destroy(new Error('the v3 stream failed: the connection was cut (close 1006)'));
+    await settle();
+    // Voice asks before it opens: ffmpeg for a file, since the failed stream is not played.
+    expect(source.rawFormatOf(address)).toBeUndefined();
+    onUpdate({ state: 'playing' });
+    const audio = await source.open(address, new AbortController().signal);
+    expect(audio.raw).toBeUndefined();
+    // The same generation's file: nothing generated again.
+    expect(made.map((m) => [m.how, m.text])).toEqual([
+      ['live', 'bobby said hello there stream that will fail.'],
+      ['recovered', 'bobby said hello there stream that will fail.'],
+    ]);
+  });
+});
+
+describe('a busy chat turn made again as it plays', () => {
+  test('takes its batch at once, not after the turn queued behind it has taken', async () => {
+    const { voice, made } = voiceDouble({ live: false });
+    const turns = turnsOver(true, { maxAgeMs: 20_000 });
+    for (let i = 0; i < 40; i++)
+      post(voice, `message ${i} ${'is rather long chat '.repeat(3)}`, `c${i}`);
+    const a = turns.open();
+    const aGenerated = a.source.generate(new AbortController().signal);
+    await clock.advance(0);
+    await settle();
+    const addressA = await aGenerated;
+    // The next turn waits to take until A's speech leaves room in the forecast window.
+    const b = turns.open();
+    void b.source.generate(new AbortController().signal).catch(() => undefined);
+    await settle();
+    const madeBeforeDelete = made.length;
+    // A moderator deletes one of A's messages before A plays.
+    expect(turns.remove(a.turn.batch[0]?.id ?? '')).toBe(true);
+    a.onUpdate({ state: 'playing' });
+    let opened = false;
+    void a.source.open(addressA, new AbortController().signal).then(() => {
+      opened = true;
+    });
+    await settle();
+    expect(opened).toBe(true);
+    expect(made).toHaveLength(madeBeforeDelete + 1);
   });
 });
 

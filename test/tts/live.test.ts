@@ -51,6 +51,39 @@ const failing =
     );
   };
 
+/** A stream that started as `gen_1` and handed over `pcm`, its completion left pending. */
+const streaming = (pcm: PassThrough) => async (onStarted: (id: string) => Promise<void>) => {
+  await onStarted('gen_1');
+  const completed = new Promise<string>(() => undefined);
+  return { generationId: 'gen_1', format: STREAM_PCM, pcm, completed };
+};
+
+describe('liveSpeech: a stream that fails after its first chunk, before it is played', () => {
+  test.each<[string, Error, string[], string]>([
+    [
+      'cut: the same generation is polled for its file, nothing submitted',
+      new TtsError('network', 'the v3 stream failed: the connection was cut'),
+      ['stream', 'resume gen_1'],
+      'http://media/gen_1.wav',
+    ],
+    [
+      'an `error` frame: given back, so submitted again',
+      new TtsError('generation_failed', 'the v3 stream failed: the generation failed'),
+      ['stream', 'generate'],
+      'http://media/gen_new.wav',
+    ],
+  ])('%s', async (_, error, expected, audioUrl) => {
+    const pcm = new PassThrough();
+    const { deps, calls } = fakes(streaming(pcm));
+    const speech = await liveSpeech({}, deps);
+    if (speech.kind !== 'live') throw new Error('expected live speech');
+    pcm.on('error', () => undefined);
+    pcm.destroy(error);
+    expect(await speech.recover(new AbortController().signal)).toMatchObject({ audioUrl });
+    expect(calls).toEqual(expected);
+  });
+});
+
 describe('liveSpeech', () => {
   test('a cached request is served from the cache: no stream', async () => {
     const cached = { generationId: 'gen_old', audioUrl: 'http://media/old.wav', cached: true };
