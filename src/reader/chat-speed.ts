@@ -62,9 +62,14 @@ export function speedFor(input: SpeedInput): ChatSpeed {
   if (pressure > SPEED_UP_AT) index = Math.min(steps.length - 1, index + 1);
   else if (pressure < CALM_BELOW) index = Math.max(0, index - 1);
   const factor = steps[index] ?? 1;
-  const base = Math.min(API_SPEED.max, Math.max(API_SPEED.min, input.baseSpeed));
+  return { factor, speed: speedAt(input.baseSpeed, factor) };
+}
+
+/** The API speed of a voice whose own speed is `baseSpeed`, sped up by `factor`; never below its own. */
+export function speedAt(baseSpeed: number, factor: number): number {
+  const base = Math.min(API_SPEED.max, Math.max(API_SPEED.min, baseSpeed));
   const speed = Math.min(API_SPEED.max, Math.round(base * factor * 100) / 100);
-  return { factor, speed: factor === 1 ? base : Math.max(base, speed) };
+  return factor === 1 ? base : Math.max(base, speed);
 }
 
 /**

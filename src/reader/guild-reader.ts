@@ -11,7 +11,8 @@ import { type CrowdPhrases, ENGLISH_CROWD_PHRASES } from './crowd-phrases.ts';
 import { nextTurnAt } from './pacing.ts';
 import { ENGLISH_PHRASES, type ReaderPhrases } from './phrases.ts';
 import type { SpokenMessage } from './text.ts';
-import { type ReaderMessage, ReaderTurns, type Turn } from './turns.ts';
+import type { ReaderMessage, Turn } from './turn.ts';
+import { ReaderTurns } from './turns.ts';
 import type { ChatSpeaking } from './types.ts';
 
 /** The requester id chat turns have in the speech queue: the chat takes turns with `/say` members. */

@@ -31,7 +31,7 @@ export { type ChatterStanding, hasPriority, PRIORITY_BADGES, priorityFirst } fro
 export { ChatReader, type ChatReaderOptions, type ReaderStats } from './reader.ts';
 export { chorusText, collapseRepeats, type RepeatGroup, repeatKey } from './repeats.ts';
 export { type ChatContent, type CleanupOptions, cleanMessage, type SpokenMessage } from './text.ts';
-export { NothingToRead } from './turns.ts';
+export { NothingToRead } from './turn.ts';
 export {
   TWITCH_ID_PREFIX,
   twitchAuthorId,

@@ -8,8 +8,8 @@ import type { Logger } from '../log/index.ts';
 import { DEFAULT_MAX_AGE_MS, type ReaderSettings } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import type { SpeakUpdate } from '../voice/index.ts';
-import { batchCost, type ChatBacklog, type PendingMessage, type TakePlan } from './backlog.ts';
-import { compactGlue, DEFAULT_MAX_SPEED, SpeedAwareRate, speedFor } from './chat-speed.ts';
+import { batchCost, type ChatBacklog, type TakePlan } from './backlog.ts';
+import { compactGlue, DEFAULT_MAX_SPEED, SpeedAwareRate, speedAt, speedFor } from './chat-speed.ts';
 import { ChatterShare } from './chatter-share.ts';
 import { compactGlueChars, composeBatch, type LastRead } from './compose.ts';
 import type { CrowdPhrases } from './crowd-phrases.ts';
@@ -19,46 +19,8 @@ import { priorityFirst } from './priority.ts';
 import { chorusLines, collapseRepeats, repeatKey } from './repeats.ts';
 import { TakeOrder } from './take-order.ts';
 import type { SpokenMessage } from './text.ts';
-import type { ChatSpeaking, ChatVoice, TurnSource } from './types.ts';
-
-/** Thrown by a turn whose messages were all deleted or went stale before it could speak. */
-export class NothingToRead extends Error {
-  override readonly name = 'NothingToRead';
-}
-
-/** A message with the voice it is spoken in. */
-export interface ReaderMessage extends PendingMessage {
-  readonly voice: ChatVoice;
-  /**
-   * An edit made after the message was taken for generation was read (its one re-read): later
-   * edits no longer change what is said, so ten edits cost at most one generation more.
-   */
-  readonly reread?: boolean;
-  /** From a priority chatter (a priority role; broadcaster, moderator or VIP): read first. */
-  readonly priority?: boolean;
-}
-
-/** One chat turn in the speech queue: the batch it reads and where it stands. */
-export interface Turn {
-  batch: ReaderMessage[];
-  state: 'waiting' | 'generating' | 'ready' | 'playing' | 'done';
-  /**
-   * The generation under way, then the audio it made until played (a live stream is let go
-   * with it): aborted when one of its messages is deleted or edited, or the turn ends.
-   */
-  attempt: AbortController | undefined;
-  /** A message of the batch changed after its audio was made: make it again before playing. */
-  dirty: boolean;
-  voice: ChatVoice | undefined;
-  /** Characters of the batch as the backlog counts them (a chorus once), for the speech forecast. */
-  cost: number;
-  /** The API speed the turn is generated at (the voice's own, or faster for a busy chat). */
-  speed: number | undefined;
-  /** Read with the compact glue ("Bobby, …"), decided with its speed. */
-  compact: boolean;
-  /** When it started playing. */
-  playingSince: number | undefined;
-}
+import { NothingToRead, type ReaderMessage, type Turn } from './turn.ts';
+import type { ChatSpeaking, TurnSource } from './types.ts';
 
 /** What {@link ReaderTurns} works with. */
 export interface ReaderTurnsOptions {
@@ -136,6 +98,7 @@ export class ReaderTurns {
       voice: undefined,
       cost: 0,
       speed: undefined,
+      factor: 1,
       compact: false,
       playingSince: undefined,
     };
@@ -250,13 +213,16 @@ export class ReaderTurns {
       turn.attempt = attempt;
       turn.dirty = false;
       turn.voice = first.voice;
+      // The speed-up applies to the batch's own voice, where its model takes speed: the
+      // voice of the message it was decided on may be another (dropped stale, or held).
+      const base = first.voice.request.speed ?? 1;
+      turn.speed = first.voice.speeds === false ? base : speedAt(base, turn.factor);
       try {
-        const base = first.voice.request.speed ?? 1;
         const options = {
           authors: turn.batch.map((message) => message.authorId),
           signal: AbortSignal.any([signal, attempt.signal]),
           // The speed the rate model is told of when the turn has played, streamed or not.
-          ...(turn.speed === undefined || turn.speed === base ? {} : { speed: turn.speed }),
+          ...(turn.speed === base ? {} : { speed: turn.speed }),
         };
         const { live: streamed } = first.voice;
         const audioUrl = await (live && streamed !== undefined
@@ -300,6 +266,7 @@ export class ReaderTurns {
     const glue = compactGlueChars(this.#options.current().phrases);
     if (turn.speed === undefined) {
       turn.speed = this.#speedOf(aheadMs, maxAgeMs, maxSpeed, glue);
+      turn.factor = this.#speedFactor;
       turn.compact = this.#compact;
     }
     const cost = (message: ReaderMessage) => batchCost(message, turn.compact ? glue : undefined);

@@ -12,7 +12,8 @@ import { batchCost, ChatBacklog } from '../../src/reader/backlog.ts';
 import { ENGLISH_CROWD_PHRASES } from '../../src/reader/crowd-phrases.ts';
 import { ENGLISH_PHRASES } from '../../src/reader/phrases.ts';
 import { collapseRepeats } from '../../src/reader/repeats.ts';
-import { type ReaderMessage, ReaderTurns } from '../../src/reader/turns.ts';
+import type { ReaderMessage } from '../../src/reader/turn.ts';
+import { ReaderTurns } from '../../src/reader/turns.ts';
 import type { ChatGenerateOptions, ChatVoice } from '../../src/speaking/index.ts';
 import { LiveStreams } from '../../src/speaking/live-streams.ts';
 import { type ReaderSettings, readerSettingsSchema } from '../../src/store/index.ts';
@@ -244,6 +245,53 @@ describe('a chat turn on the live path', () => {
       ['live', 'bobby said hello there stream that will fail.'],
       ['recovered', 'bobby said hello there stream that will fail.'],
     ]);
+  });
+});
+
+describe('the speed a turn is generated at follows the voice of its batch', () => {
+  test('a priority message in a voice that takes no speed goes first: sent at its own speed', async () => {
+    const base = voiceDouble({ live: false, speeds: true });
+    const other = voiceDouble({ live: false, speeds: false });
+    const advance = {
+      ...other.voice,
+      key: 'k|v2|advance|1',
+      request: { voiceId: 'v2', model: 'advance' as const },
+    };
+    const turns = turnsOver(true);
+    // Far more chat than half of max-age can say: the chat is sped up.
+    for (let i = 0; i < 40; i++)
+      post(base.voice, `message ${i} ${'is rather long chat '.repeat(3)}`, `c${i}`);
+    const vip: ReaderMessage = { ...post(advance, 'the vip says something long', 'vip') };
+    backlog.delete(vip.id);
+    backlog.add({ ...vip, priority: true });
+    const generating = turns.open().source.generate(new AbortController().signal);
+    await clock.advance(0);
+    await settle();
+    await generating;
+    expect(base.made).toEqual([]);
+    expect(other.made.map((m) => [m.text, m.speed])).toEqual([
+      ['vip, the vip says something long.', undefined],
+    ]);
+  });
+
+  test('a calm chat whose oldest message went stale: the next voice keeps its own speed', async () => {
+    const plain = voiceDouble({ live: false });
+    const fast = voiceDouble({ live: false });
+    const fastVoice = {
+      ...fast.voice,
+      key: 'k|v|base|1.5',
+      request: { voiceId: 'v', model: 'base' as const, speed: 1.5 },
+    };
+    const turns = turnsOver();
+    post(plain.voice, 'an old message nobody will hear now', 'old');
+    await clock.advance(61_000); // past the default max-age of 60 s
+    post(fastVoice, 'a fresh message from a member who reads at 1.5', 'fast');
+    const generating = turns.open().source.generate(new AbortController().signal);
+    await settle();
+    await generating;
+    expect(plain.made).toEqual([]);
+    // Its own speed is in its request: nothing else is sent (before: speed 1, the stale voice's).
+    expect(fast.made.map((m) => m.speed)).toEqual([undefined]);
   });
 });
 
