@@ -12,6 +12,8 @@ import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 import { populateServer, recordsOf, storeSnapshot } from '../support/server-data.ts';
 
 const DAY = 86_400_000;
+/** A bot start and its first sweep can take more than vitest's one second on a loaded machine. */
+const POLL = { timeout: 10_000 };
 const twoServers = { guilds: [{ name: 'Server A' }, { name: 'Server B' }] };
 
 /** The two servers of the fake Discord. */
@@ -46,9 +48,9 @@ describe('DATA_RETENTION=0', () => {
   test('an outage (GUILD_DELETE with unavailable) deletes nothing and schedules nothing', async () => {
     const before = await storeSnapshot(t.bot.store);
     t.discord.leaveGuild(b.id, { outage: true });
-    await expect.poll(() => t.bot.client.guilds.cache.get(b.id)?.available).toBe(false);
+    await expect.poll(() => t.bot.client.guilds.cache.get(b.id)?.available, POLL).toBe(false);
     t.discord.rejoinGuild(b.id);
-    await expect.poll(() => t.bot.client.guilds.cache.get(b.id)?.available).toBe(true);
+    await expect.poll(() => t.bot.client.guilds.cache.get(b.id)?.available, POLL).toBe(true);
     expect(await pendingRemovals(t)).toEqual([]);
     expect(await storeSnapshot(t.bot.store)).toEqual(before);
   });
@@ -99,12 +101,12 @@ describe('DATA_RETENTION=7d (the default)', () => {
   test('removed, then added back before the retention is over: everything is kept', async () => {
     const before = await storeSnapshot(t.bot.store);
     t.discord.leaveGuild(a.id);
-    await expect.poll(() => pendingRemovals(t)).toEqual([a.id]);
+    await expect.poll(() => pendingRemovals(t), POLL).toEqual([a.id]);
     expect(await storeSnapshot(t.bot.store)).toEqual(
       new Map([...before, [`forget:${a.id}`, expect.anything()]]),
     );
     t.discord.rejoinGuild(a.id);
-    await expect.poll(() => pendingRemovals(t)).toEqual([]);
+    await expect.poll(() => pendingRemovals(t), POLL).toEqual([]);
     expect(await storeSnapshot(t.bot.store)).toEqual(before);
     expect(await t.bot.services.apiKeys.get(a.id)).toBe(USER_ONE.apiKey);
   });
@@ -112,7 +114,7 @@ describe('DATA_RETENTION=7d (the default)', () => {
   test('a pending deletion survives a restart and runs once the retention is over', async () => {
     const before = await storeSnapshot(t.bot.store);
     t.discord.leaveGuild(a.id);
-    await expect.poll(() => pendingRemovals(t)).toEqual([a.id]);
+    await expect.poll(() => pendingRemovals(t), POLL).toEqual([a.id]);
     const { config, logger } = t.bot.services;
     await t.bot.stop();
     // The next start, eight days later.
@@ -122,7 +124,7 @@ describe('DATA_RETENTION=7d (the default)', () => {
       await expect
         .poll(async () => recordsOf(await storeSnapshot(again.store), a.id, USER_ONE.apiKey))
         .toEqual([]);
-      await expect.poll(() => keysUnder(again.store, 'forget:')).toEqual([]);
+      await expect.poll(() => keysUnder(again.store, 'forget:'), POLL).toEqual([]);
       const after = await storeSnapshot(again.store);
       const ofA = recordsOf(before, a.id, USER_ONE.apiKey);
       expect(ofA).toHaveLength(5);
@@ -156,7 +158,7 @@ describe('removed while no process ran', () => {
     t.discord.leaveGuild(a.id);
     const again = await startBot(config, { logger });
     try {
-      await expect.poll(() => keysUnder(again.store, 'forget:')).toEqual([`forget:${a.id}`]);
+      await expect.poll(() => keysUnder(again.store, 'forget:'), POLL).toEqual([`forget:${a.id}`]);
     } finally {
       await again.stop();
     }

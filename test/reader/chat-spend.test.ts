@@ -111,7 +111,9 @@ describe('chat spending', () => {
     const message = t.discord.sendMessage({
       user: 'carol',
       channelId: chat(),
-      content: 'generated edit probe, version zero',
+      // Long enough that its v3 stream (about 3 s) is still going when the first edit arrives.
+      content:
+        'generated edit probe, version zero, with a few more words so that it takes a while to say',
     });
     // A v3 stream is in the emulator's log once it closes; its generation record is there at once.
     const started = () =>

@@ -222,7 +222,9 @@ describe('streamer mode: reading the chat', () => {
     const message = t.discord.sendMessage({
       user: 'bobby',
       channelId: chat(),
-      content: 'waiting turn probe, as first sent',
+      // Long enough that its v3 stream (about 3 s) is still going when the edit reaches the bot.
+      content:
+        'waiting turn probe, as first sent, with a few more words so that it takes a while to say',
     });
     const probes = () =>
       api
