@@ -134,6 +134,25 @@ describe('v3 streaming into voice', () => {
     },
   );
 
+  test('a stream cut while its item waits behind another is heard from its file, paid once', async () => {
+    t.voiceServer.reset(guildId());
+    const first = say(fresh(120));
+    await eventually(
+      'the first plays',
+      () => t.voiceServer.received(guildId()).packets > 0,
+      15_000,
+    );
+    const submits = counts()['POST /v3/tts']?.total ?? 0;
+    const charged = await memberToday();
+    t.emulator.fault({ kind: 'stream-cut', afterChunks: 3 });
+    const second = say(fresh(60));
+    expect(await outcome(first)).toMatch(/Played/);
+    expect(await outcome(second)).toMatch(/Played/);
+    // The emulator fails (and gives back) a cut generation: it is made once more, as a file.
+    expect(counts()['POST /v3/tts']?.total).toBe(submits + 1);
+    expect(await memberToday()).toBe(charged + 1);
+  }, 60_000);
+
   test('an invalid key stored earlier: the stream is refused and the member told the way out', async () => {
     const revoked = 'adx_RECOGNIZABLE_revoked_key_0c0c0c';
     await t.bot.services.apiKeys.set(guildId(), revoked);
