@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { unheard } from '../../tools/demo/chat.ts';
+import { unheard } from '../../tools/demo/heard.ts';
 import { DEMO_DISCORD, runTour } from '../../tools/demo/tour.ts';
 import { pcmWav } from '../../tools/demo/wav.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
