@@ -42,6 +42,7 @@ const API_MATRIX = [
   'test/i18n/locale-e2e.test.ts',
   'test/ops/metrics.test.ts',
   'test/main-shutdown.test.ts',
+  'test/tools/demo.test.ts',
 ];
 
 export default defineConfig({

@@ -7,20 +7,25 @@ import { maxConcurrent } from '../../bench/chat-heard.ts';
 import type { TtsClientOptions } from '../../src/tts/index.ts';
 import {
   type ApiEndpoint,
+  type ApiVersion,
+  downloaded,
   type Emulator,
   type EmulatorOptions,
   type EndpointName,
+  heardGenerations,
+  heardText,
   LIMITS,
   type Plan,
   type RequestLogEntry,
   V3_LIMITS,
   type V3PlanLimits,
+  v3Generations,
 } from '../../tools/emulator/index.ts';
+import { botApiEnv } from '../../tools/local-stack/index.ts';
 import { clientsFor } from '../tts/emulated.ts';
 import { v3ClientsFor } from '../tts/v3-emulated.ts';
 
-/** A version of the vendor's API. */
-export type ApiVersion = 'v2' | 'v3';
+export type { ApiVersion } from '../../tools/emulator/index.ts';
 
 /** What tests read of a generation in either version. */
 export interface SpokenGeneration {
@@ -144,21 +149,6 @@ function polledOn(emulator: Emulator, endpoint: EndpointName): string[] {
   return [...new Set(ids)].filter((id) => id !== '');
 }
 
-/** The generation id of a media server path (`/audio/<id>.wav`). */
-function audioIdOf(path: string): string {
-  return /\/audio\/([^/.?]+)/.exec(path)?.[1] ?? '';
-}
-
-/** Generation ids whose audio was fetched from the emulator's media server, in order. */
-function downloaded(emulator: Emulator): string[] {
-  return entriesOf(emulator, 'GET /audio').map((entry) => audioIdOf(entry.path));
-}
-
-/** Every v3 generation of every user of `emulator`. */
-function v3Generations(emulator: Emulator) {
-  return emulator.users.flatMap((user) => emulator.v3.generationsOf(user.userId));
-}
-
 /** Log entries of `endpoints`, oldest first. */
 function entriesOf(emulator: Emulator, ...endpoints: EndpointName[]): RequestLogEntry[] {
   return emulator.requests.filter((entry) => endpoints.includes(entry.endpoint));
@@ -199,9 +189,9 @@ const V2: ApiUnderTest = {
   submit: 'POST /v2/tts',
   status: 'GET /v2/status',
   voices: 'GET /v2/voices',
-  env: (emulator) => ({ TTS_API_URL: emulator.baseUrl }),
+  env: (emulator) => botApiEnv(emulator, 'v2'),
   planEnv: () => ({}),
-  textOf: (emulator, id) => emulator.generation(id)?.text,
+  textOf: (emulator, id) => heardText(emulator, 'v2', id)?.text,
   idPrefix: 'base_',
   tenthLimits: V2_TENTH_LIMITS,
   defaultDaily: dailyOfEmulator(),
@@ -223,7 +213,7 @@ const V2: ApiUnderTest = {
   },
   polled: (emulator) => polledOn(emulator, 'GET /v2/status'),
   spoken: (emulator) => downloaded(emulator),
-  heard: (emulator) => downloaded(emulator),
+  heard: (emulator) => heardGenerations(emulator, 'v2'),
   generated: (emulator) => polledOn(emulator, 'GET /v2/status'),
   submissions: (emulator) => entriesOf(emulator, 'POST /v2/tts'),
   acceptedStatus: 201,
@@ -236,11 +226,11 @@ const V3: ApiUnderTest = {
   submit: 'POST /v3/tts',
   status: 'GET /v3/tts',
   voices: 'GET /v3/voices',
-  env: (emulator) => ({ TTS_API_URL: emulator.v3.baseUrl, TTS_API_VERSION: 'v3' }),
+  env: (emulator) => botApiEnv(emulator, 'v3'),
   planEnv: (emulator, plan) => ({
     TTS_CONCURRENT_JOBS: String(emulator.v3.limitsOf(plan).concurrent),
   }),
-  textOf: (emulator, id) => emulator.v3.generation(id)?.text,
+  textOf: (emulator, id) => heardText(emulator, 'v3', id)?.text,
   idPrefix: 'gen_',
   tenthLimits: `request=${V3_LIMITS.free.perMinute}/6s`,
   defaultDaily: undefined,
@@ -268,16 +258,7 @@ const V3: ApiUnderTest = {
   },
   polled: (emulator) => polledOn(emulator, 'GET /v3/tts'),
   spoken: (emulator, userId) => emulator.v3.generationsOf(userId).map((g) => g.id),
-  heard: (emulator) => {
-    const files = entriesOf(emulator, 'GET /audio').map((entry) => ({
-      id: audioIdOf(entry.path),
-      at: entry.at,
-    }));
-    const streams = v3Generations(emulator)
-      .filter((g) => g.via === 'stream' && g.deliveredAt !== undefined)
-      .map((g) => ({ id: g.id, at: g.createdAt }));
-    return [...files, ...streams].sort((a, b) => a.at - b.at).map((heard) => heard.id);
-  },
+  heard: (emulator) => heardGenerations(emulator, 'v3'),
   generated: (emulator) =>
     v3Generations(emulator)
       .sort((a, b) => a.createdAt - b.createdAt)

@@ -5,9 +5,9 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Emulator } from '../emulator/index.ts';
 import { wavDurationMs } from '../emulator/index.ts';
 import type { LocalStack, LocalStackOptions } from '../local-stack/index.ts';
+import { heardSoFar, waitUntilHeard } from './heard.ts';
 import type { Transcript } from './transcript.ts';
 import { decodeToWav } from './wav.ts';
 
@@ -44,27 +44,12 @@ export const CHAT_POSTS: readonly ChatPost[] = [
 
 /** What the chat step produced. */
 export interface ChatStepResult {
-  /** Texts of the generations the bot spoke for the chat, in the order it fetched them. */
+  /** Texts of the generations the bot spoke for the chat, in the order it asked for them. */
   readonly spoken: readonly string[];
   /** The voice audio received while the chat was read, decoded. */
   readonly wav: string;
   /** Milliseconds of audio the fake voice server received and decoded. */
   readonly ms: number;
-}
-
-/** The phrases none of `texts` contains yet (ignoring case): what is still to be heard. */
-export function unheard(phrases: readonly string[], texts: readonly string[]): string[] {
-  const all = texts.join('\n').toLowerCase();
-  return phrases.filter((phrase) => !all.includes(phrase.toLowerCase()));
-}
-
-/** Generation ids whose audio was fetched from the emulator's media server, each once, in order. */
-export function fetchedGenerations(emulator: Pick<Emulator, 'requests'>): string[] {
-  const ids = emulator.requests
-    .filter((entry) => entry.endpoint === 'GET /audio')
-    .map((entry) => /\/audio\/([^/.?]+)/.exec(entry.path)?.[1])
-    .filter((id): id is string => id !== undefined);
-  return [...new Set(ids)];
 }
 
 /** Plays the step with the bot in voice; throws when the chat is not heard within `timeoutMs`. */
@@ -88,7 +73,7 @@ export async function runChatStep(
   });
   out.bot((await added.waitForReply(timeoutMs)).content);
 
-  const before = new Set(fetchedGenerations(emulator));
+  const before = heardSoFar(stack);
   voiceServer.reset(guildId);
   const names = Object.entries(NICKNAMES).map(([user, nick]) => `${user} is "${nick}"`);
   out.print(`\nmembers post in #chat (server nicknames: ${names.join(', ')})`);
@@ -97,22 +82,16 @@ export async function runChatStep(
     discord.sendMessage({ user: post.user, channelId: chat, content: post.content });
   }
 
-  const phrases = CHAT_POSTS.map((post) => post.heard);
-  const chatIds = () => fetchedGenerations(emulator).filter((id) => !before.has(id));
-  const textOf = (id: string) => emulator.generation(id)?.text ?? '';
-  const deadline = Date.now() + timeoutMs;
-  while (unheard(phrases, chatIds().map(textOf)).length > 0) {
-    if (Date.now() > deadline) {
-      const missing = unheard(phrases, chatIds().map(textOf));
-      throw new Error(`demo: the chat was not read aloud (never heard: ${missing.join('; ')})`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const ids = chatIds();
-  for (const id of ids) out.print(`  bot (in voice) › “${textOf(id)}”`);
+  const lines = await waitUntilHeard(
+    stack,
+    before,
+    CHAT_POSTS.map((post) => post.heard),
+    { deadline: Date.now() + timeoutMs, what: 'the chat' },
+  );
+  for (const line of lines) out.print(`  bot (in voice) › “${line.text}”`);
 
   // Every chat generation is being played or done: wait until all of its audio has arrived.
-  const expectedMs = ids.reduce((sum, id) => {
+  const expectedMs = lines.reduce((sum, { id }) => {
     const audio = emulator.audioOf(id);
     if (audio === undefined) throw new Error(`demo: the emulator has no audio for ${id}`);
     return sum + wavDurationMs(audio);
@@ -126,5 +105,5 @@ export async function runChatStep(
   out.print(
     `  fake voice server › received ${received.opusFrames.length} Opus packets (${(received.durationMs / 1000).toFixed(1)} s), decoded to ${wav}`,
   );
-  return { spoken: ids.map(textOf), wav, ms: received.durationMs };
+  return { spoken: lines.map((line) => line.text), wav, ms: received.durationMs };
 }

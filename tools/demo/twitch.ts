@@ -5,7 +5,7 @@
  */
 import type { FakeTwitch } from '../../test/fake-twitch/index.ts';
 import type { LocalStack } from '../local-stack/index.ts';
-import { fetchedGenerations, unheard } from './chat.ts';
+import { heardSoFar, waitUntilHeard } from './heard.ts';
 import type { Transcript } from './transcript.ts';
 
 /** The Twitch channel the tour reads. */
@@ -48,7 +48,7 @@ export async function runTwitchStep(
   out: Transcript,
   timeoutMs: number,
 ): Promise<TwitchStepResult> {
-  const { discord, emulator } = stack;
+  const { discord } = stack;
   out.say('admin', `/config twitch add channel:${DEMO_TWITCH_CHANNEL}`);
   const added = discord.slash({
     user: 'admin',
@@ -63,29 +63,20 @@ export async function runTwitchStep(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 
-  const before = new Set(fetchedGenerations(emulator));
+  const before = heardSoFar(stack);
   out.print(`\nchatters write in twitch.tv/${DEMO_TWITCH_CHANNEL} (a local fake Twitch chat)`);
   for (const [i, post] of TWITCH_POSTS.entries()) {
     const shown = 'action' in post ? `/me ${post.text}` : post.text;
     out.print(`${post.displayName} (on Twitch) › ${shown}`);
     twitch.post(DEMO_TWITCH_CHANNEL, { id: `demo-${i}`, userId: String(9000 + i), ...post });
   }
-  const ids = () => fetchedGenerations(emulator).filter((id) => !before.has(id));
-  const textOf = (id: string) => emulator.generation(id)?.text ?? '';
-  const phrases = TWITCH_POSTS.map((post) => post.heard);
-  while (unheard(phrases, ids().map(textOf)).length > 0) {
-    if (Date.now() > deadline) {
-      const missing = unheard(phrases, ids().map(textOf));
-      throw new Error(
-        `demo: the Twitch chat was not read aloud (never heard: ${missing.join('; ')})`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const spoken = ids().map((id) => ({
-    text: textOf(id),
-    voiceId: emulator.generation(id)?.voiceId ?? '',
-  }));
+  const lines = await waitUntilHeard(
+    stack,
+    before,
+    TWITCH_POSTS.map((post) => post.heard),
+    { deadline, what: 'the Twitch chat' },
+  );
+  const spoken = lines.map(({ text, voiceId }) => ({ text, voiceId }));
   for (const line of spoken) out.print(`  bot (in voice, voice ${line.voiceId}) › “${line.text}”`);
   return { spoken };
 }

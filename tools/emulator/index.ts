@@ -4,6 +4,8 @@ export type { Emulator, EmulatorV3, GenerationSnapshot, V3Snapshot } from './emu
 export { startEmulator } from './emulator.ts';
 export type { ApiEndpoint, EndpointName, Fault, StreamFault } from './faults.ts';
 export { SERVER_ERROR_DETAIL } from './faults.ts';
+export type { ApiVersion, HeardText } from './heard.ts';
+export { downloaded, heardGenerations, heardText, v3Generations } from './heard.ts';
 export type { Limit, LimitGroup } from './limits.ts';
 export { LIMITS, RateLimiter } from './limits.ts';
 export type {

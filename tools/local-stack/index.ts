@@ -5,12 +5,13 @@
  */
 import type { FakeDiscord, FakeDiscordOptions } from '../../test/fake-discord/index.ts';
 import type { FakeVoiceServer } from '../../test/fake-discord/voice/index.ts';
-import type { Emulator, EmulatorOptions } from '../emulator/index.ts';
+import type { ApiVersion, Emulator, EmulatorOptions } from '../emulator/index.ts';
 import { type BotProcess, startBotProcess } from './bot-process.ts';
 import { startStackServers } from './servers.ts';
 
 export { type BotProcess, childrenOf, REPO_ROOT, rssOf } from './bot-process.ts';
 export {
+  botApiEnv,
   type StackServers,
   type StackServersOptions,
   startStackServers,
@@ -20,6 +21,8 @@ export {
 export interface LocalStackOptions {
   readonly emulator?: EmulatorOptions;
   readonly discord?: Omit<FakeDiscordOptions, 'voice'>;
+  /** The vendor API version the bot speaks to the emulator: v2 unless told. */
+  readonly api?: ApiVersion;
   /** More environment for the bot (e.g. `TTS_LIMITS`, `LOG_LEVEL`). */
   readonly env?: Record<string, string>;
   readonly readyTimeoutMs?: number;
@@ -31,6 +34,8 @@ export interface LocalStack {
   readonly discord: FakeDiscord;
   readonly voiceServer: FakeVoiceServer;
   readonly bot: BotProcess;
+  /** The vendor API version the bot speaks. */
+  readonly api: ApiVersion;
   /** Stops the bot (cleanly), then the servers, and removes the bot's data folder. */
   stop(): Promise<void>;
 }
@@ -41,6 +46,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     voice: true,
     discord: { heartbeatIntervalMs: 10_000, ...options.discord },
     ...(options.emulator === undefined ? {} : { emulator: options.emulator }),
+    ...(options.api === undefined ? {} : { api: options.api }),
     ...(options.env === undefined ? {} : { env: options.env }),
   });
   const { emulator, discord, voiceServer } = servers;
@@ -54,7 +60,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       await bot.stop().catch(() => undefined);
       await servers.stop();
     };
-    return { emulator, discord, voiceServer, bot, stop };
+    return { emulator, discord, voiceServer, bot, api: options.api ?? 'v2', stop };
   } catch (error) {
     await servers.stop();
     throw error;

@@ -16,7 +16,12 @@ import {
   fakeVoiceCertificate,
   startFakeVoiceServer,
 } from '../../test/fake-discord/voice/index.ts';
-import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/index.ts';
+import {
+  type ApiVersion,
+  type Emulator,
+  type EmulatorOptions,
+  startEmulator,
+} from '../emulator/index.ts';
 
 /** What to start. */
 export interface StackServersOptions {
@@ -24,6 +29,8 @@ export interface StackServersOptions {
   readonly discord?: Omit<FakeDiscordOptions, 'voice'>;
   /** Start the fake voice server too (and trust its certificate in the bot). */
   readonly voice?: boolean;
+  /** The vendor API version the bot speaks (v2 unless told): sets `TTS_API_VERSION` and `TTS_API_URL`. */
+  readonly api?: ApiVersion;
   /** More environment for the bot (e.g. `TTS_LIMITS`, `LOG_LEVEL`). */
   readonly env?: Record<string, string>;
 }
@@ -40,6 +47,13 @@ export interface StackServers {
   readonly env: Record<string, string>;
   /** Stops every server and removes the data folder. */
   stop(): Promise<void>;
+}
+
+/** The bot's environment for speaking `version` of the API to `emulator` (whose v2 and v3 share servers). */
+export function botApiEnv(emulator: Emulator, version: ApiVersion): Record<string, string> {
+  return version === 'v3'
+    ? { TTS_API_URL: emulator.v3.baseUrl, TTS_API_VERSION: 'v3' }
+    : { TTS_API_URL: emulator.baseUrl };
 }
 
 /** Starts the emulator (tone speech unless told), the fake Discord and, when asked, its voice server. */
@@ -70,7 +84,7 @@ export async function startStackServers(options: StackServersOptions = {}): Prom
     const env = {
       DISCORD_TOKEN: discord.token,
       DISCORD_API_URL: discord.apiUrl,
-      TTS_API_URL: emulator.baseUrl,
+      ...botApiEnv(emulator, options.api ?? 'v2'),
       TTS_MEDIA_ORIGINS: emulator.mediaOrigin,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
