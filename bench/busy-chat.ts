@@ -9,7 +9,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readerSettingsSchema } from '../src/store/index.ts';
 import { FakeTwitch } from '../test/fake-twitch/index.ts';
-import { freePort } from '../test/support/redis.ts';
 import type { EmulatorOptions, EmulatorUser } from '../tools/emulator/index.ts';
 import { type LocalStack, setApiKey, startLocalStack } from '../tools/local-stack/index.ts';
 import { heardDelays, maxConcurrent, pairItems } from './chat-heard.ts';
@@ -76,14 +75,12 @@ export async function runBusyChat(
   const maxAgeMs = Math.max(5000, Math.round(readerSettingsSchema.parse({}).maxAgeMs * scale));
   const jobs = setup.concurrentJobs ?? 5;
   const twitch = setup.source === 'twitch' ? await FakeTwitch.start() : undefined;
-  const port = setup.version === 'v3' ? await freePort() : 0;
   const emulator: EmulatorOptions = {
     users: [botUser],
     timeScale: scale,
     generationMs: (_model, length) => (800 + 15 * length) * scale,
     toneSecondsPerChar: TONE_SECONDS_PER_CHAR * scale,
     maxLogEntries: 200_000,
-    port,
     streamChunkMs: 200 * scale,
     // The smallest plan's allowance and the job cap the bot is told, so a job over it is refused.
     v3Limits: { paid: { perMinute: 120, concurrent: jobs } },
@@ -92,9 +89,7 @@ export async function runBusyChat(
   const env: Record<string, string> =
     setup.version === 'v3'
       ? {
-          TTS_API_VERSION: 'v3',
           TTS_STREAMING: 'on',
-          TTS_API_URL: `http://127.0.0.1:${port}/v3`,
           TTS_CONCURRENT_JOBS: String(jobs),
           TTS_LIMITS: `request=120/${minuteMs}ms`,
         }
@@ -103,6 +98,7 @@ export async function runBusyChat(
   try {
     stack = await startLocalStack({
       emulator,
+      api: setup.version,
       discord: { extraUsers: members, guilds: [{ textChannels: ['general', 'chat'] }] },
       env: { ...env, ...(twitch === undefined ? {} : { TWITCH_CHAT_URL: twitch.url }) },
     });

@@ -6,7 +6,6 @@
  * the most jobs that ran at once against the cap.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '../test/support/redis.ts';
 import type { EmulatorOptions } from '../tools/emulator/index.ts';
 import { type LocalStack, setApiKey, startLocalStack } from '../tools/local-stack/index.ts';
 import { type BusyChatPlan, runBusyChat } from './busy-chat.ts';
@@ -106,20 +105,15 @@ export async function v3Bench(plan: V3Plan): Promise<Row[]> {
 /** Submit → first voice packet of `plan.voice` `/say` voice items one at a time on one API version. */
 async function firstPackets(version: 'v2' | 'v3', plan: V3Plan): Promise<number[]> {
   const user = benchUser(`v3_say_${version}`);
-  const port = await freePort();
   const emulator: EmulatorOptions = {
     users: [user],
-    port,
     generationMs: (_model, length) => streamGenerationMs(length),
     toneSecondsPerChar: TONE_SECONDS_PER_CHAR,
     streamChunkMs: STREAM_CHUNK_MS,
     streamSpeed: STREAM_SPEED,
   };
-  const env: Record<string, string> =
-    version === 'v3'
-      ? { TTS_API_VERSION: 'v3', TTS_STREAMING: 'on', TTS_API_URL: `http://127.0.0.1:${port}/v3` }
-      : {};
-  const stack = await startLocalStack({ emulator, env });
+  const env: Record<string, string> = version === 'v3' ? { TTS_STREAMING: 'on' } : {};
+  const stack = await startLocalStack({ emulator, env, api: version });
   try {
     await setApiKey(stack.discord, user.apiKey);
     const { discord } = stack;
