@@ -5,9 +5,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { wavDurationMs } from '../emulator/index.ts';
 import type { LocalStack, LocalStackOptions } from '../local-stack/index.ts';
-import { heardSoFar, waitUntilHeard } from './heard.ts';
+import { heardSoFar, waitUntilHeard, waitUntilPlayed } from './heard.ts';
 import type { Transcript } from './transcript.ts';
 import { decodeToWav } from './wav.ts';
 
@@ -59,7 +58,7 @@ export async function runChatStep(
   out: Transcript,
   timeoutMs: number,
 ): Promise<ChatStepResult> {
-  const { discord, emulator, voiceServer } = stack;
+  const { discord, voiceServer } = stack;
   const guildId = discord.guild.id;
   const chat = discord.guild.channels.chat;
   if (chat === undefined) throw new Error('demo: the server has no #chat (use DEMO_DISCORD)');
@@ -91,15 +90,7 @@ export async function runChatStep(
   for (const line of lines) out.print(`  bot (in voice) › “${line.text}”`);
 
   // Every chat generation is being played or done: wait until all of its audio has arrived.
-  const expectedMs = lines.reduce((sum, { id }) => {
-    const audio = emulator.audioOf(id);
-    if (audio === undefined) throw new Error(`demo: the emulator has no audio for ${id}`);
-    return sum + wavDurationMs(audio);
-  }, 0);
-  const received = await voiceServer.waitForAudio(guildId, {
-    minDurationMs: expectedMs * 0.9,
-    timeoutMs: expectedMs + timeoutMs,
-  });
+  const received = await waitUntilPlayed(stack, lines, timeoutMs);
   const wav = join(outDir, 'chat.wav');
   await writeFile(wav, decodeToWav(received.opusFrames));
   out.print(

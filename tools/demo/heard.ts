@@ -2,7 +2,8 @@
  * What the bot spoke during a step of the tour, from the emulator's records on the stack's API
  * version: on v2 the audio it downloaded, on v3 also the speech it streamed to the end.
  */
-import { heardGenerations, heardText } from '../emulator/index.ts';
+import type { ReceivedAudio } from '../../test/fake-discord/voice/index.ts';
+import { heardGenerations, heardText, wavDurationMs } from '../emulator/index.ts';
 import type { LocalStack } from '../local-stack/index.ts';
 
 /** One generation the bot heard: what it said, and in which voice. */
@@ -56,4 +57,24 @@ export async function waitUntilHeard(
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * Waits until the fake voice server has received about as much audio as `lines` last (every
+ * one of them played, not only made), and returns what it received since its last reset.
+ */
+export async function waitUntilPlayed(
+  stack: Pick<LocalStack, 'emulator' | 'discord' | 'voiceServer'>,
+  lines: readonly HeardLine[],
+  timeoutMs: number,
+): Promise<ReceivedAudio> {
+  const expectedMs = lines.reduce((sum, { id }) => {
+    const audio = stack.emulator.audioOf(id);
+    if (audio === undefined) throw new Error(`demo: the emulator has no audio for ${id}`);
+    return sum + wavDurationMs(audio);
+  }, 0);
+  return stack.voiceServer.waitForAudio(stack.discord.guild.id, {
+    minDurationMs: expectedMs * 0.9,
+    timeoutMs: expectedMs + timeoutMs,
+  });
 }

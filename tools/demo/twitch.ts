@@ -5,7 +5,7 @@
  */
 import type { FakeTwitch } from '../../test/fake-twitch/index.ts';
 import type { LocalStack } from '../local-stack/index.ts';
-import { heardSoFar, waitUntilHeard } from './heard.ts';
+import { heardSoFar, waitUntilHeard, waitUntilPlayed } from './heard.ts';
 import type { Transcript } from './transcript.ts';
 
 /** The Twitch channel the tour reads. */
@@ -64,6 +64,7 @@ export async function runTwitchStep(
   }
 
   const before = heardSoFar(stack);
+  stack.voiceServer.reset(discord.guild.id);
   out.print(`\nchatters write in twitch.tv/${DEMO_TWITCH_CHANNEL} (a local fake Twitch chat)`);
   for (const [i, post] of TWITCH_POSTS.entries()) {
     const shown = 'action' in post ? `/me ${post.text}` : post.text;
@@ -77,6 +78,8 @@ export async function runTwitchStep(
     { deadline, what: 'the Twitch chat' },
   );
   const spoken = lines.map(({ text, voiceId }) => ({ text, voiceId }));
+  // Heard means played: the last line is not cut off by the `/leave` that follows.
+  await waitUntilPlayed(stack, lines, timeoutMs);
   for (const line of spoken) out.print(`  bot (in voice, voice ${line.voiceId}) › “${line.text}”`);
   return { spoken };
 }
