@@ -1,5 +1,10 @@
 /** What the emulator's request log says about generations: polls, notice lag, 429s. */
-import type { Emulator, EmulatorUser, RequestLogEntry } from '../tools/emulator/index.ts';
+import {
+  downloaded,
+  type Emulator,
+  type EmulatorUser,
+  type RequestLogEntry,
+} from '../tools/emulator/index.ts';
 
 /** A text of exactly `length` characters (at least the API's 30), numbered so each is unique. */
 export function benchText(length: number, i: number): string {
@@ -73,13 +78,7 @@ export function polledGenerations(
 
 /** Texts of the generations of `userId` whose audio was downloaded, in the order of the first download. */
 export function downloadedTexts(emulator: Emulator, userId: string): string[] {
-  const seen = new Set<string>();
-  for (const e of emulator.requests) {
-    if (e.endpoint !== 'GET /audio') continue;
-    const id = /\/audio\/([^/.?]+)/.exec(e.path)?.[1];
-    if (id !== undefined) seen.add(id);
-  }
-  return [...seen]
+  return [...new Set(downloaded(emulator))]
     .map((id) => emulator.generation(id))
     .filter((g) => g !== undefined && g.userId === userId)
     .map((g) => g?.text ?? '');

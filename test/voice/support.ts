@@ -9,7 +9,6 @@ import { FfmpegProcesses } from '../../src/audio/index.ts';
 import { ttsSource } from '../../src/speaking/index.ts';
 import { type SpeechRequest, systemClock, type TtsClient } from '../../src/tts/index.ts';
 import { type SpeakUpdate, VoiceManager, type VoiceManagerOptions } from '../../src/voice/index.ts';
-import type { Emulator } from '../../tools/emulator/index.ts';
 import type { FakeVoiceServer } from '../fake-discord/voice/index.ts';
 import { fakeAdapterCreator } from '../fake-discord/voice/test-client.ts';
 
@@ -117,13 +116,6 @@ export function expectOneTerminal(spoken: Spoken): void {
 
 /** Duration of a PCM WAV file from its RIFF header (the emulator's reader). */
 export { wavDurationMs } from '../../tools/emulator/index.ts';
-
-/** Generation ids whose audio was fetched from the emulator's media server, in order. */
-export function fetchedGenerations(emulator: Emulator): string[] {
-  return emulator.requests
-    .filter((entry) => entry.endpoint === 'GET /audio')
-    .map((entry) => /\/audio\/([^/.?]+)/.exec(entry.path)?.[1] ?? '');
-}
 
 /** Polls until `check` holds; fails with `what` after `timeoutMs`. */
 export async function eventually(

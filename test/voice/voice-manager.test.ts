@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { ttsSource } from '../../src/speaking/index.ts';
 import type { TtsClient } from '../../src/tts/index.ts';
 import type { VoiceManager } from '../../src/voice/index.ts';
-import { type Emulator, startEmulator } from '../../tools/emulator/index.ts';
+import { downloaded, type Emulator, startEmulator } from '../../tools/emulator/index.ts';
 import { sineWav } from '../audio/helpers.ts';
 import {
   type FakeVoiceServer,
@@ -18,7 +18,6 @@ import { clientsFor, sentence, TIME_SCALE } from '../tts/emulated.ts';
 import {
   eventually,
   expectOneTerminal,
-  fetchedGenerations,
   newGuildId,
   newManager,
   procExists,
@@ -79,7 +78,7 @@ describe('VoiceManager with the fake voice server and the emulator', () => {
     expect([a?.state, b?.state, b]).toEqual(['played', 'played', expect.anything()]);
     const received = await server.waitForAudio(guildId, { minDurationMs: 5000, timeoutMs: 15_000 });
 
-    const ids = fetchedGenerations(emulator).slice(-2);
+    const ids = downloaded(emulator).slice(-2);
     const wavMs = ids.map((id) => wavDurationMs(emulator.audioOf(id) ?? Buffer.alloc(0)));
     expect(wavMs[0]).toBeCloseTo(2400, -2);
     expect(wavMs[1]).toBeCloseTo(3300, -2);
