@@ -131,6 +131,12 @@ function post(voice: ChatVoice, text: string, authorId = 'bobby'): ReaderMessage
 
 const spoken = { kind: 'said' as const };
 
+/** Far more chat than half of max-age can say at the voice's pace: 40 long messages, 40 chatters. */
+function longBacklog(voice: ChatVoice): void {
+  for (let i = 0; i < 40; i++)
+    post(voice, `message ${i} ${'is rather long chat '.repeat(3)}`, `c${i}`);
+}
+
 beforeEach(() => {
   clock = new FakeClock();
   backlog = new ChatBacklog<ReaderMessage>({ holdMs: 0, batchChars: 600 });
@@ -258,9 +264,8 @@ describe('the speed a turn is generated at follows the voice of its batch', () =
       request: { voiceId: 'v2', model: 'advance' as const },
     };
     const turns = turnsOver(true);
-    // Far more chat than half of max-age can say: the chat is sped up.
-    for (let i = 0; i < 40; i++)
-      post(base.voice, `message ${i} ${'is rather long chat '.repeat(3)}`, `c${i}`);
+    // The chat is sped up.
+    longBacklog(base.voice);
     const vip: ReaderMessage = { ...post(advance, 'the vip says something long', 'vip') };
     backlog.delete(vip.id);
     backlog.add({ ...vip, priority: true });
@@ -299,8 +304,7 @@ describe('a busy chat turn made again as it plays', () => {
   test('takes its batch at once, not after the turn queued behind it has taken', async () => {
     const { voice, made } = voiceDouble({ live: false });
     const turns = turnsOver(true, { maxAgeMs: 20_000 });
-    for (let i = 0; i < 40; i++)
-      post(voice, `message ${i} ${'is rather long chat '.repeat(3)}`, `c${i}`);
+    longBacklog(voice);
     const a = turns.open();
     const aGenerated = a.source.generate(new AbortController().signal);
     await clock.advance(0);
@@ -333,9 +337,7 @@ describe('a busy chat read faster', () => {
     async (speeds) => {
       const { voice, made } = voiceDouble({ live: false, speeds });
       const turns = turnsOver(true);
-      // Far more chat than half of max-age can say at the voice's pace.
-      for (let i = 0; i < 40; i++)
-        post(voice, `message ${i} ${'is rather long chat '.repeat(3)}`, `c${i}`);
+      longBacklog(voice);
       const generating = turns.open().source.generate(new AbortController().signal);
       await clock.advance(0);
       await settle();
@@ -348,11 +350,6 @@ describe('a busy chat read faster', () => {
 });
 
 describe('a busy chat read with the compact glue', () => {
-  const longBacklog = (voice: ChatVoice) => {
-    // Far more chat than half of max-age can say at the voice's pace.
-    for (let i = 0; i < 40; i++)
-      post(voice, `message ${i} ${'is rather long chat '.repeat(3)}`, `c${i}`);
-  };
   const generate = async (turns: ReaderTurns) => {
     const opened = turns.open();
     const generating = opened.source.generate(new AbortController().signal);
