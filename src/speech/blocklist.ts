@@ -3,7 +3,9 @@
  * accents, repeated letters ("baaad"), separators ("b.a.d", "b a d") and look-alike swaps
  * ("b4d"). Whole words only, so "class" never hits "ass". Pure and linear in the text: a trie of
  * the words is walked by a bounded set of partial matches, one step per letter each; no regular
- * expression is ever built from the words.
+ * expression is ever built from the words. The set can be as large as the list (a list built of
+ * `i` and `l` against a text of `1`s), so a text is given a budget of steps proportional to its
+ * length, whatever the list, and one that spends it counts as blocked.
  *
  * Word rule: a match starts and ends at a word boundary (a space, punctuation, or the text's
  * edge; characters of scripts written without spaces, such as Japanese, are boundaries on
@@ -23,7 +25,23 @@ export interface BlockedSpan {
   readonly start: number;
   readonly end: number;
   readonly word: string;
+  /**
+   * Set on the one span covering the whole text when matching it would cost more than
+   * {@link STEP_BUDGET} allows (only a list built to be slow gets there): the text counts as
+   * blocked, with no word to bleep.
+   */
+  readonly tooCostly?: true;
 }
+
+/**
+ * Most matching steps a text may take: `base` plus `perLetter` for each letter of it. Matching
+ * is linear in the text for a given list, but the factor grows with the list: 500 entries of 50
+ * letters written with `i` and `l` keep thousands of partial matches alive on a text of `1`s
+ * (seconds of CPU for one chat message). Ordinary lists take at most a few steps a letter even
+ * on texts made to be hard (see the `blocklist` bench and its property test), so the budget is
+ * never met by them, and a text that would spend it is held to have a blocked word.
+ */
+export const STEP_BUDGET = { base: 4_000, perLetter: 128 } as const;
 
 /** The compiled blocklist of a server. */
 export interface BlocklistMatcher {
@@ -96,12 +114,27 @@ export function compileBlocklist(words: readonly string[]): BlocklistMatcher {
     if (trie.words[node] === undefined) size += 1;
     trie.words[node] ??= word;
   }
-  const find = (text: string, meter?: StepMeter): BlockedSpan[] =>
-    size === 0 ? [] : findIn(trie, letterUnits(text, meter), meter);
-  return { size, find, bleep: (text, word) => replaceSpans(text, find(text), word) };
+  const find = (text: string, meter?: StepMeter): BlockedSpan[] => {
+    if (size === 0) return [];
+    const units = letterUnits(text, meter);
+    const budget = STEP_BUDGET.base + STEP_BUDGET.perLetter * units.length;
+    return (
+      findIn(trie, units, budget, meter) ?? [
+        { start: 0, end: text.length, word: '', tooCostly: true },
+      ]
+    );
+  };
+  return { size, find, bleep: (text, word) => bleepSpans(text, find(text), word) };
 }
 
-function findIn(trie: Trie, units: readonly LetterUnit[], meter?: StepMeter): BlockedSpan[] {
+// The spans of `units`, or undefined once more than `budget` steps were taken.
+function findIn(
+  trie: Trie,
+  units: readonly LetterUnit[],
+  budget: number,
+  meter?: StepMeter,
+): BlockedSpan[] | undefined {
+  let steps = 0;
   const found = new Map<string, BlockedSpan>();
   let threads: Thread[] = [];
   let ending: Thread[] = [];
@@ -113,7 +146,7 @@ function findIn(trie: Trie, units: readonly LetterUnit[], meter?: StepMeter): Bl
       if (!found.has(`${start}:${end}`)) found.set(`${start}:${end}`, { start, end, word });
     }
   };
-  units.forEach((unit, i) => {
+  for (const [i, unit] of units.entries()) {
     if (unit.gap !== 'none') emit(i - 1);
     const next = new Map<number, Thread>();
     const keep = (node: number | undefined, spacing: Spacing | undefined, start: number) => {
@@ -122,9 +155,13 @@ function findIn(trie: Trie, units: readonly LetterUnit[], meter?: StepMeter): Bl
       const held = next.get(key);
       if (held === undefined || start < held.start) next.set(key, { node, spacing, start });
     };
+    // Each partial match, and a new one, tries each letter the unit may be.
+    const cost = (threads.length + 1) * unit.letters.length;
+    if (steps + cost > budget) return undefined;
+    steps += cost;
+    if (meter) meter.steps += cost;
     for (const thread of threads) {
       for (const letter of unit.letters) {
-        if (meter) meter.steps += 1;
         if (letter === trie.letters[thread.node])
           keep(thread.node, nextSpacing(thread.spacing, unit.gap, true), thread.start);
         const spacing = nextSpacing(thread.spacing, unit.gap, false);
@@ -135,19 +172,18 @@ function findIn(trie: Trie, units: readonly LetterUnit[], meter?: StepMeter): Bl
     }
     if (unit.gap !== 'none') {
       for (const letter of unit.letters) {
-        if (meter) meter.steps += 1;
         keep(trie.child(0, letter), 'one', i);
       }
     }
     threads = [...next.values()];
     ending = threads.filter((thread) => trie.words[thread.node] !== undefined);
-  });
+  }
   emit(units.length - 1);
   return [...found.values()].sort((a, b) => a.start - b.start || b.end - a.end);
 }
 
-/** `text` with the spans (merged where they overlap) replaced by `word`. */
-function replaceSpans(text: string, spans: readonly BlockedSpan[], word: string): string {
+/** `text` with the spans `find` gave (merged where they overlap) replaced by `word`. */
+export function bleepSpans(text: string, spans: readonly BlockedSpan[], word: string): string {
   if (spans.length === 0) return text;
   let out = '';
   let at = 0;

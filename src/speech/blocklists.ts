@@ -3,7 +3,7 @@
  * once when it changes rather than for every message; and the one rule both chat and `/say`
  * apply to a text with a blocked word. Pure apart from the bounded cache.
  */
-import { type BlocklistMatcher, compileBlocklist } from './blocklist.ts';
+import { type BlocklistMatcher, bleepSpans, compileBlocklist } from './blocklist.ts';
 
 /** Lists kept compiled; the least recently used goes first. */
 const KEPT = 200;
@@ -36,15 +36,19 @@ export type Screened =
   | { readonly blocked: false; readonly text: string; readonly bleeped: boolean }
   | { readonly blocked: true };
 
-/** Applies the server's rule (`skip` or `bleep` with `bleepWord`) to `text`. */
+/**
+ * Applies the server's rule (`skip` or `bleep` with `bleepWord`) to `text`. A text too costly to
+ * match against the list (see `STEP_BUDGET`) is blocked in either mode: there is no word in it
+ * to bleep.
+ */
 export function screenText(
   matcher: BlocklistMatcher,
   text: string,
   mode: 'skip' | 'bleep',
   bleepWord: string,
 ): Screened {
-  if (matcher.size === 0 || matcher.find(text).length === 0)
-    return { blocked: false, text, bleeped: false };
-  if (mode === 'skip') return { blocked: true };
-  return { blocked: false, text: matcher.bleep(text, bleepWord), bleeped: true };
+  const spans = matcher.size === 0 ? [] : matcher.find(text);
+  if (spans.length === 0) return { blocked: false, text, bleeped: false };
+  if (mode === 'skip' || spans.some((span) => span.tooCostly)) return { blocked: true };
+  return { blocked: false, text: bleepSpans(text, spans, bleepWord), bleeped: true };
 }

@@ -3,6 +3,7 @@ export {
   type BlockedSpan,
   type BlocklistMatcher,
   compileBlocklist,
+  STEP_BUDGET,
   type StepMeter,
 } from './blocklist.ts';
 export { BlocklistCache, type Screened, screenText } from './blocklists.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { compileBlocklist } from '../../src/speech/blocklist.ts';
+import { compileBlocklist, STEP_BUDGET } from '../../src/speech/blocklist.ts';
 import { letterUnits } from '../../src/speech/blocklist-units.ts';
 
 const WORDS = ['bad', 'ass', 'hell', 'kill', 'anal', 'lol', 'bad word', 'strasse', 'バカ'];
@@ -171,5 +171,63 @@ describe('properties', () => {
     for (const n of [1_000, 2_000, 4_000])
       expect(steps(2 * n)).toBeLessThanOrEqual(2 * steps(n) + 100);
     expect(steps(8_000) / (8_000 * unit.length)).toBeLessThan(40);
+  });
+});
+
+describe('the step budget', () => {
+  /** Lists built to be slow, at the settings' limits: 500 entries of 50 letters. */
+  const il = fc.sample(
+    fc.string({ unit: fc.constantFrom('i', 'l'), minLength: 50, maxLength: 50 }),
+    { numRuns: 500, seed: 27 },
+  );
+  const lookAlikes = fc.sample(
+    fc.string({ unit: fc.constantFrom(...'oilease1t0@$'), minLength: 50, maxLength: 50 }),
+    { numRuns: 500, seed: 28 },
+  );
+  const repeated = Array.from({ length: 50 }, (_, i) => 'a'.repeat(i + 1));
+  const spelled = il.map((word) => word.slice(0, 25).split('').join(' '));
+  const worst = [il, lookAlikes, repeated, spelled].map((words) => compileBlocklist(words));
+  const { base, perLetter } = STEP_BUDGET;
+
+  test('whatever the list, matching takes at most a fixed number of steps per character', () => {
+    const unit = fc.constantFrom(...'1il1 .a4@$05s3e7t');
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...worst),
+        fc.oneof(
+          fc.string({ unit, maxLength: 1_000 }),
+          fc.nat({ max: 1_000 }).map((n) => '1'.repeat(n)),
+        ),
+        (matcher, text) => {
+          const meter = { steps: 0 };
+          matcher.find(text, meter);
+          // One step per code point to fold it, and the budget.
+          expect(meter.steps).toBeLessThanOrEqual(base + (1 + perLetter) * text.length);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  test('a text that spends the budget counts as one blocked span over all of it', () => {
+    const [matcher] = worst;
+    const text = '1'.repeat(1_000);
+    expect(matcher?.find(text)).toEqual([
+      { start: 0, end: text.length, word: '', tooCostly: true },
+    ]);
+  });
+
+  test('ordinary lists never come near it, even on texts made to be hard', () => {
+    const matcher = compileBlocklist([...WORDS, 'ill', 'lil', 'lilil', 'illegal', 'mississippi']);
+    for (const text of [
+      '1'.repeat(1_000),
+      '1 1 '.repeat(250),
+      '1.l.i.'.repeat(150),
+      '$5s'.repeat(300),
+    ]) {
+      const meter = { steps: 0 };
+      expect(matcher.find(text, meter).some((span) => span.tooCostly)).toBe(false);
+      expect(meter.steps).toBeLessThan((perLetter / 2) * text.length);
+    }
   });
 });

@@ -15,6 +15,15 @@ describe('screenText', () => {
     expect(screenText(matcher, text, mode, 'beep')).toEqual(screened);
   });
 
+  test('a text too costly to match is not read, even with bleep: there is no word to bleep', () => {
+    const hostile = compileBlocklist(
+      Array.from({ length: 500 }, (_, i) =>
+        i.toString(2).padStart(50, 'l').replaceAll('0', 'i').replaceAll('1', 'l'),
+      ),
+    );
+    expect(screenText(hostile, '1'.repeat(1_000), 'bleep', 'beep')).toEqual({ blocked: true });
+  });
+
   test('property: nothing bleeped still holds a blocked word', () => {
     fc.assert(
       fc.property(
