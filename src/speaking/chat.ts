@@ -10,6 +10,7 @@ import { CHAT_LEDGER_ID } from '../store/index.ts';
 import type { SpeechRequest } from '../tts/index.ts';
 import type { SpeakUpdate, SpeechSource } from '../voice/index.ts';
 import { AutoVoices } from './auto-voices.ts';
+import type { BlockedWords } from './blocked-words.ts';
 import { defaultChoice, pickVoice } from './choose.ts';
 import type { SpeakingContext } from './context.ts';
 import { LiveStreams, PCM_HINT } from './live-streams.ts';
@@ -31,9 +32,11 @@ export interface ChatTurnRequest {
 export class ChatTurns {
   readonly #context: SpeakingContext;
   readonly #auto: AutoVoices;
+  readonly #blocked: BlockedWords;
 
-  constructor(context: SpeakingContext) {
+  constructor(context: SpeakingContext, blocked: BlockedWords) {
     this.#context = context;
+    this.#blocked = blocked;
     this.#auto = new AutoVoices(context.options.voiceAssignments, context.logger);
   }
 
@@ -117,12 +120,18 @@ export class ChatTurns {
   // With `streams`, the turn is streamed where the key's API streams (the backup file feeds the
   // speech cache; a stream failing before its first chunk falls back to submit-and-poll), and
   // a live stream is held there until the turn plays or `options.signal` lets it go.
+  // The turn's text is screened as composed (see `BlockedWords`): bleeped, or with `blocked:
+  // skip` the whole turn is refused, as `/say` is. Dropping only the messages that spell the
+  // word would mean mapping the span back through the composition, for a case (a word spread
+  // over messages or a name) that passed every message's own screen and is rare unless sought.
   async #generate(
     guildId: string,
-    request: SpeechRequest,
+    asked: SpeechRequest,
     options: ChatGenerateOptions,
     streams?: LiveStreams,
   ): Promise<string> {
+    const guild = await this.#context.options.settings.guild(guildId);
+    const request = { ...asked, text: this.#blocked.screen(guildId, guild, asked.text) };
     const client = await this.#context.clientFor(guildId, false);
     const authors = new Set(options.authors);
     const [only] = authors;

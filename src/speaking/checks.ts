@@ -4,17 +4,10 @@
  * share it is counted against.
  */
 import { randomUUID } from 'node:crypto';
-import { english } from '../i18n/index.ts';
-import { UserError } from '../refusal/index.ts';
-import {
-  BlocklistCache,
-  screenText,
-  type ValidatedSay,
-  validateSay,
-  withinControls,
-} from '../speech/index.ts';
+import { type ValidatedSay, validateSay, withinControls } from '../speech/index.ts';
 import type { GuildSettings } from '../store/index.ts';
 import type { SpeechRequest } from '../tts/index.ts';
+import type { BlockedWords } from './blocked-words.ts';
 import { chooseOutput, pickVoice } from './choose.ts';
 import type { SpeakingContext } from './context.ts';
 import { memberDailyShare } from './quota.ts';
@@ -29,10 +22,11 @@ import {
 /** The checks every request passes, in order; each throws a UserError saying what to fix. */
 export class RequestChecks {
   readonly #context: SpeakingContext;
-  readonly #blocklists = new BlocklistCache();
+  readonly #blocked: BlockedWords;
 
-  constructor(context: SpeakingContext) {
+  constructor(context: SpeakingContext, blocked: BlockedWords) {
     this.#context = context;
+    this.#blocked = blocked;
   }
 
   /**
@@ -80,16 +74,9 @@ export class RequestChecks {
 
   // The server's blocked words: with `blocked: skip` a text holding one is refused (the member
   // is told privately and can reword it), with `bleep` it is said with a "beep" in its place.
-  // Either way nothing blocked reaches the TTS API.
+  // Either way nothing blocked reaches the TTS API: this is the text it is sent.
   #screen(guildId: string, guild: GuildSettings, validated: ValidatedSay): ValidatedSay {
-    if (guild.blockedWords.length === 0) return validated;
-    const matcher = this.#blocklists.matcher(guild.blockedWords);
-    // In the server's language, as the chat reader says it.
-    const translator = this.#context.options.translatorOf?.(guildId) ?? english;
-    const bleep = translator.t('reader.speech.bleep');
-    const screened = screenText(matcher, validated.text, guild.reader.blocked, bleep);
-    if (screened.blocked) throw new UserError('say_blocked', {});
-    return { ...validated, text: screened.text };
+    return { ...validated, text: this.#blocked.screen(guildId, guild, validated.text) };
   }
 
   /**

@@ -5,6 +5,7 @@
  */
 import type { FinishedGeneration, GenerateOptions, TtsClient } from '../tts/index.ts';
 import type { SpeakUpdate } from '../voice/index.ts';
+import { BlockedWords } from './blocked-words.ts';
 import { type ChatTurnRequest, ChatTurns } from './chat.ts';
 import { RequestChecks } from './checks.ts';
 import { SpeakingContext, type SpeakingServiceOptions } from './context.ts';
@@ -39,10 +40,11 @@ export class SpeakingService {
     const logger = options.logger.child({ component: 'speaking' });
     const spending = new Spending({ usage: options.usage, clock: options.clock, logger });
     this.#context = new SpeakingContext(options, logger, spending);
-    this.#checks = new RequestChecks(this.#context);
+    const blocked = new BlockedWords(options.translatorOf);
+    this.#checks = new RequestChecks(this.#context, blocked);
     this.#delivery = new Delivery(this.#context);
     this.#previews = new Previews(this.#context, this.#checks);
-    this.#chat = new ChatTurns(this.#context);
+    this.#chat = new ChatTurns(this.#context, blocked);
   }
 
   /**

@@ -1,0 +1,37 @@
+/**
+ * The server's blocked words applied to the exact text the TTS API is sent: `/say`'s final text
+ * and a chat turn as composed (its messages joined, its authors' names as read). Earlier screens
+ * (each chat message on arrival) spare work; this one is the authority, since messages that pass
+ * one by one can spell a blocked word once joined ("f", "u", "c", "k"), and a name can pass raw
+ * and hit once cleaned ("cu@nt" read as "cunt").
+ */
+import { english, type Translator } from '../i18n/index.ts';
+import { UserError } from '../refusal/index.ts';
+import { BlocklistCache, screenText } from '../speech/index.ts';
+import type { GuildSettings } from '../store/index.ts';
+
+/** Screens what is about to be generated; shared by `/say`'s checks and chat turns. */
+export class BlockedWords {
+  readonly #translatorOf: ((guildId: string) => Translator) | undefined;
+  readonly #blocklists = new BlocklistCache();
+
+  /** `translatorOf` gives a server's language, for its word for "beep" (default English). */
+  constructor(translatorOf?: ((guildId: string) => Translator) | undefined) {
+    this.#translatorOf = translatorOf;
+  }
+
+  /**
+   * `text` as the server's rule allows it: with `blocked: bleep` a "beep" (in the server's
+   * language) over each blocked word; refused with `say_blocked` under `skip`, and under either
+   * rule when the text is too costly to screen (see `STEP_BUDGET`).
+   */
+  screen(guildId: string, guild: GuildSettings, text: string): string {
+    if (guild.blockedWords.length === 0) return text;
+    const matcher = this.#blocklists.matcher(guild.blockedWords);
+    const translator = this.#translatorOf?.(guildId) ?? english;
+    const bleep = translator.t('reader.speech.bleep');
+    const screened = screenText(matcher, text, guild.reader.blocked, bleep);
+    if (screened.blocked) throw new UserError('say_blocked', {});
+    return screened.text;
+  }
+}

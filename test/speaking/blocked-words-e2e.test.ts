@@ -1,0 +1,147 @@
+/**
+ * Blocked words end to end (issue 27): the real bot on the fake Discord and the emulator. The
+ * screen holds on the exact text the API is sent, a chat turn as composed included (a name that
+ * hits once cleaned, a word spread over one author's messages), and a list built to be slow in
+ * one server costs the others nothing noticeable.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { USER_ONE } from '../../tools/emulator/index.ts';
+import { api } from '../support/api-under-test.ts';
+import { startTestBot, type TestBot } from '../support/bot-harness.ts';
+import { eventually } from '../voice/support.ts';
+
+let t: TestBot;
+const chat = () => t.discord.guild.channels.chat ?? '';
+
+beforeAll(async () => {
+  t = await startTestBot({
+    emulator: { toneSecondsPerChar: 0.005, generationMs: () => 200 },
+    discord: {
+      extraUsers: ['bobby', 'carol', 'nicky'],
+      guilds: [
+        {
+          textChannels: ['general', 'chat'],
+          nicknames: { nicky: 'cu@nt' },
+          memberJoinedAt: Object.fromEntries(
+            ['admin', 'bobby', 'carol', 'nicky'].map((u) => [u, '2020-01-01T00:00:00Z']),
+          ),
+        },
+        { textChannels: ['general'] },
+      ],
+    },
+  });
+  await t.configureKey(USER_ONE.apiKey);
+  await config('read-channel add', { channel: 'chat' }).waitForReply();
+  await config('reader', { 'max-age': '10m', blocked: 'bleep' }).waitForReply();
+  for (const word of ['cunt', 'bad word', 'fuck'])
+    await config('block-word add', { word }).waitForReply();
+  for (const user of ['admin', 'bobby', 'carol', 'nicky'])
+    t.discord.moveMember({ userId: user, channelId: t.discord.guild.voiceChannelId });
+  const join = await t.discord.slash({ user: 'admin', name: 'join' }).waitForReply(15_000);
+  expect(join.content).toContain('Joined');
+}, 60_000);
+afterAll(async () => {
+  await t?.stop();
+});
+
+function config(subcommand: string, options: Record<string, string | number | boolean> = {}) {
+  return t.discord.slash({ user: 'admin', name: 'config', subcommand, options });
+}
+
+function send(user: string, content: string): void {
+  t.discord.sendMessage({ user, channelId: chat(), content });
+}
+
+/** Texts of every generation submitted to the emulator so far. */
+function submitted(): string[] {
+  return api.generated(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
+}
+
+async function submittedMatching(pattern: RegExp): Promise<string> {
+  await eventually(`submitted ${pattern}`, () => submitted().some((s) => pattern.test(s)), 20_000);
+  return submitted().find((text) => pattern.test(text)) ?? '';
+}
+
+describe('the text the API is sent is screened', () => {
+  test('a nickname that hits once cleaned ("cu@nt") is bleeped where it is read', async () => {
+    send('nicky', 'hello everyone in the stream tonight');
+    const text = await submittedMatching(/hello everyone in the stream/);
+    expect(text.toLowerCase()).not.toContain('cunt');
+    expect(text).toContain('beep');
+  });
+
+  test('one author’s messages "bad." and "word.", clean one by one, are bleeped once joined', async () => {
+    const parts = ['bad.', 'word.'];
+    const before = submitted().length;
+    send('carol', 'the next few lines are from bobby');
+    for (const part of parts) send('bobby', part);
+    await eventually(
+      'bobby read',
+      () => submitted().slice(before).join(' ').includes('bobby said'),
+      20_000,
+    );
+    const texts = submitted().slice(before).join('\n').toLowerCase();
+    expect(texts).not.toMatch(/bad\W+word/);
+    expect(texts).toContain('beep');
+  });
+
+  test('with blocked: skip, a turn that spells a blocked word is not sent at all', async () => {
+    await config('reader', { blocked: 'skip' }).waitForReply();
+    const before = submitted().length;
+    // The turn is refused as a whole (its messages go with it); the chat reads on after it.
+    const refused = () =>
+      t.logs.filter((line) => line.includes('does not allow to be read')).length;
+    const seen = refused();
+    for (const part of ['bad.', 'word.']) send('carol', part);
+    await eventually('the turn refused', () => refused() > seen, 20_000);
+    send('carol', 'a clean message read after it');
+    await submittedMatching(/a clean message read after it/);
+    const texts = submitted().slice(before).join('\n').toLowerCase();
+    expect(texts).not.toMatch(/bad\W+word|beep/);
+    await config('reader', { blocked: 'bleep' }).waitForReply();
+  });
+});
+
+describe('a list built to be slow', () => {
+  test('one server’s hostile list and a long message of 1s do not hold up another server', async () => {
+    const [first, second] = t.discord.guilds;
+    if (first === undefined || second === undefined) throw new Error('two guilds expected');
+    // 500 entries of 50 letters, each `i` or `l`: the settings' limits.
+    let seed = 27;
+    const bit = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return (seed >> 16) & 1;
+    };
+    const hostile = Array.from({ length: 500 }, () =>
+      Array.from({ length: 50 }, () => (bit() ? 'i' : 'l')).join(''),
+    );
+    expect(new Set(hostile).size).toBe(500);
+    await t.bot.services.settings.updateGuild(first.id, (guild) => ({
+      ...guild,
+      blockedWords: hostile,
+    }));
+    await config('reader', { 'max-length': 1000 }).waitForReply();
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    send('bobby', '1'.repeat(1_000));
+    const say = t.discord.slash({
+      user: 'member',
+      name: 'say',
+      options: { text: 'hello from the other server' },
+      channelId: second.textChannelId,
+    });
+    // The first answer (a deferral or a refusal: that server has no key) within Discord's 3 s.
+    await say.waitFor((event) => event.kind === 'callback', 3_000);
+    // Screened and skipped: the server's `/queue` counts it.
+    for (let tries = 0; ; tries++) {
+      const queue = await t.discord.slash({ user: 'admin', name: 'queue' }).waitForReply(20_000);
+      if (queue.content?.includes('skipped for a blocked word')) break;
+      if (tries > 50) throw new Error(`never screened: ${queue.content}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    loop.disable();
+    expect(loop.max / 1e6).toBeLessThan(3_000);
+    expect(submitted().join('\n')).not.toContain('1'.repeat(50));
+  }, 60_000);
+});
