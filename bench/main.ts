@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../tools/local-stack/index.ts';
 import { acceptanceBench } from './acceptance.ts';
+import { blocklistBench } from './blocklist.ts';
 import { chatBench, spammyChatBench } from './chat.ts';
 import { coldStartBench } from './cold-start.ts';
 import { deliveryBench } from './delivery.ts';
@@ -77,6 +78,8 @@ const sections: Record<string, () => Promise<Row[]>> = {
   // Issue 18: the busy chat above, read from a Twitch channel, beside the same chat on Discord.
   twitch: () => twitchChatBench(busyChatPlan),
   // Issue 21: /say's first voice packet on v2 and on v3 streaming, and the busy chat on v3.
+  // Issue 27: screening a text against blocked words, the worst list the settings allow included.
+  blocklist: () => blocklistBench(),
   v3: () =>
     v3Bench({
       warmUp: quick ? 1 : 2,
