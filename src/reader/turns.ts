@@ -9,7 +9,14 @@ import { DEFAULT_MAX_AGE_MS, type ReaderSettings } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import type { SpeakUpdate } from '../voice/index.ts';
 import { batchCost, type ChatBacklog, type TakePlan } from './backlog.ts';
-import { compactGlue, DEFAULT_MAX_SPEED, SpeedAwareRate, speedAt, speedFor } from './chat-speed.ts';
+import {
+  API_SPEED,
+  compactGlue,
+  DEFAULT_MAX_SPEED,
+  SpeedAwareRate,
+  speedAt,
+  speedFor,
+} from './chat-speed.ts';
 import { ChatterShare } from './chatter-share.ts';
 import { compactGlueChars, composeBatch, type LastRead } from './compose.ts';
 import type { CrowdPhrases } from './crowd-phrases.ts';
@@ -21,6 +28,12 @@ import { TakeOrder } from './take-order.ts';
 import type { SpokenMessage } from './text.ts';
 import { NothingToRead, type ReaderMessage, type Turn } from './turn.ts';
 import type { ChatSpeaking, TurnSource } from './types.ts';
+
+/**
+ * How many times what could be heard within the forecast window at the API's top speed may wait:
+ * room for repeats that ride free in a chorus and for the learned rate moving before the take.
+ */
+export const WAITING_MARGIN = 2;
 
 /** What {@link ReaderTurns} works with. */
 export interface ReaderTurnsOptions {
@@ -82,6 +95,22 @@ export class ReaderTurns {
   /** Messages heard as part of another's reading: repeats in a chorus, or one chatter's spam read once. */
   get collapsed(): number {
     return this.#collapsed;
+  }
+
+  /**
+   * Drops, as stale, what waits past what could be heard within `max-age` even at the API's top
+   * speed (see {@link WAITING_MARGIN}); called as messages arrive, so a chat that waits on a
+   * stalled generation stays bounded. Counted like the messages a turn drops when it takes.
+   */
+  trim(): void {
+    const { backlog, clock } = this.#options;
+    const { settings, phrases } = this.#options.current();
+    const maxAgeMs = settings?.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+    const heardWithinMs = maxAgeMs * FORECAST_SHARE;
+    const maxChars = (WAITING_MARGIN * heardWithinMs) / this.#rate.msPerChar(API_SPEED.max);
+    const glue = this.#compact ? compactGlueChars(phrases) : undefined;
+    const stale = backlog.trim(clock.now(), maxAgeMs, maxChars, glue);
+    if (stale.length > 0) this.#droppedStale += stale.length;
   }
 
   /** A new turn for the speech queue: its source makes the audio when its generation starts. */
