@@ -70,6 +70,8 @@ export class ReaderTurns {
   readonly #rate = new SpeedAwareRate();
   /** How much faster than its voice the chat is read now (1: not at all). */
   #speedFactor = 1;
+  /** When the last chat speech ended with none playing after it; undefined while some plays. */
+  #quietSince: number | undefined;
   /** Whether the chat is read with the compact glue now (busy chat only). */
   #compact = false;
   /** What each chatter took of the last minute's reading. */
@@ -294,7 +296,8 @@ export class ReaderTurns {
     const maxSpeed = speeds ? (settings?.maxSpeed ?? DEFAULT_MAX_SPEED) : 1;
     const glue = compactGlueChars(this.#options.current().phrases);
     if (turn.speed === undefined) {
-      turn.speed = this.#speedOf(aheadMs, maxAgeMs, maxSpeed, glue);
+      const quietMs = aheadMs > 0 || this.#quietSince === undefined ? 0 : now - this.#quietSince;
+      turn.speed = this.#speedOf(aheadMs, maxAgeMs, maxSpeed, glue, quietMs);
       turn.factor = this.#speedFactor;
       turn.compact = this.#compact;
     }
@@ -332,7 +335,13 @@ export class ReaderTurns {
   // The speed of the next turn: faster, a step a turn, while the newest waiting message is
   // forecast to be heard late (past half of max-age), and back as the chat calms; the compact
   // glue follows the same forecast (at the glue of the moment: `glue` characters when compact).
-  #speedOf(aheadMs: number, maxAgeMs: number, maxSpeed: number, glue: number): number {
+  #speedOf(
+    aheadMs: number,
+    maxAgeMs: number,
+    maxSpeed: number,
+    glue: number,
+    quietMs: number,
+  ): number {
     const { backlog, busyChat } = this.#options;
     const base = backlog.oldest()?.voice.request.speed ?? 1;
     const chars = backlog.chars(this.#compact ? glue : undefined);
@@ -344,6 +353,7 @@ export class ReaderTurns {
       baseSpeed: base,
       maxSpeed,
       current: this.#speedFactor,
+      quietMs,
     });
     if (chosen.factor !== this.#speedFactor) {
       const { guildId, logger } = this.#options;
@@ -362,6 +372,7 @@ export class ReaderTurns {
       case 'playing':
         turn.state = 'playing';
         turn.playingSince = this.#options.clock.now();
+        this.#quietSince = undefined;
         if (this.#options.busyChat)
           this.#collapsed += turn.batch.length - collapseRepeats(turn.batch).length;
         // A playing item no longer counts against the chat's places in the queue.
@@ -395,6 +406,8 @@ export class ReaderTurns {
     turn.state = 'done';
     turn.attempt?.abort(new Error('the turn ended'));
     this.#turns.delete(turn);
+    if (![...this.#turns].some((other) => other.state === 'playing'))
+      this.#quietSince ??= this.#options.clock.now();
     for (const message of turn.batch) this.#held.delete(message.id);
     this.#options.backlog.forget(turn.batch);
     this.#takes.wake();

@@ -91,6 +91,30 @@ describe('speedFor', () => {
     expect(speedFor(input(current, share, base, max))).toEqual({ factor, speed });
   });
 
+  test.each([
+    {
+      name: 'a second of silence after 1.3×: down a step, then the calm step',
+      quietMs: 1000,
+      factor: 1,
+    },
+    {
+      name: 'three seconds of silence after 1.75×: the base speed',
+      current: 1.75,
+      quietMs: 3000,
+      max: 2,
+      factor: 1,
+    },
+    { name: 'under a second of silence: the calm step only', quietMs: 999, factor: 1.15 },
+    {
+      name: 'silence, then a burst: down for the silence, up for the burst (holds)',
+      quietMs: 1000,
+      share: 0.6,
+      factor: 1.3,
+    },
+  ])('$name', ({ current = 1.3, quietMs, share = 0.1, max = DEFAULT_MAX_SPEED, factor }) => {
+    expect(speedFor({ ...input(current, share, 1, max), quietMs }).factor).toBe(factor);
+  });
+
   test('property: within the base speed and max-speed, one step per turn, no flapping under a steady load', () => {
     fc.assert(
       fc.property(
