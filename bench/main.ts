@@ -24,6 +24,7 @@ import { deliveryBench } from './delivery.ts';
 import { pollingBench } from './polling.ts';
 import { saturationBench } from './saturation.ts';
 import { scaleBench } from './scale.ts';
+import { stalledReaderBench } from './stalled-reader.ts';
 import { markdownTable, oursRow, type Row } from './stats.ts';
 import { twitchChatBench } from './twitch-chat.ts';
 import { v3Bench } from './v3.ts';
@@ -87,6 +88,8 @@ const sections: Record<string, () => Promise<Row[]>> = {
       chat: busyChatPlan,
       concurrentJobs: 5,
     }),
+  // Issue 27: CPU per chat message while generation is stalled, 1,000 and 5,000 posted.
+  stalled: () => stalledReaderBench({ prefills: [1000, 5000], measured: quick ? 200 : 1000 }),
 };
 const chosen = values.only?.split(',').map((s) => s.trim()) ?? Object.keys(sections);
 for (const name of chosen) {

@@ -77,11 +77,14 @@ export function batchCost(
   return message.text.length + Math.min(40, message.authorName.length) + glue;
 }
 
-/** A server's unread chat messages, oldest first. */
+/** A server's unread chat messages, oldest first, indexed by id. */
 export class ChatBacklog<M extends PendingMessage = PendingMessage> {
   readonly #options: BacklogOptions;
-  #entries: Entry<M>[] = [];
+  /** The unread messages by id, in sequence order (a Map keeps insertion order). */
+  #entries = new Map<string, Entry<M>>();
   #seq = 0;
+  /** Characters of every unread message without the glue (text and capped name). */
+  #bareChars = 0;
   /** Sequence numbers of messages handed out, so requeued ones find their place again. */
   readonly #taken = new Map<string, number>();
 
@@ -91,48 +94,68 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
 
   /** Number of unread messages. */
   get size(): number {
-    return this.#entries.length;
+    return this.#entries.size;
   }
 
   /** Characters of every unread message, as a batch counts them (with `glue`, see {@link batchCost}). */
   chars(glue = SAID_GLUE_CHARS): number {
-    return this.#entries.reduce((sum, e) => sum + batchCost(e.message, glue), 0);
+    return this.#bareChars + this.#entries.size * glue;
   }
 
   /** Adds a newly received message behind the others. */
   add(message: M): void {
-    this.#entries.push({ message, seq: this.#seq++ });
+    this.#put({ message, seq: this.#seq++ });
   }
 
   /** Whether the message waits here unread. */
   has(id: string): boolean {
-    return this.#entries.some((e) => e.message.id === id);
+    return this.#entries.has(id);
   }
 
   /** Replaces the text of an unread message (an edit); false when it is not waiting here. */
   edit(id: string, change: Pick<ChatLine, 'text' | 'kind'>): boolean {
-    const entry = this.#entries.find((e) => e.message.id === id);
+    const entry = this.#entries.get(id);
     if (entry === undefined) return false;
+    this.#bareChars -= batchCost(entry.message, 0);
     entry.message = { ...entry.message, ...change };
+    this.#bareChars += batchCost(entry.message, 0);
     return true;
   }
 
   /** Forgets an unread message (deleted); false when it is not waiting here. */
   delete(id: string): boolean {
-    const before = this.#entries.length;
-    this.#entries = this.#entries.filter((e) => e.message.id !== id);
-    return this.#entries.length < before;
+    const entry = this.#entries.get(id);
+    if (entry === undefined) return false;
+    this.#drop(entry);
+    return true;
   }
 
   /** The oldest unread message. */
   oldest(): M | undefined {
-    return this.#entries[0]?.message;
+    return this.#first()?.message;
   }
 
   /** When the oldest unread message ends its hold; undefined when none waits. */
   readyAt(): number | undefined {
-    const first = this.#entries[0];
+    const first = this.#first();
     return first === undefined ? undefined : first.message.at + this.#options.holdMs;
+  }
+
+  /**
+   * Drops, oldest first, what could not be heard anyway and returns it (stale): messages older
+   * than `maxAgeMs`, then the oldest while more than `maxChars` wait (at `glue`). `take` would
+   * drop them too; trimming on arrival keeps a chat that waits on a stalled generation from
+   * piling up past what could ever be read. Amortized constant per message added.
+   */
+  trim(now: number, maxAgeMs: number, maxChars: number, glue = SAID_GLUE_CHARS): M[] {
+    const stale: M[] = [];
+    for (const entry of this.#entries.values()) {
+      const old = now - entry.message.at > maxAgeMs;
+      if (!old && !(this.chars(glue) > maxChars && this.#entries.size > 1)) break;
+      this.#drop(entry);
+      stale.push(entry.message);
+    }
+    return stale;
   }
 
   /**
@@ -149,10 +172,11 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
    * back (fairness, priority), and let repeats ride with the first message saying the same.
    */
   take(now: number, maxAgeMs: number, forecast?: SpeechForecast, plan: TakePlan<M> = {}): Taken<M> {
-    const byMessage = new Map(this.#entries.map((e) => [e.message, e]));
-    const fair = plan.order?.(this.#entries.map((e) => e.message));
+    const entries = [...this.#entries.values()];
+    const byMessage = new Map(entries.map((e) => [e.message, e]));
+    const fair = plan.order?.(entries.map((e) => e.message));
     const timed =
-      fair === undefined ? this.#entries : fair.ordered.flatMap((m) => byMessage.get(m) ?? []);
+      fair === undefined ? entries : fair.ordered.flatMap((m) => byMessage.get(m) ?? []);
     const held = new Set(fair?.held ?? []);
     const stale = new Set<Entry<M>>();
     // A message saying what a kept one says rides with it (its "leader"): heard in its chorus.
@@ -194,9 +218,9 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
         riders.set(entry, []);
       }
     }
-    this.#entries = this.#entries.filter((e) => !stale.has(e));
+    for (const entry of stale) this.#drop(entry);
     const staleMessages = [...stale].sort((a, b) => a.seq - b.seq).map((e) => e.message);
-    const head = this.#entries[0];
+    const head = this.#first();
     if (head === undefined || now - head.message.at < this.#options.holdMs)
       return { batch: [], stale: staleMessages };
     const candidates = timed.filter((e) => !stale.has(e) && !riding.has(e) && !held.has(e.message));
@@ -225,7 +249,7 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
         if (lane.length === 0) lanes.delete(author);
       }
     }
-    this.#entries = this.#entries.filter((e) => !chosen.has(e));
+    for (const entry of chosen) this.#drop(entry);
     const batch = [...chosen].sort((a, b) => a.seq - b.seq);
     for (const entry of batch) this.#taken.set(entry.message.id, entry.seq);
     return { batch: batch.map((e) => e.message), stale: staleMessages };
@@ -233,11 +257,14 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
 
   /** Puts messages of a batch that will not be read after all back in their places. */
   requeue(messages: readonly M[]): void {
-    for (const message of messages) {
-      const seq = this.#taken.get(message.id) ?? this.#seq++;
-      this.#entries.push({ message, seq });
-    }
-    this.#entries.sort((a, b) => a.seq - b.seq);
+    if (messages.length === 0) return;
+    const entries = [...this.#entries.values()];
+    for (const message of messages)
+      entries.push({ message, seq: this.#taken.get(message.id) ?? this.#seq++ });
+    entries.sort((a, b) => a.seq - b.seq);
+    this.#entries = new Map();
+    this.#bareChars = 0;
+    for (const entry of entries) this.#put(entry);
     this.forget(messages);
   }
 
@@ -248,9 +275,28 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
 
   /** Drops every unread message; how many there were. */
   clear(): number {
-    const count = this.#entries.length;
-    this.#entries = [];
+    const count = this.#entries.size;
+    this.#entries = new Map();
+    this.#bareChars = 0;
     this.#taken.clear();
     return count;
+  }
+
+  #first(): Entry<M> | undefined {
+    for (const entry of this.#entries.values()) return entry;
+    return undefined;
+  }
+
+  #put(entry: Entry<M>): void {
+    const before = this.#entries.get(entry.message.id);
+    if (before !== undefined) this.#drop(before);
+    this.#entries.set(entry.message.id, entry);
+    this.#bareChars += batchCost(entry.message, 0);
+  }
+
+  #drop(entry: Entry<M>): void {
+    if (this.#entries.get(entry.message.id) !== entry) return;
+    this.#entries.delete(entry.message.id);
+    this.#bareChars -= batchCost(entry.message, 0);
   }
 }

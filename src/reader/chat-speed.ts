@@ -1,7 +1,7 @@
 /**
  * Speed that follows the backlog: when the chat's speech is forecast to run late, turns are
  * generated faster with the API's `speed`, a step per turn up to the server's `max-speed`, and
- * back down a step per turn once the chat calms. The rate model learns ms per character at
+ * back down a step per turn once the chat calms, and a step per second of silence. The rate model learns ms per character at
  * speed 1 and scales by 1/speed, so the backlog's forecasts stay right while the speed moves.
  * Pure.
  */
@@ -22,6 +22,12 @@ export const SPEED_UP_AT = 0.5;
 /** A step down when it falls below this share; between the two the speed holds. */
 export const CALM_BELOW = 0.25;
 
+/**
+ * A step down per this much silence before a turn (no chat speech since the last turn ended),
+ * so the first message after a burst, once the chat calmed, is read at the voice's own speed.
+ */
+export const CALM_STEP_MS = 1000;
+
 /** What {@link speedFor} decides from. */
 export interface SpeedInput {
   /** How long until the newest waiting message would be heard, forecast at the current speed. */
@@ -33,6 +39,8 @@ export interface SpeedInput {
   readonly maxSpeed: number;
   /** The factor returned for the previous turn; 1 at first. */
   readonly current: number;
+  /** How long no chat speech has played before this turn (0 when some is ahead of it). */
+  readonly quietMs?: number;
 }
 
 /** The factor to keep for the next call, and the speed to send with this turn. */
@@ -50,7 +58,8 @@ export function speedSteps(maxSpeed: number): number[] {
 
 /**
  * The speed of the next chat turn: a step up from `current` when the forecast wait passes half
- * of max-age, a step down below a quarter, else the same step; never below the base speed.
+ * of max-age, a step down below a quarter, else the same step; first a step down per
+ * {@link CALM_STEP_MS} of silence; never below the base speed.
  */
 export function speedFor(input: SpeedInput): ChatSpeed {
   const steps = speedSteps(input.maxSpeed);
@@ -58,6 +67,8 @@ export function speedFor(input: SpeedInput): ChatSpeed {
   steps.forEach((step, i) => {
     if (step <= input.current + 1e-9) index = i;
   });
+  const quietSteps = Math.floor(Math.max(0, input.quietMs ?? 0) / CALM_STEP_MS);
+  index = Math.max(0, index - quietSteps);
   const pressure = input.maxAgeMs > 0 ? input.forecastWaitMs / input.maxAgeMs : 0;
   if (pressure > SPEED_UP_AT) index = Math.min(steps.length - 1, index + 1);
   else if (pressure < CALM_BELOW) index = Math.max(0, index - 1);

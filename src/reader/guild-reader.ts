@@ -25,7 +25,10 @@ export interface MessageOrigin {
   readonly channelId: string;
 }
 
-/** Origins remembered past this many are pruned of messages no longer held. */
+/**
+ * Origins remembered past this many are pruned of messages no longer held; the next prune
+ * waits until twice as many as were left, so pruning costs a constant per message.
+ */
 const ORIGINS_KEPT = 500;
 
 /** Settings of a {@link GuildReader}. */
@@ -65,6 +68,8 @@ export class GuildReader {
   #pacing = false;
   /** Where each message handed to `add` came from, while it may still be held. */
   readonly #origins = new Map<string, MessageOrigin>();
+  /** How many origins are remembered before the next prune. */
+  #pruneAt = ORIGINS_KEPT;
 
   constructor(options: GuildReaderOptions) {
     this.#options = options;
@@ -126,7 +131,7 @@ export class GuildReader {
   /** Adds a received message and queues a turn when one is due. */
   add(message: ReaderMessage, channelId?: string): void {
     if (channelId !== undefined) {
-      if (this.#origins.size >= ORIGINS_KEPT) this.#pruneOrigins();
+      if (this.#origins.size >= this.#pruneAt) this.#pruneOrigins();
       this.#origins.set(message.id, {
         messageId: message.id,
         authorId: message.authorId,
@@ -134,6 +139,7 @@ export class GuildReader {
       });
     }
     this.#backlog.add(message);
+    this.#turns.trim();
     this.#schedule();
   }
 
@@ -155,6 +161,7 @@ export class GuildReader {
 
   #pruneOrigins(): void {
     for (const id of this.#origins.keys()) if (!this.holds(id)) this.#origins.delete(id);
+    this.#pruneAt = Math.max(ORIGINS_KEPT, 2 * this.#origins.size);
   }
 
   /** Whether the message waits, or is in a turn not yet played out: only such a message can change. */

@@ -9,7 +9,14 @@ import { DEFAULT_MAX_AGE_MS, type ReaderSettings } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import type { SpeakUpdate } from '../voice/index.ts';
 import { batchCost, type ChatBacklog, type TakePlan } from './backlog.ts';
-import { compactGlue, DEFAULT_MAX_SPEED, SpeedAwareRate, speedAt, speedFor } from './chat-speed.ts';
+import {
+  API_SPEED,
+  compactGlue,
+  DEFAULT_MAX_SPEED,
+  SpeedAwareRate,
+  speedAt,
+  speedFor,
+} from './chat-speed.ts';
 import { ChatterShare } from './chatter-share.ts';
 import { compactGlueChars, composeBatch, type LastRead } from './compose.ts';
 import type { CrowdPhrases } from './crowd-phrases.ts';
@@ -21,6 +28,12 @@ import { TakeOrder } from './take-order.ts';
 import type { SpokenMessage } from './text.ts';
 import { NothingToRead, type ReaderMessage, type Turn } from './turn.ts';
 import type { ChatSpeaking, TurnSource } from './types.ts';
+
+/**
+ * How many times what could be heard within the forecast window at the API's top speed may wait:
+ * room for repeats that ride free in a chorus and for the learned rate moving before the take.
+ */
+export const WAITING_MARGIN = 2;
 
 /** What {@link ReaderTurns} works with. */
 export interface ReaderTurnsOptions {
@@ -57,6 +70,8 @@ export class ReaderTurns {
   readonly #rate = new SpeedAwareRate();
   /** How much faster than its voice the chat is read now (1: not at all). */
   #speedFactor = 1;
+  /** When the last chat speech ended with none playing after it; undefined while some plays. */
+  #quietSince: number | undefined;
   /** Whether the chat is read with the compact glue now (busy chat only). */
   #compact = false;
   /** What each chatter took of the last minute's reading. */
@@ -82,6 +97,22 @@ export class ReaderTurns {
   /** Messages heard as part of another's reading: repeats in a chorus, or one chatter's spam read once. */
   get collapsed(): number {
     return this.#collapsed;
+  }
+
+  /**
+   * Drops, as stale, what waits past what could be heard within `max-age` even at the API's top
+   * speed (see {@link WAITING_MARGIN}); called as messages arrive, so a chat that waits on a
+   * stalled generation stays bounded. Counted like the messages a turn drops when it takes.
+   */
+  trim(): void {
+    const { backlog, clock } = this.#options;
+    const { settings, phrases } = this.#options.current();
+    const maxAgeMs = settings?.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+    const heardWithinMs = maxAgeMs * FORECAST_SHARE;
+    const maxChars = (WAITING_MARGIN * heardWithinMs) / this.#rate.msPerChar(API_SPEED.max);
+    const glue = this.#compact ? compactGlueChars(phrases) : undefined;
+    const stale = backlog.trim(clock.now(), maxAgeMs, maxChars, glue);
+    if (stale.length > 0) this.#droppedStale += stale.length;
   }
 
   /** A new turn for the speech queue: its source makes the audio when its generation starts. */
@@ -265,7 +296,8 @@ export class ReaderTurns {
     const maxSpeed = speeds ? (settings?.maxSpeed ?? DEFAULT_MAX_SPEED) : 1;
     const glue = compactGlueChars(this.#options.current().phrases);
     if (turn.speed === undefined) {
-      turn.speed = this.#speedOf(aheadMs, maxAgeMs, maxSpeed, glue);
+      const quietMs = aheadMs > 0 || this.#quietSince === undefined ? 0 : now - this.#quietSince;
+      turn.speed = this.#speedOf(aheadMs, maxAgeMs, maxSpeed, glue, quietMs);
       turn.factor = this.#speedFactor;
       turn.compact = this.#compact;
     }
@@ -303,7 +335,13 @@ export class ReaderTurns {
   // The speed of the next turn: faster, a step a turn, while the newest waiting message is
   // forecast to be heard late (past half of max-age), and back as the chat calms; the compact
   // glue follows the same forecast (at the glue of the moment: `glue` characters when compact).
-  #speedOf(aheadMs: number, maxAgeMs: number, maxSpeed: number, glue: number): number {
+  #speedOf(
+    aheadMs: number,
+    maxAgeMs: number,
+    maxSpeed: number,
+    glue: number,
+    quietMs: number,
+  ): number {
     const { backlog, busyChat } = this.#options;
     const base = backlog.oldest()?.voice.request.speed ?? 1;
     const chars = backlog.chars(this.#compact ? glue : undefined);
@@ -315,6 +353,7 @@ export class ReaderTurns {
       baseSpeed: base,
       maxSpeed,
       current: this.#speedFactor,
+      quietMs,
     });
     if (chosen.factor !== this.#speedFactor) {
       const { guildId, logger } = this.#options;
@@ -333,6 +372,7 @@ export class ReaderTurns {
       case 'playing':
         turn.state = 'playing';
         turn.playingSince = this.#options.clock.now();
+        this.#quietSince = undefined;
         if (this.#options.busyChat)
           this.#collapsed += turn.batch.length - collapseRepeats(turn.batch).length;
         // A playing item no longer counts against the chat's places in the queue.
@@ -366,6 +406,8 @@ export class ReaderTurns {
     turn.state = 'done';
     turn.attempt?.abort(new Error('the turn ended'));
     this.#turns.delete(turn);
+    if (![...this.#turns].some((other) => other.state === 'playing'))
+      this.#quietSince ??= this.#options.clock.now();
     for (const message of turn.batch) this.#held.delete(message.id);
     this.#options.backlog.forget(turn.batch);
     this.#takes.wake();

@@ -213,4 +213,67 @@ describe('ChatBacklog', () => {
       );
     });
   });
+
+  test.each([
+    ['older than max-age go, oldest first', 70_000, 60_000, 10_000, ['b', 'c']],
+    ['past the character cap the oldest go, the newest stays', 30_000, 60_000, 1, ['c']],
+    ['within both, nothing goes', 30_000, 60_000, 10_000, ['a', 'b', 'c']],
+  ])('trim: %s', (_, now, maxAgeMs, maxChars, left) => {
+    const backlog = new ChatBacklog({ holdMs: 0, batchChars: 1000 });
+    backlog.add(message('x', 0, 'a'));
+    backlog.add(message('y', 20_000, 'b'));
+    backlog.add(message('z', 25_000, 'c'));
+    const stale = backlog.trim(now, maxAgeMs, maxChars);
+    expect(stale.length + backlog.size).toBe(3);
+    expect(ids(backlog.take(now, maxAgeMs).batch)).toEqual(left);
+  });
+
+  test('property: the characters waiting stay the sum of what each message costs, through every change', () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('add' as const), text: fc.string({ maxLength: 30 }) }),
+      fc.record({ kind: fc.constant('edit' as const), index: fc.nat(20), text: fc.string() }),
+      fc.record({ kind: fc.constant('delete' as const), index: fc.nat(20) }),
+      fc.record({ kind: fc.constant('take' as const), requeue: fc.boolean() }),
+      fc.record({ kind: fc.constant('trim' as const), maxChars: fc.nat(300) }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), fc.nat(10), (ops, glue) => {
+        const backlog = new ChatBacklog({ holdMs: 0, batchChars: 100 });
+        const waiting = new Map<string, PendingMessage>();
+        const added: string[] = [];
+        for (const o of ops) {
+          if (o.kind === 'add') {
+            const m = message(`a${added.length % 3}`, added.length, o.text);
+            backlog.add(m);
+            waiting.set(m.id, m);
+            added.push(m.id);
+          } else if (o.kind === 'edit' || o.kind === 'delete') {
+            const id = added[o.index % Math.max(1, added.length)] ?? '';
+            const here = waiting.get(id);
+            if (o.kind === 'edit') {
+              expect(backlog.edit(id, { text: o.text, kind: 'said' })).toBe(here !== undefined);
+              if (here !== undefined) waiting.set(id, { ...here, text: o.text });
+            } else {
+              expect(backlog.delete(id)).toBe(here !== undefined);
+              waiting.delete(id);
+            }
+          } else if (o.kind === 'take') {
+            const { batch, stale } = backlog.take(added.length, 60_000);
+            for (const m of [...batch, ...stale]) waiting.delete(m.id);
+            if (o.requeue) {
+              backlog.requeue(batch);
+              for (const m of batch) waiting.set(m.id, m);
+            }
+          } else {
+            for (const m of backlog.trim(added.length, 60_000, o.maxChars, glue))
+              waiting.delete(m.id);
+          }
+          const sum = [...waiting.values()].reduce((n, m) => n + batchCost(m, glue), 0);
+          expect(backlog.chars(glue)).toBe(sum);
+          expect(backlog.size).toBe(waiting.size);
+          for (const id of added) expect(backlog.has(id)).toBe(waiting.has(id));
+        }
+      }),
+    );
+  });
 });

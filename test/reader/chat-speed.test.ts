@@ -3,8 +3,10 @@ import { describe, expect, test } from 'vitest';
 import {
   API_SPEED,
   CALM_BELOW,
+  CALM_STEP_MS,
   compactGlue,
   DEFAULT_MAX_SPEED,
+  SPEED_STEPS,
   SPEED_UP_AT,
   SpeedAwareRate,
   speedFor,
@@ -89,6 +91,47 @@ describe('speedFor', () => {
     { name: 'no max-age: no pressure', current: 1.15, share: 0, factor: 1, speed: 1 },
   ])('$name', ({ current, share, base = 1, max = DEFAULT_MAX_SPEED, factor, speed }) => {
     expect(speedFor(input(current, share, base, max))).toEqual({ factor, speed });
+  });
+
+  test.each([
+    {
+      name: 'a second of silence after 1.3×: down a step, then the calm step',
+      quietMs: 1000,
+      factor: 1,
+    },
+    {
+      name: 'three seconds of silence after 1.75×: the base speed',
+      current: 1.75,
+      quietMs: 3000,
+      max: 2,
+      factor: 1,
+    },
+    { name: 'under a second of silence: the calm step only', quietMs: 999, factor: 1.15 },
+    {
+      name: 'silence, then a burst: down for the silence, up for the burst (holds)',
+      quietMs: 1000,
+      share: 0.6,
+      factor: 1.3,
+    },
+  ])('$name', ({ current = 1.3, quietMs, share = 0.1, max = DEFAULT_MAX_SPEED, factor }) => {
+    expect(speedFor({ ...input(current, share, 1, max), quietMs }).factor).toBe(factor);
+  });
+
+  test('property: silence never speeds up, and enough of it brings any speed back to the base', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...SPEED_STEPS),
+        fc.double({ min: 0, max: 4, noNaN: true }),
+        fc.nat(10_000),
+        (current, share, quietMs) => {
+          const loud = speedFor(input(current, share, 1, 2));
+          const quiet = speedFor({ ...input(current, share, 1, 2), quietMs });
+          expect(quiet.factor).toBeLessThanOrEqual(loud.factor);
+          const calmed = speedFor({ ...input(current, 0, 1, 2), quietMs: 5 * CALM_STEP_MS });
+          expect(calmed).toEqual({ factor: 1, speed: 1 });
+        },
+      ),
+    );
   });
 
   test('property: within the base speed and max-speed, one step per turn, no flapping under a steady load', () => {

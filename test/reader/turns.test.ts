@@ -349,6 +349,36 @@ describe('a busy chat read faster', () => {
   );
 });
 
+describe('the speed after a burst, once the chat calmed', () => {
+  test('a message after three seconds of silence, nothing waiting, is read at the voice’s own speed', async () => {
+    const { voice, made } = voiceDouble({ live: false });
+    const turns = turnsOver(true);
+    // Two turns of a burst step the speed up twice (1.15×, then 1.3×).
+    for (let i = 0; i < 2; i++) {
+      longBacklog(voice);
+      const opened = turns.open();
+      const generating = opened.source.generate(new AbortController().signal);
+      await clock.advance(0);
+      await settle();
+      await generating;
+      opened.onUpdate({ state: 'playing' });
+      opened.onUpdate({ state: 'skipped' });
+      backlog.clear();
+    }
+    expect(made.map((m) => m.speed)).toEqual([1.15, 1.3]);
+    await clock.advance(3000);
+    post(voice, 'a quiet hello from one chatter', 'dana');
+    const calm = turns.open();
+    const generating = calm.source.generate(new AbortController().signal);
+    await clock.advance(0);
+    await settle();
+    await generating;
+    expect(made.at(-1)?.text).toBe('dana said a quiet hello from one chatter.');
+    expect(made.at(-1)?.speed).toBeUndefined();
+    expect(calm.turn.factor).toBe(1);
+  });
+});
+
 describe('a busy chat read with the compact glue', () => {
   const generate = async (turns: ReaderTurns) => {
     const opened = turns.open();
