@@ -34,7 +34,11 @@ export class ChatTurns {
 
   constructor(context: SpeakingContext) {
     this.#context = context;
-    this.#auto = new AutoVoices(context.options.voiceAssignments, context.logger);
+    this.#auto = new AutoVoices(
+      context.options.voiceAssignments,
+      context.logger,
+      context.options.clock,
+    );
   }
 
   /**

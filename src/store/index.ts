@@ -75,4 +75,8 @@ export {
   type UsageLedger,
   utcDay,
 } from './usage.ts';
-export { KeyvVoiceAssignments, type StoredAssignment } from './voice-assignments.ts';
+export {
+  ASSIGNMENT_KEPT_MS,
+  KeyvVoiceAssignments,
+  type StoredAssignment,
+} from './voice-assignments.ts';
