@@ -64,6 +64,7 @@ export {
   type UserSettings,
 } from './settings.ts';
 export { KeyvSpeechCacheStore } from './speech-cache.ts';
+export { flushDeletions } from './sqlite.ts';
 export {
   addGeneration,
   CHAT_LEDGER_ID,
