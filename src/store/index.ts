@@ -60,6 +60,8 @@ export {
   guildDefaultsSchema,
   guildLimitsSchema,
   KeyvSettingsStore,
+  SETTINGS_CACHE_MS,
+  type SettingsCacheOptions,
   type SettingsStore,
   type UserSettings,
 } from './settings.ts';

@@ -60,6 +60,23 @@ export class NodeSqliteStore extends EventEmitter implements KeyvStoreAdapter {
     return deleted;
   }
 
+  /**
+   * Writes `value` under `key` only if the stored text is still `expected` (undefined: no record
+   * yet), in one statement, so another process's write in between is never overwritten.
+   * Whether it was written.
+   */
+  async replace(key: string, expected: string | undefined, value: string): Promise<boolean> {
+    const result =
+      expected === undefined
+        ? this.#db
+            .prepare('INSERT INTO keyv (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING')
+            .run(key, value)
+        : this.#db
+            .prepare('UPDATE keyv SET value = ? WHERE key = ? AND value = ?')
+            .run(value, key, expected);
+    return Number(result.changes) > 0;
+  }
+
   async has(key: string): Promise<boolean> {
     return this.#get.get(key) !== undefined;
   }
