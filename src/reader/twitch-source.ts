@@ -45,7 +45,7 @@ export interface TwitchSourceOptions {
     TwitchChat,
     'read' | 'stopReading' | 'channelsOf' | 'readersOf' | 'state' | 'on' | 'close'
   >;
-  readonly reader: Pick<ChatReader, 'created' | 'withdraw'>;
+  readonly reader: Pick<ChatReader, 'created' | 'withdraw' | 'clear'>;
   readonly settings: Pick<SettingsStore, 'guild'>;
   /**
    * Where the bot is in voice: a server not in voice drops a Twitch message before reading its
@@ -170,6 +170,8 @@ export class TwitchSource {
     const joinedAt = this.#firstChatters.joinedAt(channel, userId, firstMessage, now);
     for (const guildId of this.#options.chat.readersOf(message.channel)) {
       if (this.#options.voice.channelOf(guildId) === undefined) {
+        // As the reader does for a message while out of voice: nothing from before is read later.
+        this.#options.reader.clear(guildId);
         this.#count(guildId, message.channel, 'dropped');
         continue;
       }

@@ -42,6 +42,7 @@ async function world(notInVoice: readonly string[] = []) {
   const created: IncomingMessage[] = [];
   const held: { guildId: string; origin: MessageOrigin }[] = [];
   const withdrawn: string[] = [];
+  const cleared: string[] = [];
   const counts: TwitchOutcome[] = [];
   const chat = new TwitchChat({
     url: twitch.url,
@@ -70,6 +71,10 @@ async function world(notInVoice: readonly string[] = []) {
         });
         return true;
       },
+      clear: (guildId) => {
+        cleared.push(guildId);
+        return 0;
+      },
       withdraw: async (guildId, matches) => {
         const hits = held.filter((h) => h.guildId === guildId && matches(h.origin));
         for (const hit of hits) {
@@ -90,7 +95,7 @@ async function world(notInVoice: readonly string[] = []) {
       reader: { ...guild.reader, twitchChannels },
     }));
   };
-  return { twitch, source, created, withdrawn, counts, channels, reads };
+  return { twitch, source, created, withdrawn, cleared, counts, channels, reads };
 }
 
 describe('TwitchSource', () => {
@@ -169,6 +174,8 @@ describe('TwitchSource', () => {
     await until(() => w.counts.filter((c) => c === 'dropped').length === 50 * servers.length);
     expect(w.reads).toEqual([]);
     expect(w.created).toEqual([]);
+    // What waited from before is dropped, as the reader does out of voice.
+    expect(new Set(w.cleared)).toEqual(new Set(servers));
     expect(w.source.status('quiet-0')[0]?.droppedToday).toBe(50);
   });
 
