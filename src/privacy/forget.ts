@@ -4,6 +4,7 @@ import type { Logger } from '../log/index.ts';
 import type { PreviewCache } from '../preview/index.ts';
 import {
   type ApiKeyVault,
+  flushDeletions,
   type KeyvSpeechCacheStore,
   KeyvVoiceAssignments,
   keysUnder,
@@ -129,6 +130,7 @@ export class ForgetService {
       { guildId, ...(apiKey === undefined ? {} : { keyId: keyId(apiKey) }), deleted: report },
       'forgot a server: its stored data is deleted',
     );
+    await this.flushDeletions();
     for (const listener of this.#listeners) {
       try {
         listener(guildId);
@@ -137,6 +139,16 @@ export class ForgetService {
       }
     }
     return report;
+  }
+
+  /**
+   * Makes the deletions final in the store's files (SQLite keeps them in its WAL until a
+   * checkpoint, where the server's records stay readable); run after each forgetting and after a
+   * removal record goes. A checkpoint that could not complete is retried by the next one.
+   */
+  async flushDeletions(): Promise<void> {
+    if (!(await flushDeletions(this.#deps.keyv)))
+      this.#deps.logger.warn('the store could not fold its write-ahead log into the file yet');
   }
 
   async #keyOf(guildId: string): Promise<{ apiKey: string | undefined; unreadable: boolean }> {

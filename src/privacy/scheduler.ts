@@ -11,7 +11,7 @@ const RETRY_MS = 60_000;
 
 /** What a {@link RemovalScheduler} works with. */
 export interface RemovalSchedulerOptions {
-  readonly forget: Pick<ForgetService, 'forgetGuild'>;
+  readonly forget: Pick<ForgetService, 'forgetGuild' | 'flushDeletions'>;
   readonly records: RemovalRecords;
   readonly clock: Clock;
   /** `DATA_RETENTION`: how long a removed server's data is kept; 0 deletes at once. */
@@ -196,6 +196,8 @@ export class RemovalScheduler {
     await forget.forgetGuild(guildId);
     // Last: a failure before this leaves the removal pending, and the next sweep finishes it.
     await records.remove(guildId);
+    // The removal record names the server too: gone from the files as well.
+    await forget.flushDeletions();
   }
 
   /** Runs `task` after the server's earlier events; a failure fails only its caller. */

@@ -15,6 +15,7 @@ import {
   type TwitchDeleted,
   type TwitchMessage,
 } from '../twitch/index.ts';
+import type { VoiceService } from '../voice/index.ts';
 import { FirstChatters } from './first-chatters.ts';
 import type { ChatReader } from './reader.ts';
 import {
@@ -42,10 +43,16 @@ export interface TwitchChannelStatus {
 export interface TwitchSourceOptions {
   readonly chat: Pick<
     TwitchChat,
-    'read' | 'stopReading' | 'stopAll' | 'channelsOf' | 'readersOf' | 'state' | 'on' | 'close'
+    'read' | 'stopReading' | 'channelsOf' | 'readersOf' | 'state' | 'on' | 'close'
   >;
-  readonly reader: Pick<ChatReader, 'created' | 'withdraw'>;
+  readonly reader: Pick<ChatReader, 'created' | 'withdraw' | 'clear'>;
   readonly settings: Pick<SettingsStore, 'guild'>;
+  /**
+   * Where the bot is in voice: a server not in voice drops a Twitch message before reading its
+   * settings (a Twitch chatter is in no Discord voice channel, so the reader could neither read
+   * it nor join for it).
+   */
+  readonly voice: Pick<VoiceService, 'channelOf'>;
   readonly clock: Clock;
   readonly logger: Logger;
   /** Told of each message received, read or dropped (metrics). */
@@ -87,7 +94,7 @@ export class TwitchSource {
     const { chat, settings } = this.#options;
     const wanted = (await settings.guild(guildId)).reader.twitchChannels;
     for (const channel of chat.channelsOf(guildId))
-      if (!wanted.includes(channel)) chat.stopReading(guildId, channel);
+      if (!wanted.includes(channel)) this.#stopReading(guildId, channel);
     for (const channel of wanted) chat.read(guildId, channel);
     return wanted;
   }
@@ -105,7 +112,15 @@ export class TwitchSource {
 
   /** The server stops reading every Twitch channel (the bot was removed, or it was forgotten). */
   stopAll(guildId: string): void {
-    this.#options.chat.stopAll(guildId);
+    for (const channel of this.#options.chat.channelsOf(guildId))
+      this.#stopReading(guildId, channel);
+  }
+
+  // The channel's first-time chatters go with its last reader.
+  #stopReading(guildId: string, channel: string): void {
+    const { chat } = this.#options;
+    chat.stopReading(guildId, channel);
+    if (chat.readersOf(channel).length === 0) this.#firstChatters.forgetChannel(channel);
   }
 
   /** How each Twitch channel the server reads is doing. */
@@ -154,6 +169,12 @@ export class TwitchSource {
     const now = this.#options.clock.now();
     const joinedAt = this.#firstChatters.joinedAt(channel, userId, firstMessage, now);
     for (const guildId of this.#options.chat.readersOf(message.channel)) {
+      if (this.#options.voice.channelOf(guildId) === undefined) {
+        // As the reader does for a message while out of voice: nothing from before is read later.
+        this.#options.reader.clear(guildId);
+        this.#count(guildId, message.channel, 'dropped');
+        continue;
+      }
       this.#options.reader
         .created(twitchIncoming(message, guildId, joinedAt))
         .then(async (read) => {
@@ -170,7 +191,7 @@ export class TwitchSource {
   // removed the bot) stops reading it; the check runs only for messages it did not read.
   async #stillWanted(guildId: string, channel: string): Promise<void> {
     const { reader } = await this.#options.settings.guild(guildId);
-    if (!reader.twitchChannels.includes(channel)) this.#options.chat.stopReading(guildId, channel);
+    if (!reader.twitchChannels.includes(channel)) this.#stopReading(guildId, channel);
   }
 
   #deleted(deleted: TwitchDeleted): void {
@@ -205,6 +226,7 @@ export function createTwitchSource(deps: {
   readonly config: Pick<Config, 'twitchChatUrl'>;
   readonly store: Pick<BotStore, 'settings'>;
   readonly reader: TwitchSourceOptions['reader'];
+  readonly voice: TwitchSourceOptions['voice'];
   readonly clock: Clock;
   readonly logger: Logger;
   /** Counts Twitch messages received, read and dropped; nowhere when absent. */
@@ -213,7 +235,8 @@ export function createTwitchSource(deps: {
   const { clock, logger, metrics } = deps;
   const chat = new TwitchChat({ url: deps.config.twitchChatUrl, logger, clock });
   return new TwitchSource({
-    ...{ chat, clock, logger, reader: deps.reader, settings: deps.store.settings },
+    ...{ chat, clock, logger, reader: deps.reader, voice: deps.voice },
+    settings: deps.store.settings,
     onCount: (outcome) => metrics?.twitchMessage(outcome),
   });
 }

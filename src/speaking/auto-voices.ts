@@ -1,28 +1,46 @@
 /**
- * A server's automatic voices over time: the assignment table kept in memory (a server is
- * served by one process) and written to the store when a chatter's voice changes, so voices
- * survive restarts. The choice itself is `assignVoice`'s.
+ * A server's automatic voices over time: each chatter's voice stored in the bot's store on its
+ * first assignment and never moved after (see `voice-assignment.ts` for the rule and the pool),
+ * so it is the same across messages, restarts and shards for as long as the store keeps it
+ * (`ASSIGNMENT_KEPT_MS` after the chatter was last seen). Memory holds a bounded cache of the
+ * voices seen and each server's last few active chatters, for spreading new ones.
  */
 import type { Logger } from '../log/index.ts';
 import type { StoredAssignment } from '../store/index.ts';
-import { type AssignmentTable, assignVoice } from './voice-assignment.ts';
+import { firstVoice } from './voice-assignment.ts';
 
-/** Where tables are kept between runs (`KeyvVoiceAssignments`). */
+/** Where voices are kept between runs (`KeyvVoiceAssignments`). */
 export interface AssignmentStore {
-  load(guildId: string): Promise<readonly StoredAssignment[]>;
-  save(guildId: string, table: readonly StoredAssignment[]): Promise<void>;
+  get(guildId: string, chatter: string): Promise<StoredAssignment | undefined>;
+  set(guildId: string, chatter: string, assignment: StoredAssignment): Promise<void>;
 }
+
+/** Most voices cached in memory across servers (the store holds them all). */
+export const CACHED_VOICES = 10_000;
+/** Active chatters remembered per server for spreading new ones (more than any pool). */
+const RECENT_CHATTERS = 64;
+/** A stored voice in use is written again after this long, so its record lives on. */
+const REFRESH_MS = 86_400_000;
 
 /** Gives chatters their automatic voice, one server at a time. */
 export class AutoVoices {
   readonly #store: AssignmentStore | undefined;
   readonly #logger: Logger;
-  readonly #tables = new Map<string, AssignmentTable>();
+  readonly #now: () => number;
+  /** `guild\nchatter` → voice, least recently used first. */
+  readonly #known = new Map<string, StoredAssignment>();
+  /** Per server, its last active chatters and their voices, most recent first. */
+  readonly #recent = new Map<string, { chatter: string; voiceId: string }[]>();
   readonly #chains = new Map<string, Promise<unknown>>();
 
-  constructor(store: AssignmentStore | undefined, logger: Logger) {
+  constructor(
+    store: AssignmentStore | undefined,
+    logger: Logger,
+    clock: { now(): number } = { now: () => Date.now() },
+  ) {
     this.#store = store;
     this.#logger = logger;
+    this.#now = () => clock.now();
   }
 
   /** The voice of `chatter` among `voiceIds` (sorted), now active in the server; undefined without voices. */
@@ -31,31 +49,27 @@ export class AutoVoices {
     chatter: string,
     voiceIds: readonly string[],
   ): Promise<string | undefined> {
-    const previous = this.#chains.get(guildId) ?? Promise.resolve();
-    const next = previous.then(
-      () => this.#assign(guildId, chatter, voiceIds),
-      () => this.#assign(guildId, chatter, voiceIds),
-    );
-    this.#chains.set(guildId, next);
-    // The caller sees a failure through `next`; this only forgets the finished chain.
-    const forget = (): void => {
-      if (this.#chains.get(guildId) === next) this.#chains.delete(guildId);
-    };
-    next.then(forget, forget);
-    return next;
+    return this.#chained(guildId, () => this.#assign(guildId, chatter, voiceIds));
   }
 
   /**
-   * Drops the server's table (the server was forgotten: its stored table is gone), after an
-   * assignment under way, so a table once forgotten is never written back from memory.
+   * Drops what memory holds of the server (it was forgotten: its stored voices are gone), after
+   * an assignment under way, so a voice once forgotten is never given again from memory.
    */
   forget(guildId: string): Promise<void> {
+    return this.#chained(guildId, () => {
+      this.#recent.delete(guildId);
+      for (const key of this.#known.keys()) {
+        if (key.startsWith(`${guildId}\n`)) this.#known.delete(key);
+      }
+    });
+  }
+
+  #chained<T>(guildId: string, run: () => T | Promise<T>): Promise<T> {
     const previous = this.#chains.get(guildId) ?? Promise.resolve();
-    const next = previous.then(
-      () => void this.#tables.delete(guildId),
-      () => void this.#tables.delete(guildId),
-    );
+    const next = previous.then(run, run);
     this.#chains.set(guildId, next);
+    // The caller sees a failure through `next`; this only forgets the finished chain.
     const done = (): void => {
       if (this.#chains.get(guildId) === next) this.#chains.delete(guildId);
     };
@@ -68,30 +82,55 @@ export class AutoVoices {
     chatter: string,
     voiceIds: readonly string[],
   ): Promise<string | undefined> {
-    const table = this.#tables.get(guildId) ?? (await this.#load(guildId));
-    const before = table.find((entry) => entry.chatter === chatter)?.voiceId;
-    const result = assignVoice(table, chatter, voiceIds);
-    if (result === undefined) return undefined;
-    this.#tables.set(guildId, result.table);
-    if (result.voiceId !== before && this.#store !== undefined) {
+    const pool = new Set(voiceIds);
+    const key = `${guildId}\n${chatter}`;
+    let known = this.#known.get(key);
+    let readable = true;
+    if (known === undefined && this.#store !== undefined) {
+      try {
+        known = await this.#store.get(guildId, chatter);
+      } catch (error) {
+        readable = false;
+        this.#logger.warn({ err: error, guildId }, 'could not read an automatic voice');
+      }
+    }
+    const now = this.#now();
+    let assignment: StoredAssignment;
+    if (known !== undefined && pool.has(known.voiceId)) {
+      assignment = now - known.at >= REFRESH_MS ? { voiceId: known.voiceId, at: now } : known;
+    } else {
+      // A voice that left the pool is replaced: the one way a chatter's voice changes.
+      const recent = (this.#recent.get(guildId) ?? [])
+        .filter((entry) => entry.chatter !== chatter && pool.has(entry.voiceId))
+        .map((entry) => entry.voiceId);
+      const voiceId = firstVoice(chatter, voiceIds, recent);
+      if (voiceId === undefined) return undefined;
+      assignment = { voiceId, at: now };
+    }
+    // Not stored when the read failed: that would overwrite the voice the chatter may have.
+    if (assignment !== known && readable && this.#store !== undefined) {
       // A failed write costs only stability after a restart; the voice is given anyway.
-      await this.#store.save(guildId, result.table).catch((error: unknown) => {
-        this.#logger.warn({ err: error, guildId }, 'could not store automatic voices');
+      await this.#store.set(guildId, chatter, assignment).catch((error: unknown) => {
+        this.#logger.warn({ err: error, guildId }, 'could not store an automatic voice');
       });
     }
-    return result.voiceId;
+    if (readable) this.#remember(key, assignment);
+    this.#active(guildId, chatter, assignment.voiceId);
+    return assignment.voiceId;
   }
 
-  async #load(guildId: string): Promise<AssignmentTable> {
-    if (this.#store === undefined) return [];
-    try {
-      return await this.#store.load(guildId);
-    } catch (error) {
-      this.#logger.warn(
-        { err: error, guildId },
-        'could not read automatic voices; starting afresh',
-      );
-      return [];
+  #remember(key: string, assignment: StoredAssignment): void {
+    this.#known.delete(key);
+    this.#known.set(key, assignment);
+    if (this.#known.size > CACHED_VOICES) {
+      const [oldest] = this.#known.keys();
+      if (oldest !== undefined) this.#known.delete(oldest);
     }
+  }
+
+  #active(guildId: string, chatter: string, voiceId: string): void {
+    const recent = (this.#recent.get(guildId) ?? []).filter((entry) => entry.chatter !== chatter);
+    recent.unshift({ chatter, voiceId });
+    this.#recent.set(guildId, recent.slice(0, RECENT_CHATTERS));
   }
 }

@@ -37,7 +37,11 @@ export class ChatTurns {
   constructor(context: SpeakingContext, blocked: BlockedWords) {
     this.#context = context;
     this.#blocked = blocked;
-    this.#auto = new AutoVoices(context.options.voiceAssignments, context.logger);
+    this.#auto = new AutoVoices(
+      context.options.voiceAssignments,
+      context.logger,
+      context.options.clock,
+    );
   }
 
   /**

@@ -1,5 +1,5 @@
 /** The speaking service: the one path from a request to speech, shared by every entrance. */
-export { type AssignmentStore, AutoVoices } from './auto-voices.ts';
+export { type AssignmentStore, AutoVoices, CACHED_VOICES } from './auto-voices.ts';
 export type { ChatTurnRequest } from './chat.ts';
 export { chooseOutput, defaultChoice, pickVoice } from './choose.ts';
 export type { SpeakingServiceOptions } from './context.ts';
@@ -44,11 +44,4 @@ export {
   type SpeechOrigin,
   type SpeechTicket,
 } from './types.ts';
-export {
-  ASSIGNMENT_TABLE_SIZE,
-  type Assignment,
-  type AssignmentTable,
-  assignableVoices,
-  assignVoice,
-  chatterHash,
-} from './voice-assignment.ts';
+export { assignableVoices, chatterHash, firstVoice } from './voice-assignment.ts';

@@ -1,22 +1,17 @@
 /**
- * Automatic voices for chatters without their own (`/config reader voices:auto`): each chatter
- * keeps a voice from the key's voices, the last few active chatters never share one while the
- * key has enough, and a chatter's first voice comes from a hash of their id, so the same
- * chatter tends to get the same voice even after the table forgot them. Pure.
+ * Automatic voices for chatters without their own (`/config reader voices:auto`), pure. A
+ * chatter's voice, once given, is theirs for as long as it is remembered (`AutoVoices` stores it
+ * per chatter): it never moves to make room for someone else, however many chatters there are.
+ * Spreading is best effort at the first assignment only: a new chatter gets the voice least used
+ * by the chatters active just before them, searched from a place given by a hash of their id.
+ *
+ * The pool is the key's free voices (see {@link assignableVoices}), not every voice the key may
+ * use: a free voice is one every plan may speak, so no voice of the pool is refused at generation
+ * and then taken away from the chatter who had it; and the pool is the same for every key on a
+ * model, so a new key keeps its chatters' voices. A voice that leaves the list leaves the pool:
+ * the chatters who had it are given a new one, the only way a voice changes.
  */
 import type { Voice } from '../tts/index.ts';
-
-/** One chatter's voice, most recently active first in an {@link AssignmentTable}. */
-export interface Assignment {
-  readonly chatter: string;
-  readonly voiceId: string;
-}
-
-/** A server's recent chatters and their voices, most recent first; no two share a voice. */
-export type AssignmentTable = readonly Assignment[];
-
-/** Most chatters a server's table remembers (it stays small in the store). */
-export const ASSIGNMENT_TABLE_SIZE = 64;
 
 /**
  * The voices chatters are given: those every plan may use (the API's `free` class, so a key on
@@ -29,7 +24,7 @@ export function assignableVoices(voices: readonly Voice[]): string[] {
   return (free.length > 0 ? free : shared).map((voice) => voice.voiceId).sort();
 }
 
-/** FNV-1a of the chatter id: where their search for a free voice starts. */
+/** FNV-1a of the chatter id: where their search for a voice starts. */
 export function chatterHash(chatter: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < chatter.length; i++) {
@@ -40,38 +35,32 @@ export function chatterHash(chatter: string): number {
 }
 
 /**
- * The voice of `chatter`, now active, and the table after it: their voice kept unless one of the
- * `size - 1` chatters active more recently has it; else the first voice from their hash's place
- * that none of those has. With `size` at most the number of voices, the last `size` active
- * chatters all sound different. Undefined when there is no voice to give.
+ * The first voice of `chatter` among `voiceIds`: of the voices least used in `recent` (the voices
+ * of the chatters active just before, most recent first; only the last `voiceIds.length - 1`
+ * count, so with as many voices as chatters the last few all differ), the first from their
+ * hash's place. Undefined when there is no voice to give.
  */
-export function assignVoice(
-  table: AssignmentTable,
+export function firstVoice(
   chatter: string,
   voiceIds: readonly string[],
-  limit = ASSIGNMENT_TABLE_SIZE,
-): { readonly voiceId: string; readonly table: AssignmentTable } | undefined {
-  const size = Math.min(limit, voiceIds.length);
-  if (size === 0) return undefined;
-  const available = new Set(voiceIds);
-  const seen = new Set<string>();
-  const others: Assignment[] = [];
-  let mine: string | undefined;
-  for (const entry of table) {
-    // A voice the key no longer has, or one listed twice (a table from elsewhere), is dropped.
-    if (!available.has(entry.voiceId) || seen.has(entry.voiceId)) continue;
-    seen.add(entry.voiceId);
-    if (entry.chatter === chatter) mine ??= entry.voiceId;
-    else others.push(entry);
+  recent: readonly string[],
+): string | undefined {
+  if (voiceIds.length === 0) return undefined;
+  const uses = new Map<string, number>();
+  for (const voiceId of recent.slice(0, voiceIds.length - 1)) {
+    uses.set(voiceId, (uses.get(voiceId) ?? 0) + 1);
   }
-  const recent = others.slice(0, size - 1);
-  const taken = new Set(recent.map((entry) => entry.voiceId));
-  let voiceId = mine !== undefined && !taken.has(mine) ? mine : undefined;
   const start = chatterHash(chatter) % voiceIds.length;
-  for (let i = 0; voiceId === undefined && i < voiceIds.length; i++) {
+  let best: string | undefined;
+  let bestUses = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < voiceIds.length; i++) {
     const candidate = voiceIds[(start + i) % voiceIds.length];
-    if (candidate !== undefined && !taken.has(candidate)) voiceId = candidate;
+    if (candidate === undefined) continue;
+    const used = uses.get(candidate) ?? 0;
+    if (used < bestUses) {
+      best = candidate;
+      bestUses = used;
+    }
   }
-  if (voiceId === undefined) return undefined;
-  return { voiceId, table: [{ chatter, voiceId }, ...recent] };
+  return best;
 }

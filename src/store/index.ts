@@ -60,10 +60,13 @@ export {
   guildDefaultsSchema,
   guildLimitsSchema,
   KeyvSettingsStore,
+  SETTINGS_CACHE_MS,
+  type SettingsCacheOptions,
   type SettingsStore,
   type UserSettings,
 } from './settings.ts';
 export { KeyvSpeechCacheStore } from './speech-cache.ts';
+export { flushDeletions } from './sqlite.ts';
 export {
   addGeneration,
   CHAT_LEDGER_ID,
@@ -75,4 +78,8 @@ export {
   type UsageLedger,
   utcDay,
 } from './usage.ts';
-export { KeyvVoiceAssignments, type StoredAssignment } from './voice-assignments.ts';
+export {
+  ASSIGNMENT_KEPT_MS,
+  KeyvVoiceAssignments,
+  type StoredAssignment,
+} from './voice-assignments.ts';

@@ -17,7 +17,7 @@ import { KeyvLearnedTimesStore } from './learned-times.ts';
 import { openRedis, type RedisConnection } from './redis.ts';
 import { RedisBudgetStore } from './redis-budgets.ts';
 import { RedisJobSlots } from './redis-jobs.ts';
-import { KeyvSettingsStore } from './settings.ts';
+import { KeyvSettingsStore, SETTINGS_CACHE_MS } from './settings.ts';
 import { KeyvSpeechCacheStore } from './speech-cache.ts';
 import { KeyvUsageLedger } from './usage.ts';
 
@@ -73,7 +73,10 @@ export async function openStore(deps: {
   const keyv = await openKeyv(config.storeUrl);
   deps.onStop(() => keyv.disconnect());
   const secretKeys = await loadSecretKeys(config, logger);
-  const settings = new KeyvSettingsStore(keyv);
+  const settings = new KeyvSettingsStore(keyv, {
+    cacheMs: SETTINGS_CACHE_MS,
+    now: () => deps.clock.now(),
+  });
   let redis: RedisConnection | undefined;
   if (isRedisUrl(config.storeUrl)) {
     // Shared with every other process on this Redis: budgets are exact across shards.

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type Keyv from 'keyv';
 import type { KeyvStoreAdapter, StoredData } from 'keyv';
 
 /**
@@ -59,6 +60,23 @@ export class NodeSqliteStore extends EventEmitter implements KeyvStoreAdapter {
     return deleted;
   }
 
+  /**
+   * Writes `value` under `key` only if the stored text is still `expected` (undefined: no record
+   * yet), in one statement, so another process's write in between is never overwritten.
+   * Whether it was written.
+   */
+  async replace(key: string, expected: string | undefined, value: string): Promise<boolean> {
+    const result =
+      expected === undefined
+        ? this.#db
+            .prepare('INSERT INTO keyv (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING')
+            .run(key, value)
+        : this.#db
+            .prepare('UPDATE keyv SET value = ? WHERE key = ? AND value = ?')
+            .run(value, key, expected);
+    return Number(result.changes) > 0;
+  }
+
   async has(key: string): Promise<boolean> {
     return this.#get.get(key) !== undefined;
   }
@@ -97,6 +115,19 @@ export class NodeSqliteStore extends EventEmitter implements KeyvStoreAdapter {
       .run(`${escapeLike(this.namespace)}:%`);
   }
 
+  /**
+   * Moves the write-ahead log into the database file and empties it (`wal_checkpoint(TRUNCATE)`):
+   * a deleted record stays readable in the WAL until then (secure_delete zeroes it only in the
+   * file). Whether it completed (false while another connection reads an older snapshot).
+   */
+  async checkpoint(): Promise<boolean> {
+    if (!this.#db.isOpen) return false;
+    const row = this.#db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get() as
+      | { busy: number }
+      | undefined;
+    return row?.busy === 0;
+  }
+
   async disconnect(): Promise<void> {
     if (this.#db.isOpen) this.#db.close();
   }
@@ -104,4 +135,14 @@ export class NodeSqliteStore extends EventEmitter implements KeyvStoreAdapter {
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Makes deletions final on disk where the store keeps a log of them: SQLite's WAL is folded into
+ * the file and emptied (forgetting a server must leave no copy of its records). Redis and memory
+ * have no such log: true at once. Whether it completed.
+ */
+export function flushDeletions(keyv: Keyv): Promise<boolean> {
+  const store: unknown = keyv.store;
+  return store instanceof NodeSqliteStore ? store.checkpoint() : Promise.resolve(true);
 }

@@ -1,23 +1,29 @@
 import type Keyv from 'keyv';
 import { z } from 'zod';
+import { deleteKeysUnder } from './key-scan.ts';
 
 const recordSchema = z.object({
-  version: z.literal(1),
-  table: z.array(z.object({ chatter: z.string().max(100), voiceId: z.string().max(100) })).max(200),
+  version: z.literal(2),
+  voiceId: z.string().max(100),
+  /** When the chatter was last seen with it (ms), to refresh the record's life once a day. */
+  at: z.number(),
 });
 
 /** One chatter's automatic voice, as stored. */
 export interface StoredAssignment {
-  readonly chatter: string;
   readonly voiceId: string;
+  /** When it was given or last refreshed (ms since the epoch). */
+  readonly at: number;
 }
 
-/** A server unused for this long loses its table (chatters then start again from their hash). */
-const KEPT_MS = 30 * 86_400_000;
+/** A chatter unseen for this long loses their voice (they then get a first voice again). */
+export const ASSIGNMENT_KEPT_MS = 30 * 86_400_000;
 
 /**
- * Each server's automatic voices (`voices:<guildId>`): its recent chatters and their voices, so
- * a chatter keeps theirs across restarts, and on Redis across shards. Holds ids only.
+ * Each chatter's automatic voice in each server (`voices:<guildId>:<chatter>`), one record per
+ * chatter so a server of thousands of chatters writes one small record per new chatter; kept
+ * in the bot's store, so a chatter keeps their voice across restarts, and on Redis across
+ * shards. Holds ids only.
  */
 export class KeyvVoiceAssignments {
   readonly #keyv: Keyv;
@@ -26,19 +32,25 @@ export class KeyvVoiceAssignments {
     this.#keyv = keyv;
   }
 
-  /** The server's table, most recent chatter first; empty when none is stored or it is unreadable. */
-  async load(guildId: string): Promise<readonly StoredAssignment[]> {
-    const parsed = recordSchema.safeParse(await this.#keyv.get(`voices:${guildId}`));
-    return parsed.success ? parsed.data.table : [];
+  /** The chatter's voice in the server; undefined when none is stored or it is unreadable. */
+  async get(guildId: string, chatter: string): Promise<StoredAssignment | undefined> {
+    const parsed = recordSchema.safeParse(await this.#keyv.get(keyOf(guildId, chatter)));
+    return parsed.success ? { voiceId: parsed.data.voiceId, at: parsed.data.at } : undefined;
   }
 
-  /** Replaces the server's table. */
-  async save(guildId: string, table: readonly StoredAssignment[]): Promise<void> {
-    await this.#keyv.set(`voices:${guildId}`, { version: 1, table }, KEPT_MS);
+  /** Stores the chatter's voice, kept {@link ASSIGNMENT_KEPT_MS} from now. */
+  async set(guildId: string, chatter: string, assignment: StoredAssignment): Promise<void> {
+    const record = { version: 2, voiceId: assignment.voiceId, at: assignment.at };
+    await this.#keyv.set(keyOf(guildId, chatter), record, ASSIGNMENT_KEPT_MS);
   }
 
-  /** Deletes the server's table (`/config forget`); whether there was one. */
-  forget(guildId: string): Promise<boolean> {
-    return this.#keyv.delete(`voices:${guildId}`);
+  /** Deletes the server's voices (`/config forget`), the one-table record of older versions too; whether there were any. */
+  async forget(guildId: string): Promise<boolean> {
+    const table = await this.#keyv.delete(`voices:${guildId}`);
+    return (await deleteKeysUnder(this.#keyv, `voices:${guildId}:`)) > 0 || table;
   }
+}
+
+function keyOf(guildId: string, chatter: string): string {
+  return `voices:${guildId}:${chatter}`;
 }

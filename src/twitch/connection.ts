@@ -7,6 +7,15 @@ import type { Logger } from '../log/index.ts';
 import type { Clock } from '../tts/index.ts';
 import { type IrcMessage, parseLine } from './irc.ts';
 
+/**
+ * Largest WebSocket frame taken from Twitch (256 KiB): one IRC line is at most about 8.7 KB
+ * (8,191 bytes of tags and 512 of message, the IRCv3 limits Twitch keeps to) and Twitch puts a
+ * few lines in a frame, so this holds some thirty maximal lines; `ws`'s own default (100 MiB)
+ * would let a broken or hostile server make the bot buffer that much per frame. A bigger frame
+ * ends the connection (close code 1009), and the link reconnects as after any drop.
+ */
+export const TWITCH_MAX_FRAME_BYTES = 256 * 1024;
+
 /** Settings and callbacks of a {@link TwitchConnection}. */
 export interface TwitchConnectionOptions {
   /** `wss://irc-ws.chat.twitch.tv:443`, or a test server's `ws://127.0.0.1:PORT`. */
@@ -40,7 +49,10 @@ export class TwitchConnection {
   constructor(options: TwitchConnectionOptions) {
     this.#options = options;
     this.#lastHeard = options.clock.now();
-    this.#socket = new WebSocket(options.url, { handshakeTimeout: options.answerTimeoutMs });
+    this.#socket = new WebSocket(options.url, {
+      handshakeTimeout: options.answerTimeoutMs,
+      maxPayload: TWITCH_MAX_FRAME_BYTES,
+    });
     this.#socket.on('open', () => {
       this.send('CAP REQ :twitch.tv/tags twitch.tv/commands');
       this.send('PASS SCHMOOPIIE');

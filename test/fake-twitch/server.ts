@@ -105,6 +105,14 @@ export class FakeTwitch {
     for (const client of this.#clients) this.#send(client, ':tmi.twitch.tv RECONNECT');
   }
 
+  /** Sends `text` as one frame, as it is, to every client in `channel` (an oversized frame). */
+  sendRaw(channel: string, text: string): void {
+    for (const client of this.#clients) {
+      if (client.channels.has(channel) && client.socket.readyState === client.socket.OPEN)
+        client.socket.send(text);
+    }
+  }
+
   /** Twitch checks the clients are alive. */
   ping(): void {
     for (const client of this.#clients) this.#send(client, 'PING :tmi.twitch.tv');

@@ -2,6 +2,8 @@
  * A server removing the bot, end to end: the real bot on the fake Discord (GUILD_DELETE as
  * Discord sends it), the emulator, the SQLite store in its data folder.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startBot } from '../../src/bot.ts';
 import { keysUnder } from '../../src/store/index.ts';
@@ -26,6 +28,19 @@ function servers(t: TestBot): [GuildIds, GuildIds] {
 /** The store's pending removals, by guild id. */
 async function pendingRemovals(t: TestBot): Promise<string[]> {
   return (await keysUnder(t.bot.store, 'forget:')).map((key) => key.slice(7));
+}
+
+/** How many times `text` appears in the raw bytes of the bot's SQLite file and its WAL. */
+async function fileMentions(t: TestBot, text: string): Promise<number> {
+  let count = 0;
+  for (const file of ['bot.sqlite', 'bot.sqlite-wal']) {
+    const bytes = await readFile(join(t.dataDir, file)).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
+      throw error;
+    });
+    for (let at = bytes.indexOf(text); at !== -1; at = bytes.indexOf(text, at + 1)) count++;
+  }
+  return count;
 }
 
 describe('DATA_RETENTION=0', () => {
@@ -78,6 +93,9 @@ describe('DATA_RETENTION=0', () => {
       if (!ofA.includes(key)) expect(after.get(key), key).toEqual(value);
     }
     expect(await t.bot.services.apiKeys.get(b.id)).toBe(USER_TWO.apiKey);
+    // Gone from the files too, not only from the table: the deletions sat in the WAL before.
+    expect(await fileMentions(t, a.id)).toBe(0);
+    expect(await fileMentions(t, b.id)).toBeGreaterThan(0);
     const logs = t.logs.join('\n');
     expect(logs).toContain('forgot a server');
     expect(logs).not.toContain(USER_ONE.apiKey);

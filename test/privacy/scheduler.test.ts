@@ -47,6 +47,7 @@ function instance(
         forgotten.push(guildId);
         return REPORT;
       },
+      flushDeletions: async () => undefined,
     },
     records: new RemovalRecords(keyv),
     clock,

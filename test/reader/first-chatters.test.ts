@@ -22,6 +22,16 @@ describe('FirstChatters', () => {
     expect(chatters.joinedAt('b', '7', false, 2_000)).toBeUndefined();
   });
 
+  test('bounded per channel: a raid on one channel never evicts another channel’s newcomers', () => {
+    const chatters = new FirstChatters(3);
+    chatters.joinedAt('quiet', 'newcomer', true, 1);
+    for (let i = 0; i < 10; i++) chatters.joinedAt('raided', `raider-${i}`, true, 2 + i);
+    expect(chatters.joinedAt('quiet', 'newcomer', false, 20)).toBe(1);
+    expect(chatters.size).toBe(4);
+    chatters.forgetChannel('raided');
+    expect(chatters.size).toBe(1);
+  });
+
   test('bounded: past the capacity the oldest chatter is forgotten first', () => {
     const chatters = new FirstChatters(2);
     chatters.joinedAt('c', '1', true, 1);

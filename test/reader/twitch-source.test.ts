@@ -24,14 +24,25 @@ afterEach(async () => {
   for (const close of closing.splice(0)) await close();
 });
 
-/** A source over a fake Twitch; the reader reads every message whose text lacks "skip". */
-async function world() {
+/**
+ * A source over a fake Twitch; the reader reads every message whose text lacks "skip". The bot
+ * is in voice in every server but those of `notInVoice`; `reads` counts settings reads.
+ */
+async function world(notInVoice: readonly string[] = []) {
   const twitch = await FakeTwitch.start();
-  const settings = new KeyvSettingsStore(new Keyv());
+  const store = new KeyvSettingsStore(new Keyv());
+  const reads: string[] = [];
+  const settings = {
+    guild: (guildId: string) => {
+      reads.push(guildId);
+      return store.guild(guildId);
+    },
+  };
   const logger = pino({ level: 'silent' });
   const created: IncomingMessage[] = [];
   const held: { guildId: string; origin: MessageOrigin }[] = [];
   const withdrawn: string[] = [];
+  const cleared: string[] = [];
   const counts: TwitchOutcome[] = [];
   const chat = new TwitchChat({
     url: twitch.url,
@@ -42,6 +53,7 @@ async function world() {
   const source = new TwitchSource({
     chat,
     settings,
+    voice: { channelOf: (guildId) => (notInVoice.includes(guildId) ? undefined : 'voice-1') },
     clock: systemClock,
     logger,
     onCount: (outcome) => counts.push(outcome),
@@ -59,6 +71,10 @@ async function world() {
         });
         return true;
       },
+      clear: (guildId) => {
+        cleared.push(guildId);
+        return 0;
+      },
       withdraw: async (guildId, matches) => {
         const hits = held.filter((h) => h.guildId === guildId && matches(h.origin));
         for (const hit of hits) {
@@ -74,12 +90,12 @@ async function world() {
     await twitch.close();
   });
   const channels = async (guildId: string, twitchChannels: string[]) => {
-    await settings.updateGuild(guildId, (guild) => ({
+    await store.updateGuild(guildId, (guild) => ({
       ...guild,
       reader: { ...guild.reader, twitchChannels },
     }));
   };
-  return { twitch, source, created, withdrawn, counts, channels };
+  return { twitch, source, created, withdrawn, cleared, counts, channels, reads };
 }
 
 describe('TwitchSource', () => {
@@ -144,6 +160,23 @@ describe('TwitchSource', () => {
     expect(await w.source.sync('g1')).toEqual([]);
     await until(() => w.twitch.parts.includes('streamer'));
     expect(w.source.status('g1')).toEqual([]);
+  });
+
+  test('a server not in voice drops each message before reading its settings (20 servers, 50 messages: no read)', async () => {
+    const servers = Array.from({ length: 20 }, (_, i) => `quiet-${i}`);
+    const w = await world(servers);
+    for (const guildId of servers) await w.channels(guildId, ['streamer']);
+    await w.source.start(servers);
+    await until(() => w.twitch.joined('streamer'));
+    w.reads.length = 0;
+    for (let i = 0; i < 50; i++)
+      w.twitch.post('streamer', { id: `q${i}`, login: 'u', userId: '1', text: `message ${i}` });
+    await until(() => w.counts.filter((c) => c === 'dropped').length === 50 * servers.length);
+    expect(w.reads).toEqual([]);
+    expect(w.created).toEqual([]);
+    // What waited from before is dropped, as the reader does out of voice.
+    expect(new Set(w.cleared)).toEqual(new Set(servers));
+    expect(w.source.status('quiet-0')[0]?.droppedToday).toBe(50);
   });
 
   test('a server whose settings no longer list the channel (forgotten) stops reading it at its next message', async () => {

@@ -19,6 +19,8 @@ import {
   openKeyv,
   openRedis,
   type RedisConnection,
+  SETTINGS_CACHE_MS,
+  type SettingsStore,
 } from '../../src/store/index.ts';
 import { systemClock } from '../../src/tts/index.ts';
 import { USER_ONE, USER_TWO } from '../../tools/emulator/index.ts';
@@ -104,8 +106,15 @@ function pending(id: string, guildId: string): PendingSpeech {
 }
 
 /** Seals `apiKey` for `guildId` with `secret`, as a bot on that secret once stored it. */
-async function storeKey(keyv: Keyv, guildId: string, apiKey: string, secret: Buffer) {
-  await new KeyvSettingsStore(keyv).updateGuild(guildId, (settings) => ({
+async function storeKey(
+  where: Keyv | Pick<SettingsStore, 'updateGuild'>,
+  guildId: string,
+  apiKey: string,
+  secret: Buffer,
+) {
+  // A running bot's records go through its own settings store (it keeps them in memory).
+  const settings = 'updateGuild' in where ? where : new KeyvSettingsStore(where);
+  await settings.updateGuild(guildId, (settings) => ({
     ...settings,
     sealedApiKey: encryptSecret(apiKey, secret, guildId),
   }));
@@ -136,7 +145,7 @@ describe('the bot with SECRET_KEY_PREVIOUS', () => {
 
   test('/say with a key sealed under the old secret works, and the record is sealed again with SECRET_KEY', async () => {
     const guildId = t.discord.guild.id;
-    await storeKey(t.bot.store, guildId, USER_ONE.apiKey, OLD);
+    await storeKey(t.bot.services.settings, guildId, USER_ONE.apiKey, OLD);
     const spoken = await say(t);
     expect(spoken.files).toHaveLength(1);
     const settings = new KeyvSettingsStore(t.bot.store);
@@ -156,8 +165,8 @@ describe('on SQLite: a record no secret opens, then npm run secrets:rotate', () 
   test('the member is refused plainly, the operator is told to set SECRET_KEY_PREVIOUS, and the bot keeps running; after the rotation it works without it', async () => {
     const guildId = t.discord.guild.id;
     const keyv = t.bot.store;
-    await storeKey(keyv, guildId, USER_ONE.apiKey, OLD);
-    await storeKey(keyv, OTHER_GUILD, USER_TWO.apiKey, CURRENT);
+    await storeKey(t.bot.services.settings, guildId, USER_ONE.apiKey, OLD);
+    await storeKey(t.bot.services.settings, OTHER_GUILD, USER_TWO.apiKey, CURRENT);
     const old = new PendingJournal(keyv, { secretKey: OLD, clock: systemClock });
     await old.record(pending('sqlite-old', OTHER_GUILD));
     const current = new PendingJournal(keyv, { secretKey: CURRENT, clock: systemClock });
@@ -185,7 +194,9 @@ describe('on SQLite: a record no secret opens, then npm run secrets:rotate', () 
     expect(run.output).toContain('Unopenable:                0');
     expect(run.output).toContain('SECRET_KEY_PREVIOUS can be removed');
 
-    // The same bot, never given SECRET_KEY_PREVIOUS, now speaks with the server's key.
+    // The same bot, never given SECRET_KEY_PREVIOUS, now speaks with the server's key: once its
+    // copy of the settings is over (the tool is another process; SETTINGS_CACHE_MS bounds that).
+    await new Promise((resolve) => setTimeout(resolve, SETTINGS_CACHE_MS));
     const spoken = await say(t);
     expect(spoken.files).toHaveLength(1);
     const tokens = await current.list((id) => id === OTHER_GUILD);

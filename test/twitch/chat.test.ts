@@ -171,4 +171,16 @@ describe('TwitchChat against a fake Twitch', () => {
     await until(() => world.twitch.connections === 2, 20_000);
     await until(() => world.chat.state('dallas')?.joined === true);
   });
+
+  test('a frame over 256 KiB ends the connection (never buffered or read), and the link comes back', async () => {
+    world = await chatWorld();
+    await reading('g1', 'dallas');
+    const huge = `@id=big;user-id=42 :ronni!ronni@ronni.tmi.twitch.tv PRIVMSG #dallas :${'x'.repeat(300 * 1024)}\r\n`;
+    world.twitch.sendRaw('dallas', huge);
+    await until(() => world.twitch.connections === 2);
+    await until(() => world.chat.state('dallas')?.joined === true);
+    world.twitch.post('dallas', { ...ronni, id: 'after', text: 'still here' });
+    await until(() => world.messages.length === 1);
+    expect(world.messages.map((m) => (m.kind === 'message' ? m.id : m.kind))).toEqual(['after']);
+  });
 });
