@@ -42,6 +42,27 @@ export function streamUrl(baseUrl: string): string {
 
 const WHERE = 'the v3 stream';
 
+/** Bytes of one second of stream PCM (float32, 24 kHz, mono). */
+const BYTES_PER_SECOND = 4 * 24_000;
+/** Most audio any one character may give: speech is far under a second a character. */
+const MAX_SECONDS_PER_CHAR = 1;
+/** Audio a stream may always give, however short its text (a pause, a slow voice). */
+const MIN_CAP_SECONDS = 30;
+/** No stream ever gives more than this, whatever its text (a 10-minute speech). */
+const CEILING_SECONDS = 600;
+
+/**
+ * The most PCM bytes a stream of `text` may send: a stream that sends more is broken (it never
+ * completes, or repeats itself) and is failed rather than buffered without bound.
+ */
+export function streamByteCap(text: string): number {
+  const seconds = Math.min(
+    CEILING_SECONDS,
+    Math.max(MIN_CAP_SECONDS, text.length * MAX_SECONDS_PER_CHAR),
+  );
+  return seconds * BYTES_PER_SECOND;
+}
+
 /** Plain words for socket failures, by code; the socket's own message may quote the address. */
 const REASONS: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'connection refused',
@@ -86,6 +107,8 @@ class StreamRun {
   #socketCode: string | undefined;
   #httpStatus: number | undefined;
   #timer: NodeJS.Timeout | undefined;
+  #bytes = 0;
+  readonly #byteCap: number;
 
   constructor(
     context: StreamContext,
@@ -103,6 +126,9 @@ class StreamRun {
     this.#completed.promise.catch(() => undefined);
     // Nor `pcm` yet (an item waiting its turn): its failure is kept in `pcm.errored`, not thrown.
     this.#pcm.on('error', () => undefined);
+    this.#byteCap = streamByteCap(typeof body.text === 'string' ? body.text : '');
+    // Its audio let go (the item left, the turn was dropped): the socket and its job slot go too.
+    this.#pcm.on('close', this.#onLetGo);
   }
 
   start(): void {
@@ -194,6 +220,16 @@ class StreamRun {
 
   #chunk(bytes: Buffer): void {
     if (this.#ended) return;
+    this.#bytes += bytes.length;
+    if (this.#bytes > this.#byteCap) {
+      this.#fail(
+        new TtsError(
+          'malformed_response',
+          `${WHERE} sent more audio than its text can give (over ${this.#byteCap} bytes)`,
+        ),
+      );
+      return;
+    }
     this.#pcm.write(bytes);
     this.#context.onChunk?.();
     this.#handOver();
@@ -274,6 +310,16 @@ class StreamRun {
     this.#ended = true;
     clearTimeout(this.#timer);
     this.#pcm.destroy(reason instanceof Error ? reason : undefined);
+    this.#completed.reject(reason);
+    if (!this.#handedOver) this.#reject(reason);
+    this.#cleanUp();
+  };
+
+  readonly #onLetGo = (): void => {
+    if (this.#ended) return;
+    this.#ended = true;
+    clearTimeout(this.#timer);
+    const reason = new TtsError('network', `${WHERE} was let go before it completed`);
     this.#completed.reject(reason);
     if (!this.#handedOver) this.#reject(reason);
     this.#cleanUp();
