@@ -29,6 +29,11 @@ export interface StreamContext {
    * not), with the upgrade's HTTP status: 101 opened, the refusal's status, 0 no answer.
    */
   readonly onAnswered?: ((status: number) => void) | undefined;
+  /**
+   * Longest a stream may send, paused time not counted; default: the idle timeout plus three
+   * times the longest audio its text may give (a service may stream slower than real time).
+   */
+  readonly deadlineMs?: number | undefined;
   /** Called on every audio chunk (to renew the job's lease). */
   readonly onChunk?: (() => void) | undefined;
 }
@@ -50,6 +55,12 @@ const MAX_SECONDS_PER_CHAR = 1;
 const MIN_CAP_SECONDS = 30;
 /** No stream ever gives more than this, whatever its text (a 10-minute speech). */
 const CEILING_SECONDS = 600;
+
+/**
+ * PCM held unread (about 44 s) past which the socket is paused until its reader drained it: an
+ * item waiting its turn keeps what it needs to start, not a whole runaway stream.
+ */
+export const PAUSE_BYTES = 4 * 1024 * 1024;
 
 /**
  * The most PCM bytes a stream of `text` may send: a stream that sends more is broken (it never
@@ -109,6 +120,11 @@ class StreamRun {
   #timer: NodeJS.Timeout | undefined;
   #bytes = 0;
   readonly #byteCap: number;
+  /** Sending time left before the overall deadline (paused time is not counted). */
+  #deadlineLeft: number;
+  #deadlineFrom = 0;
+  #deadline: NodeJS.Timeout | undefined;
+  #paused = false;
 
   constructor(
     context: StreamContext,
@@ -127,6 +143,8 @@ class StreamRun {
     // Nor `pcm` yet (an item waiting its turn): its failure is kept in `pcm.errored`, not thrown.
     this.#pcm.on('error', () => undefined);
     this.#byteCap = streamByteCap(typeof body.text === 'string' ? body.text : '');
+    this.#deadlineLeft =
+      context.deadlineMs ?? context.timeoutMs + (3 * 1000 * this.#byteCap) / BYTES_PER_SECOND;
     // Its audio let go (the item left, the turn was dropped): the socket and its job slot go too.
     this.#pcm.on('close', this.#onLetGo);
   }
@@ -148,6 +166,7 @@ class StreamRun {
     this.#socket = socket;
     signal?.addEventListener('abort', this.#onAbort, { once: true });
     this.#arm();
+    this.#runDeadline();
     socket.on('open', () => {
       this.#answer(101);
       this.#arm();
@@ -182,9 +201,34 @@ class StreamRun {
     this.#context.onAnswered?.(status);
   }
 
+  #runDeadline(): void {
+    this.#deadlineFrom = performance.now();
+    this.#deadline = setTimeout(() => {
+      this.#fail(new TtsError('timeout', `${WHERE} did not complete in time`));
+    }, this.#deadlineLeft);
+  }
+
+  /** Stops reading the socket while its reader has enough; resumes once it drained. */
+  #pause(): void {
+    const socket = this.#socket;
+    if (this.#paused || socket === undefined) return;
+    this.#paused = true;
+    socket.pause();
+    clearTimeout(this.#timer);
+    clearTimeout(this.#deadline);
+    this.#deadlineLeft -= performance.now() - this.#deadlineFrom;
+    this.#pcm.once('drain', () => {
+      if (this.#ended) return;
+      this.#paused = false;
+      socket.resume();
+      this.#arm();
+      this.#runDeadline();
+    });
+  }
+
   #arm(): void {
     clearTimeout(this.#timer);
-    if (this.#ended) return;
+    if (this.#ended || this.#paused) return;
     this.#timer = setTimeout(() => {
       this.#fail(
         new TtsError('timeout', `${WHERE} sent nothing for ${this.#context.timeoutMs} ms`),
@@ -230,7 +274,8 @@ class StreamRun {
       );
       return;
     }
-    this.#pcm.write(bytes);
+    const room = this.#pcm.write(bytes);
+    if (!room && this.#pcm.writableLength + this.#pcm.readableLength > PAUSE_BYTES) this.#pause();
     this.#context.onChunk?.();
     this.#handOver();
   }
@@ -326,6 +371,7 @@ class StreamRun {
   };
 
   #cleanUp(): void {
+    clearTimeout(this.#deadline);
     this.#hooks.signal?.removeEventListener('abort', this.#onAbort);
     const socket = this.#socket;
     if (socket === undefined) return;
