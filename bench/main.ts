@@ -26,6 +26,7 @@ import { scaleBench } from './scale.ts';
 import { markdownTable, oursRow, type Row } from './stats.ts';
 import { twitchChatBench } from './twitch-chat.ts';
 import { v3Bench } from './v3.ts';
+import { v3PaceBench } from './v3-pace.ts';
 
 const { values } = parseArgs({
   options: {
@@ -84,6 +85,8 @@ const sections: Record<string, () => Promise<Row[]>> = {
       chat: busyChatPlan,
       concurrentJobs: 5,
     }),
+  // Issue 28: v3 streams at 2×, 1× and 0.5× real time, heard in full.
+  pace: () => v3PaceBench(quick ? 3 : 6),
 };
 const chosen = values.only?.split(',').map((s) => s.trim()) ?? Object.keys(sections);
 for (const name of chosen) {
