@@ -28,6 +28,7 @@ import { stalledReaderBench } from './stalled-reader.ts';
 import { markdownTable, oursRow, type Row } from './stats.ts';
 import { twitchChatBench } from './twitch-chat.ts';
 import { v3Bench } from './v3.ts';
+import { v3PaceBench } from './v3-pace.ts';
 
 const { values } = parseArgs({
   options: {
@@ -90,6 +91,8 @@ const sections: Record<string, () => Promise<Row[]>> = {
     }),
   // Issue 27: CPU per chat message while generation is stalled, 1,000 and 5,000 posted.
   stalled: () => stalledReaderBench({ prefills: [1000, 5000], measured: quick ? 200 : 1000 }),
+  // Issue 28: v3 streams at 2×, 1× and 0.5× real time, heard in full.
+  pace: () => v3PaceBench(quick ? 3 : 6),
 };
 const chosen = values.only?.split(',').map((s) => s.trim()) ?? Object.keys(sections);
 for (const name of chosen) {

@@ -48,8 +48,19 @@ export interface VoiceManagerOptions {
   readonly maxWaitingFfmpeg?: number;
 }
 
+/**
+ * An item ends when its audio ends, not when its input pauses: @discordjs/voice stops a
+ * resource after `maxMissedFrames` reads found no packet (5 by default, 100 ms), which cut a
+ * stream sent at the pace of its audio after its first chunk. The player sends silence through a
+ * gap instead; an input that really stalls is ended by the transcoder (`stallTimeoutMs`).
+ */
 const defaultPlayer = (): AudioPlayer =>
-  createAudioPlayer({ behaviors: { noSubscriber: NoSubscriberBehavior.Pause } });
+  createAudioPlayer({
+    behaviors: {
+      noSubscriber: NoSubscriberBehavior.Pause,
+      maxMissedFrames: Number.POSITIVE_INFINITY,
+    },
+  });
 
 /**
  * Every guild's voice session. The only way the bot joins, leaves or plays audio: each leave,

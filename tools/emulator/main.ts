@@ -11,6 +11,8 @@ const USAGE = `Usage: npm run emulator -- [options]
   --audio-format <f>      wav | mp3 | ogg bytes behind the .wav address (env EMULATOR_AUDIO_FORMAT)
   --synth <s>             auto | espeak | tone (env EMULATOR_SYNTH)
   --stream-speed <x>      v3 stream sends audio x times faster than real time (env EMULATOR_STREAM_SPEED, default 2)
+  --stream-jitter <f>     each v3 chunk's interval stretched at random by up to ± f (env EMULATOR_STREAM_JITTER, default 0)
+  --stream-pause-ms <ms>  a pause half-way through each v3 stream (env EMULATOR_STREAM_PAUSE_MS, default 0)
   --retry-after           send Retry-After on v2 429s (v3 always sends it)
   --quiet                 do not print one line per request
   --help`;
@@ -25,6 +27,8 @@ const { values } = parseArgs({
     'audio-format': { type: 'string' },
     synth: { type: 'string' },
     'stream-speed': { type: 'string' },
+    'stream-jitter': { type: 'string' },
+    'stream-pause-ms': { type: 'string' },
     'retry-after': { type: 'boolean' },
     quiet: { type: 'boolean' },
     help: { type: 'boolean' },
@@ -94,6 +98,16 @@ function optionsFromArgs(): EmulatorOptions {
     timeScale: number('time scale', setting(values['time-scale'], 'EMULATOR_TIME_SCALE'), 1),
     generationMs: (model, length) => defaultGenerationMs(model, length) / speed,
     streamSpeed,
+    streamJitter: number(
+      'stream jitter',
+      setting(values['stream-jitter'], 'EMULATOR_STREAM_JITTER'),
+      0,
+    ),
+    streamPauseMs: number(
+      'stream pause',
+      setting(values['stream-pause-ms'], 'EMULATOR_STREAM_PAUSE_MS'),
+      0,
+    ),
     retryAfter: values['retry-after'] ?? false,
     ...(urlField ? { urlField } : {}),
     ...(audioFormat ? { audioFormat } : {}),

@@ -66,6 +66,13 @@ export interface EmulatorOptions {
   streamChunkMs?: number;
   /** How many times faster than real time a v3 stream sends its audio. Default 2. */
   streamSpeed?: number;
+  /**
+   * A v3 stream's pace is the service's to choose: each chunk's interval is stretched or
+   * shortened at random by up to this fraction (0.3: 70 % to 130 %). Default 0.
+   */
+  streamJitter?: number;
+  /** A pause of this many ms half-way through each v3 stream, as under load. Default 0. */
+  streamPauseMs?: number;
 }
 
 /** Starting balance of a user without `credits`: large enough never to run out by accident. */
@@ -136,6 +143,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     queueMs: 150,
     streamChunkMs: 200,
     streamSpeed: 2,
+    streamJitter: 0,
+    streamPauseMs: 0,
     ...stripUndefined(options),
   };
   if (!(resolved.timeScale > 0)) throw new RangeError('timeScale must be a positive number');

@@ -29,6 +29,11 @@ export interface StreamContext {
    * not), with the upgrade's HTTP status: 101 opened, the refusal's status, 0 no answer.
    */
   readonly onAnswered?: ((status: number) => void) | undefined;
+  /**
+   * Longest a stream may send, paused time not counted; default: the idle timeout plus three
+   * times the longest audio its text may give (a service may stream slower than real time).
+   */
+  readonly deadlineMs?: number | undefined;
   /** Called on every audio chunk (to renew the job's lease). */
   readonly onChunk?: (() => void) | undefined;
 }
@@ -41,6 +46,33 @@ export function streamUrl(baseUrl: string): string {
 }
 
 const WHERE = 'the v3 stream';
+
+/** Bytes of one second of stream PCM (float32, 24 kHz, mono). */
+const BYTES_PER_SECOND = 4 * 24_000;
+/** Most audio any one character may give: speech is far under a second a character. */
+const MAX_SECONDS_PER_CHAR = 1;
+/** Audio a stream may always give, however short its text (a pause, a slow voice). */
+const MIN_CAP_SECONDS = 30;
+/** No stream ever gives more than this, whatever its text (a 10-minute speech). */
+const CEILING_SECONDS = 600;
+
+/**
+ * PCM held unread (about 44 s) past which the socket is paused until its reader drained it: an
+ * item waiting its turn keeps what it needs to start, not a whole runaway stream.
+ */
+export const PAUSE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The most PCM bytes a stream of `text` may send: a stream that sends more is broken (it never
+ * completes, or repeats itself) and is failed rather than buffered without bound.
+ */
+export function streamByteCap(text: string): number {
+  const seconds = Math.min(
+    CEILING_SECONDS,
+    Math.max(MIN_CAP_SECONDS, text.length * MAX_SECONDS_PER_CHAR),
+  );
+  return seconds * BYTES_PER_SECOND;
+}
 
 /** Plain words for socket failures, by code; the socket's own message may quote the address. */
 const REASONS: Readonly<Record<string, string>> = {
@@ -86,6 +118,13 @@ class StreamRun {
   #socketCode: string | undefined;
   #httpStatus: number | undefined;
   #timer: NodeJS.Timeout | undefined;
+  #bytes = 0;
+  readonly #byteCap: number;
+  /** Sending time left before the overall deadline (paused time is not counted). */
+  #deadlineLeft: number;
+  #deadlineFrom = 0;
+  #deadline: NodeJS.Timeout | undefined;
+  #paused = false;
 
   constructor(
     context: StreamContext,
@@ -103,6 +142,11 @@ class StreamRun {
     this.#completed.promise.catch(() => undefined);
     // Nor `pcm` yet (an item waiting its turn): its failure is kept in `pcm.errored`, not thrown.
     this.#pcm.on('error', () => undefined);
+    this.#byteCap = streamByteCap(typeof body.text === 'string' ? body.text : '');
+    this.#deadlineLeft =
+      context.deadlineMs ?? context.timeoutMs + (3 * 1000 * this.#byteCap) / BYTES_PER_SECOND;
+    // Its audio let go (the item left, the turn was dropped): the socket and its job slot go too.
+    this.#pcm.on('close', this.#onLetGo);
   }
 
   start(): void {
@@ -122,6 +166,7 @@ class StreamRun {
     this.#socket = socket;
     signal?.addEventListener('abort', this.#onAbort, { once: true });
     this.#arm();
+    this.#runDeadline();
     socket.on('open', () => {
       this.#answer(101);
       this.#arm();
@@ -156,9 +201,34 @@ class StreamRun {
     this.#context.onAnswered?.(status);
   }
 
+  #runDeadline(): void {
+    this.#deadlineFrom = performance.now();
+    this.#deadline = setTimeout(() => {
+      this.#fail(new TtsError('timeout', `${WHERE} did not complete in time`));
+    }, this.#deadlineLeft);
+  }
+
+  /** Stops reading the socket while its reader has enough; resumes once it drained. */
+  #pause(): void {
+    const socket = this.#socket;
+    if (this.#paused || socket === undefined) return;
+    this.#paused = true;
+    socket.pause();
+    clearTimeout(this.#timer);
+    clearTimeout(this.#deadline);
+    this.#deadlineLeft -= performance.now() - this.#deadlineFrom;
+    this.#pcm.once('drain', () => {
+      if (this.#ended) return;
+      this.#paused = false;
+      socket.resume();
+      this.#arm();
+      this.#runDeadline();
+    });
+  }
+
   #arm(): void {
     clearTimeout(this.#timer);
-    if (this.#ended) return;
+    if (this.#ended || this.#paused) return;
     this.#timer = setTimeout(() => {
       this.#fail(
         new TtsError('timeout', `${WHERE} sent nothing for ${this.#context.timeoutMs} ms`),
@@ -194,7 +264,18 @@ class StreamRun {
 
   #chunk(bytes: Buffer): void {
     if (this.#ended) return;
-    this.#pcm.write(bytes);
+    this.#bytes += bytes.length;
+    if (this.#bytes > this.#byteCap) {
+      this.#fail(
+        new TtsError(
+          'malformed_response',
+          `${WHERE} sent more audio than its text can give (over ${this.#byteCap} bytes)`,
+        ),
+      );
+      return;
+    }
+    const room = this.#pcm.write(bytes);
+    if (!room && this.#pcm.writableLength + this.#pcm.readableLength > PAUSE_BYTES) this.#pause();
     this.#context.onChunk?.();
     this.#handOver();
   }
@@ -279,7 +360,18 @@ class StreamRun {
     this.#cleanUp();
   };
 
+  readonly #onLetGo = (): void => {
+    if (this.#ended) return;
+    this.#ended = true;
+    clearTimeout(this.#timer);
+    const reason = new TtsError('network', `${WHERE} was let go before it completed`);
+    this.#completed.reject(reason);
+    if (!this.#handedOver) this.#reject(reason);
+    this.#cleanUp();
+  };
+
   #cleanUp(): void {
+    clearTimeout(this.#deadline);
     this.#hooks.signal?.removeEventListener('abort', this.#onAbort);
     const socket = this.#socket;
     if (socket === undefined) return;

@@ -132,6 +132,7 @@ class StreamSession {
     const chunkMs = core.options.streamChunkMs;
     const chunks = pcmChunks(wavToStreamPcm(rendered.wav), chunkMs);
     const interval = chunkMs / core.options.streamSpeed;
+    const pauseAt = core.options.streamPauseMs > 0 ? Math.floor(chunks.length / 2) : -1;
     const faultAt = Math.min(chunks.length, fault?.afterChunks ?? Math.floor(chunks.length / 2));
     // A chunk goes out as soon as it is "generated": one interval after the one before.
     for (const [index, chunk] of chunks.entries()) {
@@ -139,7 +140,13 @@ class StreamSession {
         this.#fault(gen, fault);
         return;
       }
-      if (index > 0 && !(await core.scheduler.sleep(interval))) return;
+      if (index > 0 && !(await core.scheduler.sleep(paced(interval, core.options)))) return;
+      if (
+        index === pauseAt &&
+        index > 0 &&
+        !(await core.scheduler.sleep(core.options.streamPauseMs))
+      )
+        return;
       this.#send(chunk);
     }
     if (!(await core.scheduler.sleep(interval))) return;
@@ -203,4 +210,9 @@ class StreamSession {
 function rawText(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return (Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8');
+}
+
+/** A chunk's interval with the stream's jitter: `interval` stretched by up to ± `streamJitter`. */
+function paced(interval: number, options: { readonly streamJitter: number }): number {
+  return interval * (1 + options.streamJitter * (2 * Math.random() - 1));
 }
