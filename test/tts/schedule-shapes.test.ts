@@ -90,22 +90,56 @@ function normalQuantile(p: number): number {
 /** Half a 1 s poller's notice lag p95 (about 950 ms). */
 const LAG_TARGET_MS = 480;
 
+/** The figures of one shape over three seeds: fresh (first 6) and warm (next 24). */
+async function cells(shape: Shape) {
+  const runs = [];
+  for (const seed of [1, 2, 3]) {
+    const results = await simulate(30, shape, seed);
+    const fresh = results.slice(0, 6);
+    const warm = results.slice(6);
+    runs.push({
+      freshPolls: mean(fresh.map((r) => r.polls)),
+      freshLag: p95(fresh.map((r) => r.lagMs)),
+      warmPolls: mean(warm.map((r) => r.polls)),
+      warmLag: p95(warm.map((r) => r.lagMs)),
+    });
+  }
+  return runs;
+}
+
+const shapeNamed = (name: string): Shape => SHAPES.find(([n]) => n === name)?.[1] ?? prior;
+
 describe('the poll schedule against simulated APIs (fresh: 6 generations, warm: 24 after)', () => {
-  test.each([
-    ['the prior', 0],
-    ['5x faster', 1],
-  ] as const)('%s: polls and lag within the targets, fresh and warm', async (_name, index) => {
-    const shape = SHAPES[index]?.[1] ?? prior;
-    for (const seed of [1, 2, 3]) {
-      const results = await simulate(30, shape, seed);
-      const fresh = results.slice(0, 6);
-      const warm = results.slice(6);
-      expect(mean(fresh.map((r) => r.polls))).toBeLessThanOrEqual(1.5);
-      expect(mean(warm.map((r) => r.polls))).toBeLessThanOrEqual(1.3);
-      expect(p95(fresh.map((r) => r.lagMs))).toBeLessThanOrEqual(LAG_TARGET_MS);
-      expect(p95(warm.map((r) => r.lagMs))).toBeLessThanOrEqual(LAG_TARGET_MS);
+  test.each(['the prior', '5x faster'])('%s: every target met, fresh and warm', async (name) => {
+    for (const run of await cells(shapeNamed(name))) {
+      expect(run.freshPolls).toBeLessThanOrEqual(1.5);
+      expect(run.warmPolls).toBeLessThanOrEqual(1.3);
+      expect(run.freshLag).toBeLessThanOrEqual(LAG_TARGET_MS);
+      expect(run.warmLag).toBeLessThanOrEqual(LAG_TARGET_MS);
     }
   });
+
+  // Before re-checks kept to the lag budget, 2x slower read a warm lag p95 of 774 ms and
+  // 1.5 s + 20/char a fresh one of 718 ms (the re-check after a missed first poll fell back to
+  // the spec's 1–2 s cadence).
+  test.each(['2x slower', 'fixed 4 s', '1.5 s + 20/char'])(
+    '%s: warm polls and lag within the targets',
+    async (name) => {
+      for (const run of await cells(shapeNamed(name))) {
+        expect(run.warmPolls).toBeLessThanOrEqual(1.3);
+        expect(run.warmLag).toBeLessThanOrEqual(LAG_TARGET_MS);
+      }
+    },
+  );
+
+  test.each(['2x slower', 'drift 1x to 3x', '1.5 s + 20/char'])(
+    '%s: fresh lag within the target (polls are not: see the todo)',
+    async (name) => {
+      for (const run of await cells(shapeNamed(name))) {
+        expect(run.freshLag).toBeLessThanOrEqual(LAG_TARGET_MS);
+      }
+    },
+  );
 
   test.each(SHAPES)(
     '%s: every generation is noticed once done, never before',
@@ -115,10 +149,32 @@ describe('the poll schedule against simulated APIs (fresh: 6 generations, warm: 
     },
   );
 
-  // Missed by the current schedule (seed 1, with an exact normal draw; docs/polling-schedule.md):
-  test.todo('2x slower: fresh 2.33 polls, lag p95 976 ms; warm lag p95 774 ms');
-  test.todo('jitter sigma 0.5: fresh 1.83 polls, lag 641 ms; warm 1.92 polls, lag 5240 ms');
-  test.todo('fixed 4 s: fresh 2.50 polls, lag 2149 ms');
-  test.todo('drift 1x to 3x: fresh 2.17 polls, lag 711 ms; warm 1.83 polls, lag 896 ms');
-  test.todo('1.5 s + 20/char (issue 29): fresh 2.33 polls, lag 718 ms');
+  // Missed (seed 1; docs/polling-schedule.md says why the fresh polls cannot be met with the
+  // fresh lag on an API slower than the prior):
+  test.todo('2x slower: fresh 3.00 polls');
+  test.todo('1.5 s + 20/char (issue 29): fresh 2.33 polls');
+  test.todo(
+    'fixed 4 s: fresh 3.83 polls, lag p95 3071 ms (a slope from the prior, over-estimated)',
+  );
+  test.todo('drift 1x to 3x: fresh 2.17 polls; warm 3.17 polls (the fit trails the drift)');
+  test.todo('jitter sigma 0.5: fresh 1.83 polls, lag 592 ms; warm 3.25 polls, lag 6958 ms');
+});
+
+describe.skipIf(process.env.SHAPES_PRINT === undefined)('figures', () => {
+  test.each(SHAPES)('%s', async (name, shape) => {
+    const rows: string[] = [];
+    for (const seed of [1, 2, 3]) {
+      const r = await simulate(30, shape, seed);
+      const f = r.slice(0, 6);
+      const w = r.slice(6);
+      rows.push(
+        `${name} ${seed}: fresh ${mean(f.map((x) => x.polls)).toFixed(2)} / ${Math.round(p95(f.map((x) => x.lagMs)))} | warm ${mean(w.map((x) => x.polls)).toFixed(2)} / ${Math.round(p95(w.map((x) => x.lagMs)))}`,
+      );
+    }
+    console.log(rows.join('\n'));
+    if (process.env.SHAPES_DETAIL === name) {
+      const r = await simulate(30, shape, Number(process.env.SHAPES_SEED ?? 1));
+      console.log(r.map((x, i) => `${i}:${x.polls}/${Math.round(x.lagMs)}`).join(' '));
+    }
+  });
 });
