@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../tools/local-stack/index.ts';
 import { acceptanceBench } from './acceptance.ts';
+import { apiShapesBench } from './api-shapes.ts';
 import { chatBench, spammyChatBench } from './chat.ts';
 import { coldStartBench } from './cold-start.ts';
 import { deliveryBench } from './delivery.ts';
@@ -76,6 +77,8 @@ const sections: Record<string, () => Promise<Row[]>> = {
   acceptance: () => acceptanceBench(quick ? 22 : 30),
   // Issue 18: the busy chat above, read from a Twitch channel, beside the same chat on Discord.
   twitch: () => twitchChatBench(busyChatPlan),
+  // Issue 29: the poll schedule against six API shapes (fresh and warm), beside the naive client.
+  shapes: () => apiShapesBench({ count: quick ? 14 : 30 }),
   // Issue 21: /say's first voice packet on v2 and on v3 streaming, and the busy chat on v3.
   v3: () =>
     v3Bench({
