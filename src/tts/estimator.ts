@@ -93,7 +93,7 @@ export const PROBE_SHARE = 0.25;
  * many newer ones of its model, so a time that drifts (evening load) is followed within a few,
  * while one odd generation moves the line by a fraction.
  */
-export const HALF_LIFE_SAMPLES = 3;
+export const HALF_LIFE_SAMPLES = 6;
 
 /**
  * Learns how long generations take, per model, as a line `a + b · length` fitted to the

@@ -34,6 +34,8 @@ const QUICK_POLL_FLOOR_MS = 250;
  * polling at that interval notices a task anywhere from 0 to one interval after it finished.
  */
 export const LAG_BUDGET_SHARE = 0.4;
+/** The first poll's learned margin stays within this share of the lag budget. */
+const MARGIN_SHARE = 0.75;
 /** Past this many times its planned first poll, a task is off its estimate: re-checks widen. */
 const TAIL_FACTOR = 2;
 /** Beyond the tail, a re-check waits this share of the time the task has overrun its plan. */
@@ -115,11 +117,12 @@ export class PollScheduler {
       }
       const { estimator } = this.#options;
       const { model, textLength, submittedAt } = generation;
-      // The margin learned from first polls may say "later", but never by more than the lag
-      // budget past the estimate: a task done when expected would be noticed late.
+      // The margin learned from first polls may say "later", but never by more than
+      // MARGIN_SHARE of the lag budget past the estimate: one done a little before it would be
+      // noticed late.
       const planned = Math.min(
         estimator.firstPollAfter(model, textLength),
-        estimator.estimate(model, textLength) + this.#lagBudgetMs(),
+        estimator.estimate(model, textLength) + MARGIN_SHARE * this.#lagBudgetMs(),
       );
       const probe = planned > 0 ? estimator.probeAfter(model, textLength) : undefined;
       const plannedAt = submittedAt + this.#firstWait(planned);
