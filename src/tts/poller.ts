@@ -40,8 +40,6 @@ const MARGIN_SHARE = 0.75;
 const TAIL_FACTOR = 2;
 /** Beyond the tail, a re-check waits this share of the time the task has overrun its plan. */
 const TAIL_STEP_SHARE = 0.25;
-/** Near its plan, a re-check waits this share of the planned time (a short task, a short look), at most the lag budget. */
-const RECHECK_SHARE = 0.1;
 
 /**
  * How long after a poll that found a timed task running to look again. Near its plan the task
@@ -57,10 +55,7 @@ export function recheckAfter(
   maxIntervalMs: number,
 ): number {
   const overrun = elapsedMs - TAIL_FACTOR * plannedMs;
-  const step =
-    overrun > 0
-      ? Math.max(lagBudgetMs, TAIL_STEP_SHARE * overrun)
-      : Math.min(lagBudgetMs, RECHECK_SHARE * plannedMs);
+  const step = overrun > 0 ? Math.max(lagBudgetMs, TAIL_STEP_SHARE * overrun) : lagBudgetMs;
   return Math.min(maxIntervalMs, Math.max(QUICK_POLL_FLOOR_MS, step));
 }
 
