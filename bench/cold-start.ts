@@ -3,6 +3,7 @@
  * its first `/say` one at a time, against the naive client in the same run: status polls per
  * generation and notice lag, which a bot polling from a prior must keep near a warm one's.
  */
+import type { EmulatorOptions } from '../tools/emulator/index.ts';
 import { setApiKey, startLocalStack } from '../tools/local-stack/index.ts';
 import { benchText, benchUser, type Notice, noticeOf, polledGenerations } from './emulator-log.ts';
 import { naiveGenerate } from './naive.ts';
@@ -21,12 +22,22 @@ const LENGTHS = [60, 200, 40, 130, 250, 90, 160, 30];
 /** The bot's notice lag p95 must be at most this share of the naive client's. */
 const LAG_SHARE = 0.6;
 
-/** Runs the cold-start benchmark with `count` generations on each side and returns its rows. */
-export async function coldStartBench(count: number): Promise<Row[]> {
+/**
+ * Runs the cold-start benchmark with `count` generations on each side and returns its rows;
+ * `generationMs` gives the emulator another shape than the bot's prior (the emulator's default).
+ */
+export async function coldStartBench(
+  count: number,
+  generationMs?: EmulatorOptions['generationMs'],
+): Promise<Row[]> {
   const botUser = benchUser('cold_bot');
   const naiveUser = benchUser('cold_naive');
   const stack = await startLocalStack({
-    emulator: { users: [botUser, naiveUser], maxLogEntries: 100_000 },
+    emulator: {
+      users: [botUser, naiveUser],
+      maxLogEntries: 100_000,
+      ...(generationMs === undefined ? {} : { generationMs }),
+    },
   });
   const { discord, emulator } = stack;
   try {

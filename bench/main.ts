@@ -4,8 +4,10 @@
  * writes bench/RESULTS.md with the machine, the date and the commit. It reports; it never
  * fails on a timing (only when a section cannot run at all).
  *
- *   npm run bench                         # every section, about 14 minutes on 2 cores
+ *   npm run bench                         # the default sections (DEFAULT_SECTIONS), within 12 minutes on 2 cores
  *   npm run bench -- --only polling,delivery
+ *   npm run bench -- --only shapes      # issue 29: the poll schedule on six API shapes, fresh and warm
+ *   npm run bench -- --only spammy,twitch,v3,acceptance   # not run by default
  *   npm run bench -- --only coldstart   # the bot freshly started: its first 6 /say
  *   npm run bench -- --only v3,twitch   # issues 21 and 18: v3 streaming, a busy Twitch chat
  *   npm run bench -- --quick              # smaller runs, for a quick look (not for the README)
@@ -17,6 +19,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../tools/local-stack/index.ts';
 import { acceptanceBench } from './acceptance.ts';
+import { apiShapesBench } from './api-shapes.ts';
 import { blocklistBench } from './blocklist.ts';
 import { chatBench, spammyChatBench } from './chat.ts';
 import { coldStartBench } from './cold-start.ts';
@@ -79,6 +82,8 @@ const sections: Record<string, () => Promise<Row[]>> = {
   acceptance: () => acceptanceBench(quick ? 22 : 30),
   // Issue 18: the busy chat above, read from a Twitch channel, beside the same chat on Discord.
   twitch: () => twitchChatBench(busyChatPlan),
+  // Issue 29: the poll schedule against six API shapes (fresh and warm), beside the naive client.
+  shapes: () => apiShapesBench({ count: quick ? 14 : 30 }),
   // Issue 21: /say's first voice packet on v2 and on v3 streaming, and the busy chat on v3.
   // Issue 27: screening a text against blocked words, the worst list the settings allow included.
   blocklist: () => blocklistBench(),
@@ -94,7 +99,24 @@ const sections: Record<string, () => Promise<Row[]>> = {
   // Issue 28: v3 streams at 2×, 1× and 0.5× real time, heard in full.
   pace: () => v3PaceBench(quick ? 3 : 6),
 };
-const chosen = values.only?.split(',').map((s) => s.trim()) ?? Object.keys(sections);
+/**
+ * What `npm run bench` runs without `--only`: within 12 minutes on the project's 2-core machine.
+ * The others are run by name: `spammy`, `twitch` and `v3` replay the busy chat (about 3 minutes
+ * each), `pace` plays v3 streams at three paces, and `acceptance` has its own script
+ * (`npm run bench:acceptance`).
+ */
+const DEFAULT_SECTIONS = [
+  'polling',
+  'coldstart',
+  'shapes',
+  'delivery',
+  'saturation',
+  'chat',
+  'scale',
+  'blocklist',
+  'stalled',
+];
+const chosen = values.only?.split(',').map((s) => s.trim()) ?? DEFAULT_SECTIONS;
 for (const name of chosen) {
   if (!(name in sections)) throw new Error(`unknown section "${name}" (${Object.keys(sections)})`);
 }

@@ -73,8 +73,8 @@ const MAX_SAMPLES = 50;
 /** Most refinement rounds of a fit (each one is cheap; most fits settle in a few). */
 const FIT_ROUNDS = 30;
 /** Share of planned first polls that should find the task done. */
-export const FIRST_POLL_TARGET = 0.8;
-/** How far one first poll moves the margin: a miss adds 80 % of it, a hit takes 20 %. */
+export const FIRST_POLL_TARGET = 6 / 7;
+/** How far one first poll moves the margin: a miss adds 6/7 of it, a hit takes 1/7. */
 const MARGIN_STEP_MS = 300;
 const MARGIN_LIMITS_MS = { min: -60_000, max: 10_000 } as const;
 /** Lengths at which the prior stands in for samples: the API's shortest text and a long message. */
@@ -88,6 +88,12 @@ const PRIOR_WEIGHT = 0.3;
 const PRIOR_FADE_SAMPLES = 6;
 /** Share of the estimate a probe is aimed at (see `probeAfter`). */
 export const PROBE_SHARE = 0.25;
+/**
+ * How fast learned generations are forgotten: one counts half as much in the fit after this
+ * many newer ones of its model, so a time that drifts (evening load) is followed within a few,
+ * while one odd generation moves the line by a fraction.
+ */
+export const HALF_LIFE_SAMPLES = 6;
 
 /**
  * Learns how long generations take, per model, as a line `a + b · length` fitted to the
@@ -120,7 +126,7 @@ export class GenerationEstimator {
   /** Expected generation time in ms; 0 when nothing is known yet (no sample and no prior). */
   estimate(model: Model, textLength: number): number {
     const state = this.#state(model);
-    const samples = this.#withPrior(model, state.samples);
+    const samples = this.#withPrior(model, decayed(state.samples));
     if (samples.length === 0) return 0;
     state.line ??= fitBounded(samples);
     return Math.max(0, evaluate(state.line, textLength));
@@ -252,6 +258,15 @@ function priorScale(prior: TimeLine, samples: readonly Sample[]): number {
     high = Math.min(high, s.byMs / ms);
   }
   return Math.min(high, Math.max(low, 1));
+}
+
+/** The samples weighted by age: the newest counts 1, one {@link HALF_LIFE_SAMPLES} older half. */
+function decayed(samples: readonly Sample[]): Sample[] {
+  const newest = samples.length - 1;
+  return samples.map((s, i) => ({
+    ...s,
+    weight: s.weight * 0.5 ** ((newest - i) / HALF_LIFE_SAMPLES),
+  }));
 }
 
 function clampMargin(ms: number): number {

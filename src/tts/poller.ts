@@ -29,8 +29,35 @@ export interface PollSchedulerOptions {
 const FIRST_POLL_CAP_INTERVALS = 5;
 /** Earliest first poll (and quickest re-check) a learned estimate may ask for, in ms. */
 const QUICK_POLL_FLOOR_MS = 250;
-/** After a timed first poll missed, look again after this share of the expected time (at least the floor, at most the shortest interval). */
-const RECHECK_SHARE = 0.1;
+/**
+ * The notice lag a re-check aims within, as a share of the spec's shortest interval: a client
+ * polling at that interval notices a task anywhere from 0 to one interval after it finished.
+ */
+export const LAG_BUDGET_SHARE = 0.4;
+/** The first poll's learned margin stays within this share of the lag budget. */
+const MARGIN_SHARE = 0.75;
+/** Past this many times its planned first poll, a task is off its estimate: re-checks widen. */
+const TAIL_FACTOR = 2;
+/** Beyond the tail, a re-check waits this share of the time the task has overrun its plan. */
+const TAIL_STEP_SHARE = 0.25;
+
+/**
+ * How long after a poll that found a timed task running to look again. Near its plan the task
+ * is likely moments from done, so re-checks come every lag budget (a notice within it; the spec's
+ * 1–2 s cadence would lose up to 2 s). Far past its plan (an API slower than learned, a load
+ * spike), the estimate says little and each re-check waits a share of the overrun, so a task
+ * several times slower costs a few polls, not one per budget; never more than the longest interval.
+ */
+export function recheckAfter(
+  elapsedMs: number,
+  plannedMs: number,
+  lagBudgetMs: number,
+  maxIntervalMs: number,
+): number {
+  const overrun = elapsedMs - TAIL_FACTOR * plannedMs;
+  const step = overrun > 0 ? Math.max(lagBudgetMs, TAIL_STEP_SHARE * overrun) : lagBudgetMs;
+  return Math.min(maxIntervalMs, Math.max(QUICK_POLL_FLOOR_MS, step));
+}
 
 interface Entry {
   readonly generation: PendingGeneration;
@@ -45,6 +72,8 @@ interface Entry {
   aim: 'probe' | 'first' | 'cadence';
   /** When the estimate expects the task done, plus the margin: where a missed probe looks next. */
   readonly plannedAt: number;
+  /** Whether polls are timed from an estimate (else the spec's cadence: nothing is known). */
+  readonly timed: boolean;
   /** When the last poll that saw the task running was sent. */
   lastGeneratingAt: number | undefined;
   failures: number;
@@ -83,7 +112,13 @@ export class PollScheduler {
       }
       const { estimator } = this.#options;
       const { model, textLength, submittedAt } = generation;
-      const planned = estimator.firstPollAfter(model, textLength);
+      // The margin learned from first polls may say "later", but never by more than
+      // MARGIN_SHARE of the lag budget past the estimate: one done a little before it would be
+      // noticed late.
+      const planned = Math.min(
+        estimator.firstPollAfter(model, textLength),
+        estimator.estimate(model, textLength) + MARGIN_SHARE * this.#lagBudgetMs(),
+      );
       const probe = planned > 0 ? estimator.probeAfter(model, textLength) : undefined;
       const plannedAt = submittedAt + this.#firstWait(planned);
       const entry: Entry = {
@@ -94,6 +129,7 @@ export class PollScheduler {
         nextPollAt: probe === undefined ? plannedAt : submittedAt + this.#firstWait(probe),
         aim: planned <= 0 ? 'cadence' : probe === undefined ? 'first' : 'probe',
         plannedAt,
+        timed: planned > 0,
         lastGeneratingAt: undefined,
         failures: 0,
       };
@@ -108,6 +144,10 @@ export class PollScheduler {
       this.#wake?.abort();
       if (!this.#running) void this.#run();
     });
+  }
+
+  #lagBudgetMs(): number {
+    return LAG_BUDGET_SHARE * this.#options.minIntervalMs;
   }
 
   /**
@@ -219,10 +259,16 @@ export class PollScheduler {
         // The estimate is not too slow after all: poll when it expects the task done, as usual.
         entry.aim = 'first';
         entry.nextPollAt = Math.max(now + QUICK_POLL_FLOOR_MS, entry.plannedAt);
-      } else if (firstTimed) {
-        // Expected done by now, so it is likely moments away: one quick look, not a full interval.
+      } else if (entry.timed) {
+        // Expected done by now, so it is likely moments away: quick looks, not full intervals.
         entry.nextPollAt =
-          now + Math.min(minIntervalMs, Math.max(QUICK_POLL_FLOOR_MS, expected * RECHECK_SHARE));
+          now +
+          recheckAfter(
+            sentAt - submittedAt,
+            entry.plannedAt - submittedAt,
+            this.#lagBudgetMs(),
+            maxIntervalMs,
+          );
       } else {
         const remaining = submittedAt + expected - now;
         entry.nextPollAt = now + Math.min(maxIntervalMs, Math.max(minIntervalMs, remaining));

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { TtsError } from '../../src/tts/errors.ts';
 import { API_PRIOR, GenerationEstimator } from '../../src/tts/estimator.ts';
-import { PollScheduler } from '../../src/tts/poller.ts';
+import { PollScheduler, recheckAfter } from '../../src/tts/poller.ts';
 import type { GenerationRecord } from '../../src/tts/types.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 
@@ -132,7 +132,7 @@ describe('PollScheduler', () => {
     });
     await clock.advance(5000);
     await expect(done).resolves.toContain('base_r');
-    expect(api.polls.map((p) => p.at)).toEqual([2000, 2250]);
+    expect(api.polls.map((p) => p.at)).toEqual([2000, 2400]);
   });
 
   test('an estimate far beyond the cadence waits at most five intervals before the first poll', async () => {
@@ -464,8 +464,8 @@ describe('PollScheduler starting from the API’s prior (800 + 15/char)', () => 
     });
     await clock.advance(3000);
     await done;
-    // The probe at a quarter, the first poll at the estimate, then the usual quick look.
-    expect(api.polls.map((p) => p.at)).toEqual([350, 1400, 1650]);
+    // The probe at a quarter, the first poll at the estimate, then a re-check within the lag budget (400 ms).
+    expect(api.polls.map((p) => p.at)).toEqual([350, 1400, 1800]);
   });
 
   test.each([
@@ -524,4 +524,23 @@ describe('PollScheduler notice lag', () => {
     expect(lags[0]).toBeGreaterThan(0);
     expect(lags[0]).toBeLessThanOrEqual(1000);
   });
+});
+
+describe('recheckAfter', () => {
+  test.each([
+    // elapsed, planned, expected wait: near the plan, the lag budget (400)
+    [1100, 1000, 400],
+    [2100, 2000, 400],
+    [4100, 4000, 400],
+    [8000, 6000, 400],
+    // past twice the plan, a quarter of the overrun, up to the longest interval (2000)
+    [4000, 1000, 500],
+    [6000, 1000, 1000],
+    [20_000, 1000, 2000],
+  ])(
+    'a task running %i ms after submission, planned at %i ms: looks again after %i ms',
+    (elapsed, planned, wait) => {
+      expect(recheckAfter(elapsed, planned, 400, 2000)).toBe(wait);
+    },
+  );
 });
