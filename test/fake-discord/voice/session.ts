@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { VoiceSession as VoiceSessionInfo } from '../types.ts';
+import type { DaveGroup } from './dave.ts';
 import { OpusStreamDecoder } from './opus.ts';
 
 export type { VoiceSessionInfo };
@@ -16,6 +17,8 @@ export interface OpenSession extends VoiceSessionInfo {
   /** True once `close()` ended the session: its token is no longer accepted. */
   closed: boolean;
   readonly sockets: Set<WebSocket>;
+  /** The DAVE group of the session's last Select Protocol, when DAVE was negotiated. */
+  dave: DaveGroup | undefined;
   readonly decoder: OpusStreamDecoder;
 }
 
@@ -29,6 +32,7 @@ export function newOpenSession(info: VoiceSessionInfo, ssrc: number): OpenSessio
     seq: 0,
     closed: false,
     sockets: new Set(),
+    dave: undefined,
     decoder: new OpusStreamDecoder(),
   };
 }
