@@ -11,12 +11,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { guardVoiceConnection } from '../../../src/voice/index.ts';
-import {
-  type FakeVoiceServer,
-  LISTENING_MEMBER_ID,
-  startFakeVoiceServer,
-  trustFakeVoiceCertificate,
-} from './index.ts';
+import { type FakeVoiceServer, startFakeVoiceServer, trustFakeVoiceCertificate } from './index.ts';
 import { fakeAdapterCreator, oggOpusFromWav, sineWav } from './test-client.ts';
 
 const USER_ID = '100000000000000001';
@@ -59,7 +54,7 @@ beforeAll(async () => {
   await trustFakeVoiceCertificate();
   server = await startFakeVoiceServer({
     heartbeatIntervalMs: 500,
-    dave: { require: true, memberIds: [LISTENING_MEMBER_ID] },
+    dave: { require: true },
   });
 });
 
@@ -89,6 +84,31 @@ describe('fake voice server speaking DAVE with @discordjs/voice 0.19 and davey',
       ws.on('close', (closeCode) => resolve(closeCode));
     });
     expect(code).toBe(4017);
+  });
+
+  test('with DAVE off (version 0) the transport-only path still plays: the plaintext fallback', async () => {
+    const plain = await startFakeVoiceServer({ heartbeatIntervalMs: 500, dave: false });
+    try {
+      const guildId = newGuildId();
+      const connection = joinVoiceChannel({
+        guildId,
+        channelId: CHANNEL_ID,
+        adapterCreator: fakeAdapterCreator(plain, { userId: USER_ID }),
+      });
+      guardVoiceConnection(connection);
+      live.push(connection);
+      await entersState(connection, VoiceConnectionStatus.Ready, 5000);
+      const player = createAudioPlayer();
+      connection.subscribe(player);
+      const tone = oggOpusFromWav(sineWav(0.5));
+      player.play(createAudioResource(tone.stream, { inputType: StreamType.OggOpus }));
+      const received = await plain.waitForAudio(guildId, { minDurationMs: 400, timeoutMs: 10_000 });
+      expect(received.durationMs).toBeGreaterThan(400);
+      expect(received.dave.frames).toBe(0);
+      connection.destroy();
+    } finally {
+      await plain.close();
+    }
   });
 
   test('the bot forms an MLS group with a listening member, who decrypts every frame of a 1 s tone', async () => {

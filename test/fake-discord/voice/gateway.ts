@@ -138,6 +138,7 @@ function onText(ws: WebSocket, info: VoiceSocketInfo, host: VoiceGatewayHost, te
     }
     session.secretKey = newSecretKey();
     const dave = host.dave && info.offeredDave >= DAVE_PROTOCOL_VERSION ? host.dave : undefined;
+    session.daveSent.length = 0;
     session.dave = dave
       ? new DaveGroup(session.channelId, session.userId, dave.memberIds)
       : undefined;
@@ -205,6 +206,11 @@ function resume(
   info.resumed = true;
   attach(ws, info, session);
   sendSeq(ws, session, Op.Resumed, null);
+  // Discord's v8 resume is buffered: the DAVE messages the client had not acknowledged come again.
+  const acked = typeof d.seq_ack === 'number' ? d.seq_ack : -1;
+  for (const { seq, data } of session.daveSent) {
+    if (seq > acked && ws.readyState === ws.OPEN) ws.send(data);
+  }
 }
 
 /** Plays the MLS delivery service for the bot's binary messages (`u8 opcode ‖ payload`). */
@@ -258,7 +264,9 @@ function sendBinary(ws: WebSocket, session: OpenSession, message: DaveMessage): 
   const header = Buffer.alloc(3);
   header.writeUInt16BE(session.seq & 0xffff, 0);
   header.writeUInt8(message.op, 2);
-  if (ws.readyState === ws.OPEN) ws.send(Buffer.concat([header, message.payload]));
+  const data = Buffer.concat([header, message.payload]);
+  session.daveSent.push({ seq: session.seq, data });
+  if (ws.readyState === ws.OPEN) ws.send(data);
 }
 
 function send(ws: WebSocket, message: { op: number; d: unknown; seq?: number }): void {

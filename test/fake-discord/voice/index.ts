@@ -55,10 +55,11 @@ export interface FakeVoiceServerOptions {
   /** Sent in Hello; default 5000 ms (Discord's is ~13.75 s). */
   heartbeatIntervalMs?: number;
   /**
-   * DAVE (end-to-end encryption): with settings, the fake negotiates protocol version 1 with
-   * clients that offer it and adds its listening members to their groups; undefined: version 0.
+   * DAVE (end-to-end encryption), on by default as on Discord: the fake negotiates protocol
+   * version 1 with clients that offer it and adds its listening members (default: one,
+   * `LISTENING_MEMBER_ID`) to their groups. `false`: version 0, transport encryption only.
    */
-  dave?: DaveSettings;
+  dave?: Partial<DaveSettings> | false;
 }
 
 /** The listening member the fake adds to every DAVE group unless told otherwise. */
@@ -115,7 +116,11 @@ export class FakeVoiceServer implements VoiceBackend {
       });
     });
     const udp = await FakeVoiceUdp.start();
-    return new FakeVoiceServer(https, wss, udp, options.heartbeatIntervalMs ?? 5000, options.dave);
+    const dave =
+      options.dave === false
+        ? undefined
+        : { require: false, memberIds: [LISTENING_MEMBER_ID], ...options.dave };
+    return new FakeVoiceServer(https, wss, udp, options.heartbeatIntervalMs ?? 5000, dave);
   }
 
   /** `host:port` of the voice websocket, as VOICE_SERVER_UPDATE's `endpoint`. */

@@ -114,5 +114,5 @@ export class AudioRecords {
 }
 
 function describe(received: ReceivedAudio): string {
-  return `${received.packets} packets, ${Math.round(received.durationMs)} ms decoded`;
+  return `${received.packets} packets, ${Math.round(received.durationMs)} ms decoded, DAVE ${JSON.stringify(received.dave)}`;
 }

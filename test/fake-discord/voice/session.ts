@@ -19,6 +19,8 @@ export interface OpenSession extends VoiceSessionInfo {
   readonly sockets: Set<WebSocket>;
   /** The DAVE group of the session's last Select Protocol, when DAVE was negotiated. */
   dave: DaveGroup | undefined;
+  /** DAVE messages sent, by `seq`: a resume replays those after its `seq_ack`, as v8's buffered resume does. */
+  readonly daveSent: { seq: number; data: Buffer }[];
   readonly decoder: OpusStreamDecoder;
 }
 
@@ -33,6 +35,7 @@ export function newOpenSession(info: VoiceSessionInfo, ssrc: number): OpenSessio
     closed: false,
     sockets: new Set(),
     dave: undefined,
+    daveSent: [],
     decoder: new OpusStreamDecoder(),
   };
 }
