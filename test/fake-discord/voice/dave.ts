@@ -59,6 +59,8 @@ export class DaveGroup {
   readonly #botId: string;
   readonly #members = new Map<string, Session>();
   #epoch = 0n;
+  #opened = false;
+  #keyPackageSeen = false;
 
   constructor(channelId: string, botId: string, memberIds: readonly string[]) {
     this.#channelId = channelId;
@@ -80,13 +82,23 @@ export class DaveGroup {
     return [...this.#members.values()].every((member) => member.ready);
   }
 
-  /** The op 25 message that opens the handshake. */
-  externalSender(): DaveMessage {
-    return { op: DaveOp.ExternalSender, payload: this.#sender.package() };
+  /**
+   * Opens the handshake: op 25, then the proposals if the bot's key package came first (it sends
+   * one at Session Description, maybe before a delayed op 25).
+   */
+  open(): DaveMessage[] {
+    this.#opened = true;
+    const first = { op: DaveOp.ExternalSender, payload: this.#sender.package() };
+    return this.#keyPackageSeen ? [first, ...this.#proposals()] : [first];
   }
 
   /** Answers the bot's key package (op 26) with proposals adding the listening members (op 27). */
   onKeyPackage(_keyPackage: Buffer): DaveMessage[] {
+    this.#keyPackageSeen = true;
+    return this.#opened ? this.#proposals() : [];
+  }
+
+  #proposals(): DaveMessage[] {
     const adds = [...this.#members.values()].map((member) =>
       this.#sender.add(this.#channelId, this.#epoch, member.getSerializedKeyPackage()),
     );

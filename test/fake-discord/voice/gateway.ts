@@ -71,6 +71,8 @@ export interface VoiceGatewayHost {
   /** Every open socket, kept up to date by the gateway. */
   readonly sockets: Map<WebSocket, VoiceSocketInfo>;
   readonly dave: DaveSettings | undefined;
+  /** How long the fake waits after Session Description before it opens the DAVE handshake. */
+  daveDelayMs(): number;
 }
 
 interface Packet {
@@ -148,9 +150,15 @@ function onText(ws: WebSocket, info: VoiceSocketInfo, host: VoiceGatewayHost, te
       audio_codec: 'opus',
       dave_protocol_version: session.dave ? DAVE_PROTOCOL_VERSION : 0,
     });
-    if (session.dave) {
-      sendSeq(ws, session, Op.ClientsConnect, { user_ids: session.dave.memberIds });
-      sendBinary(ws, session, session.dave.externalSender());
+    const group = session.dave;
+    if (group) {
+      const open = (): void => {
+        sendSeq(ws, session, Op.ClientsConnect, { user_ids: group.memberIds });
+        for (const message of group.open()) sendBinary(ws, session, message);
+      };
+      const delay = host.daveDelayMs();
+      if (delay > 0) setTimeout(open, delay).unref();
+      else open();
     }
   } else if (packet.op === Op.Speaking) {
     host.speaking(session, {

@@ -76,6 +76,7 @@ export class FakeVoiceServer implements VoiceBackend {
   readonly #sockets = new Map<WebSocket, VoiceSocketInfo>();
   /** UDP `address:port` → session, learnt from IP discovery, to attribute keep-alives. */
   readonly #byAddress = new Map<string, OpenSession>();
+  #daveDelayMs = 0;
 
   private constructor(
     https: Server,
@@ -100,6 +101,7 @@ export class FakeVoiceServer implements VoiceBackend {
       speaking: (session, event) => this.#records.record(session.guildId).speaking.push(event),
       sockets: this.#sockets,
       dave,
+      daveDelayMs: () => this.#daveDelayMs,
     });
   }
 
@@ -164,6 +166,11 @@ export class FakeVoiceServer implements VoiceBackend {
       }
     }
     return undefined;
+  }
+
+  /** Delays the DAVE handshake of later Select Protocols by `ms` (0: none), as a slow voice server would. */
+  delayDaveHandshake(ms: number): void {
+    this.#daveDelayMs = ms;
   }
 
   /** What a guild's sessions sent so far. */
