@@ -52,6 +52,45 @@ export function destroyDeferred(connection: VoiceConnection, logger: Logger): Pr
   });
 }
 
+/**
+ * Resolves once the connection's end-to-end encryption (DAVE) group exists, at once when DAVE is
+ * not in use. @discordjs/voice 0.19 calls a connection Ready at Session Description, before the
+ * MLS group exists, and would send the first frames in plaintext (Discord drops them).
+ */
+export function daveGroupFormed(connection: VoiceConnection, signal: AbortSignal): Promise<void> {
+  if (daveReady(connection)) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const done = (): void => {
+      if (!daveReady(connection)) return;
+      finish();
+      resolve();
+    };
+    const abort = (): void => {
+      finish();
+      reject(new Error('the end-to-end encryption (DAVE) handshake did not finish'));
+    };
+    const finish = (): void => {
+      connection.off('transitioned', done);
+      connection.off('stateChange', done);
+      signal.removeEventListener('abort', abort);
+    };
+    connection.on('transitioned', done);
+    connection.on('stateChange', done);
+    signal.addEventListener('abort', abort, { once: true });
+    if (signal.aborted) abort();
+  });
+}
+
+/** True when the connection is Ready and either speaks no DAVE or its DAVE session is ready. */
+function daveReady(connection: VoiceConnection): boolean {
+  const state = connection.state;
+  if (state.status !== VoiceConnectionStatus.Ready) return false;
+  const networking = state.networking.state;
+  const dave = 'dave' in networking ? networking.dave : undefined;
+  if (!dave || dave.protocolVersion === 0) return true;
+  return dave.session?.ready === true;
+}
+
 /** An AbortSignal that fires after `ms` on `clock`, or when `parent` aborts. */
 function deadline(clock: Clock, ms: number, parent: AbortSignal): AbortController {
   const controller = new AbortController();
@@ -137,6 +176,7 @@ export class VoiceLink {
     const timeout = deadline(this.#options.clock, this.#options.readyTimeoutMs, this.#stop.signal);
     try {
       await entersState(this.connection, VoiceConnectionStatus.Ready, timeout.signal);
+      await daveGroupFormed(this.connection, timeout.signal);
     } catch (error) {
       if (this.#stop.signal.aborted) throw new Error('left the voice channel while joining');
       throw new Error(

@@ -73,6 +73,24 @@ describe('voice end to end', () => {
     expect(heard.rejectedPackets).toBe(0);
   });
 
+  test('never a plaintext frame: with a DAVE handshake the voice server delays by 1 s, /say right after /join is heard only encrypted', async () => {
+    expect(await replyOf(command('leave'))).toBeTruthy();
+    await eventually('the bot left', () => botInVoice() === undefined);
+    t.voiceServer.delayDaveHandshake(1000);
+    try {
+      t.voiceServer.reset(guildId());
+      expect(await replyOf(command('join'))).toContain(`Joined <#${voiceChannel()}>`);
+      const handle = say(sentence(50));
+      await replyMatching(handle, /Played/);
+      const heard = await t.voiceServer.waitForAudio(guildId(), { timeoutMs: 10_000 });
+      expect(heard.dave).toMatchObject({ failed: 0, plaintext: 0 });
+      expect(heard.dave.decrypted).toBe(heard.opusFrames.length);
+      expect(heard.durationMs).toBeGreaterThan(500);
+    } finally {
+      t.voiceServer.delayDaveHandshake(0);
+    }
+  });
+
   test('/skip ends only the item playing; the next one plays', async () => {
     const long = say(sentence(600)); // 36 s
     const next = say(sentence(35), 'admin');

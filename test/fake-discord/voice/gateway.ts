@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import { ENCRYPTION_MODE, newSecretKey } from './crypto.ts';
+import { DAVE_PROTOCOL_VERSION, DaveGroup, type DaveMessage, DaveOp } from './dave.ts';
 import type { OpenSession } from './session.ts';
 
 /** Voice gateway v8 opcodes the fake speaks. */
@@ -15,6 +16,7 @@ const Op = {
   Resume: 7,
   Hello: 8,
   Resumed: 9,
+  ClientsConnect: 11,
 } as const;
 
 /** Close codes Discord's voice gateway uses, as @discordjs/voice interprets them. */
@@ -28,6 +30,8 @@ export const VoiceCloseCode = {
   /** Voice server crashed: the library resumes. */
   ServerCrashed: 4015,
   UnknownEncryptionMode: 4016,
+  /** The client did not offer DAVE where the server requires it. */
+  DaveRequired: 4017,
 } as const;
 
 /** A Speaking (op 5) payload the bot sent, with the time it arrived. */
@@ -46,6 +50,16 @@ export interface VoiceSocketInfo {
   heartbeats: number;
   lastSeqAck: number | undefined;
   resumed: boolean;
+  /** The `max_dave_protocol_version` of the socket's Identify; 0 before it. */
+  offeredDave: number;
+}
+
+/** How the fake speaks DAVE; `undefined` in the host: DAVE version 0 (transport encryption only). */
+export interface DaveSettings {
+  /** Close with 4017 when the client does not offer DAVE, as Discord does since March 2026. */
+  require: boolean;
+  /** User ids of the listening members (davey sessions) added to every group. */
+  memberIds: readonly string[];
 }
 
 /** What a voice websocket needs from the server around it. */
@@ -56,6 +70,9 @@ export interface VoiceGatewayHost {
   speaking(session: OpenSession, event: SpeakingEvent): void;
   /** Every open socket, kept up to date by the gateway. */
   readonly sockets: Map<WebSocket, VoiceSocketInfo>;
+  readonly dave: DaveSettings | undefined;
+  /** How long the fake waits after Session Description before it opens the DAVE handshake. */
+  daveDelayMs(): number;
 }
 
 interface Packet {
@@ -72,6 +89,7 @@ export function serveVoiceGateway(wss: WebSocketServer, host: VoiceGatewayHost):
       heartbeats: 0,
       lastSeqAck: undefined,
       resumed: false,
+      offeredDave: 0,
     };
     host.sockets.set(ws, info);
     ws.on('close', () => {
@@ -79,8 +97,8 @@ export function serveVoiceGateway(wss: WebSocketServer, host: VoiceGatewayHost):
       info.session?.sockets.delete(ws);
     });
     ws.on('message', (data: RawData, isBinary: boolean) => {
-      // Binary frames are DAVE (MLS) messages; with protocol version 0 there are none to answer.
-      if (!isBinary) onText(ws, info, host, data.toString());
+      if (isBinary) onBinary(ws, info, toBuffer(data));
+      else onText(ws, info, host, data.toString());
     });
     // Discord greets every voice websocket with Hello, before Identify or Resume.
     send(ws, { op: Op.Hello, d: { heartbeat_interval: host.heartbeatIntervalMs } });
@@ -121,12 +139,27 @@ function onText(ws: WebSocket, info: VoiceSocketInfo, host: VoiceGatewayHost, te
       return;
     }
     session.secretKey = newSecretKey();
+    const dave = host.dave && info.offeredDave >= DAVE_PROTOCOL_VERSION ? host.dave : undefined;
+    session.daveSent.length = 0;
+    session.dave = dave
+      ? new DaveGroup(session.channelId, session.userId, dave.memberIds)
+      : undefined;
     sendSeq(ws, session, Op.SessionDescription, {
       mode: ENCRYPTION_MODE,
       secret_key: [...session.secretKey],
       audio_codec: 'opus',
-      dave_protocol_version: 0,
+      dave_protocol_version: session.dave ? DAVE_PROTOCOL_VERSION : 0,
     });
+    const group = session.dave;
+    if (group) {
+      const open = (): void => {
+        sendSeq(ws, session, Op.ClientsConnect, { user_ids: group.memberIds });
+        for (const message of group.open()) sendBinary(ws, session, message);
+      };
+      const delay = host.daveDelayMs();
+      if (delay > 0) setTimeout(open, delay).unref();
+      else open();
+    }
   } else if (packet.op === Op.Speaking) {
     host.speaking(session, {
       speaking: Number(d.speaking),
@@ -147,6 +180,12 @@ function identify(
   if (!session) return;
   if (d.user_id !== session.userId) {
     ws.close(VoiceCloseCode.AuthenticationFailed, 'Authentication failed');
+    return;
+  }
+  info.offeredDave =
+    typeof d.max_dave_protocol_version === 'number' ? d.max_dave_protocol_version : 0;
+  if (host.dave?.require && info.offeredDave < DAVE_PROTOCOL_VERSION) {
+    ws.close(VoiceCloseCode.DaveRequired, 'E2EE/DAVE protocol required');
     return;
   }
   attach(ws, info, session);
@@ -175,6 +214,30 @@ function resume(
   info.resumed = true;
   attach(ws, info, session);
   sendSeq(ws, session, Op.Resumed, null);
+  // Discord's v8 resume is buffered: the DAVE messages the client had not acknowledged come again.
+  const acked = typeof d.seq_ack === 'number' ? d.seq_ack : -1;
+  for (const { seq, data } of session.daveSent) {
+    if (seq > acked && ws.readyState === ws.OPEN) ws.send(data);
+  }
+}
+
+/** Plays the MLS delivery service for the bot's binary messages (`u8 opcode ‖ payload`). */
+function onBinary(ws: WebSocket, info: VoiceSocketInfo, data: Buffer): void {
+  const session = info.session;
+  const group = session?.dave;
+  if (!session || !group || data.length < 1) return;
+  const op = data.readUInt8(0);
+  const payload = data.subarray(1);
+  let answers: DaveMessage[] = [];
+  if (op === DaveOp.KeyPackage) answers = group.onKeyPackage(payload);
+  else if (op === DaveOp.CommitWelcome) answers = group.onCommitWelcome(payload);
+  for (const answer of answers) sendBinary(ws, session, answer);
+}
+
+function toBuffer(data: RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.from(data);
 }
 
 /** Finds the session of an Identify or Resume, or closes the socket with 4004. */
@@ -201,6 +264,17 @@ function attach(ws: WebSocket, info: VoiceSocketInfo, session: OpenSession): voi
 function sendSeq(ws: WebSocket, session: OpenSession, op: number, d: unknown): void {
   session.seq += 1;
   send(ws, { op, d, seq: session.seq });
+}
+
+/** Sends a DAVE binary message: `u16 seq ‖ u8 opcode ‖ payload`, on the session's `seq`. */
+function sendBinary(ws: WebSocket, session: OpenSession, message: DaveMessage): void {
+  session.seq += 1;
+  const header = Buffer.alloc(3);
+  header.writeUInt16BE(session.seq & 0xffff, 0);
+  header.writeUInt8(message.op, 2);
+  const data = Buffer.concat([header, message.payload]);
+  session.daveSent.push({ seq: session.seq, data });
+  if (ws.readyState === ws.OPEN) ws.send(data);
 }
 
 function send(ws: WebSocket, message: { op: number; d: unknown; seq?: number }): void {

@@ -16,6 +16,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import type { VoiceBackend } from '../types.ts';
 import { decryptRtp } from './crypto.ts';
 import {
+  type DaveSettings,
   type SpeakingEvent,
   serveVoiceGateway,
   VoiceCloseCode,
@@ -27,12 +28,13 @@ import { newOpenSession, type OpenSession, type VoiceSessionInfo } from './sessi
 import { fakeVoiceCertificate } from './tls.ts';
 import { FakeVoiceUdp } from './udp.ts';
 
+export type { DaveCounters } from './dave.ts';
 export {
   type FakeVoiceCertificate,
   fakeVoiceCertificate,
   trustFakeVoiceCertificate,
 } from './tls.ts';
-export type { ReceivedAudio, SpeakingEvent, WaitForAudioOptions };
+export type { DaveSettings, ReceivedAudio, SpeakingEvent, WaitForAudioOptions };
 export { VoiceCloseCode };
 
 /** One open voice websocket. */
@@ -52,7 +54,16 @@ export interface VoiceConnectionInfo {
 export interface FakeVoiceServerOptions {
   /** Sent in Hello; default 5000 ms (Discord's is ~13.75 s). */
   heartbeatIntervalMs?: number;
+  /**
+   * DAVE (end-to-end encryption), on by default as on Discord: the fake negotiates protocol
+   * version 1 with clients that offer it and adds its listening members (default: one,
+   * `LISTENING_MEMBER_ID`) to their groups. `false`: version 0, transport encryption only.
+   */
+  dave?: Partial<DaveSettings> | false;
 }
+
+/** The listening member the fake adds to every DAVE group unless told otherwise. */
+export const LISTENING_MEMBER_ID = '100000000000000999';
 
 /** A fake Discord voice server on 127.0.0.1: voice gateway v8 over wss, UDP with RTP. */
 export class FakeVoiceServer implements VoiceBackend {
@@ -65,8 +76,15 @@ export class FakeVoiceServer implements VoiceBackend {
   readonly #sockets = new Map<WebSocket, VoiceSocketInfo>();
   /** UDP `address:port` → session, learnt from IP discovery, to attribute keep-alives. */
   readonly #byAddress = new Map<string, OpenSession>();
+  #daveDelayMs = 0;
 
-  private constructor(https: Server, wss: WebSocketServer, udp: FakeVoiceUdp, heartbeatMs: number) {
+  private constructor(
+    https: Server,
+    wss: WebSocketServer,
+    udp: FakeVoiceUdp,
+    heartbeatMs: number,
+    dave: DaveSettings | undefined,
+  ) {
     this.#https = https;
     this.#wss = wss;
     this.#udp = udp;
@@ -82,6 +100,8 @@ export class FakeVoiceServer implements VoiceBackend {
       sessionByToken: (token) => this.#byToken.get(token),
       speaking: (session, event) => this.#records.record(session.guildId).speaking.push(event),
       sockets: this.#sockets,
+      dave,
+      daveDelayMs: () => this.#daveDelayMs,
     });
   }
 
@@ -98,7 +118,11 @@ export class FakeVoiceServer implements VoiceBackend {
       });
     });
     const udp = await FakeVoiceUdp.start();
-    return new FakeVoiceServer(https, wss, udp, options.heartbeatIntervalMs ?? 5000);
+    const dave =
+      options.dave === false
+        ? undefined
+        : { require: false, memberIds: [LISTENING_MEMBER_ID], ...options.dave };
+    return new FakeVoiceServer(https, wss, udp, options.heartbeatIntervalMs ?? 5000, dave);
   }
 
   /** `host:port` of the voice websocket, as VOICE_SERVER_UPDATE's `endpoint`. */
@@ -142,6 +166,11 @@ export class FakeVoiceServer implements VoiceBackend {
       }
     }
     return undefined;
+  }
+
+  /** Delays the DAVE handshake of later Select Protocols by `ms` (0: none), as a slow voice server would. */
+  delayDaveHandshake(ms: number): void {
+    this.#daveDelayMs = ms;
   }
 
   /** What a guild's sessions sent so far. */
@@ -253,6 +282,14 @@ export class FakeVoiceServer implements VoiceBackend {
     if (isSilenceFrame(opus)) {
       record.silenceFrames += 1;
       return;
+    }
+    if (session.dave) {
+      const decrypted = session.dave.hear(opus, record.dave);
+      if (!decrypted) {
+        record.rejectedPackets += 1;
+        return;
+      }
+      opus = decrypted;
     }
     try {
       record.pcmSamples += session.decoder.decode(opus);

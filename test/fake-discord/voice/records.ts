@@ -1,3 +1,4 @@
+import { type DaveCounters, newDaveCounters } from './dave.ts';
 import type { SpeakingEvent } from './gateway.ts';
 import { samplesToMs } from './opus.ts';
 
@@ -18,6 +19,8 @@ export interface ReceivedAudio {
   keepAlives: number;
   /** RTP packets of this guild's SSRCs that came before Select Protocol or failed to decrypt or decode. */
   rejectedPackets: number;
+  /** What the listening members made of the non-silence frames while DAVE was on. */
+  dave: DaveCounters;
 }
 
 /** Options of `waitForAudio`. */
@@ -50,6 +53,7 @@ export class AudioRecords {
         speaking: [],
         keepAlives: 0,
         rejectedPackets: 0,
+        dave: newDaveCounters(),
         lastPacketAt: 0,
       };
       this.#records.set(guildId, record);
@@ -65,6 +69,7 @@ export class AudioRecords {
       opusFrames: [...record.opusFrames],
       arrivals: [...record.arrivals],
       speaking: [...record.speaking],
+      dave: { ...record.dave },
       durationMs: samplesToMs(record.pcmSamples),
     };
   }
@@ -109,5 +114,5 @@ export class AudioRecords {
 }
 
 function describe(received: ReceivedAudio): string {
-  return `${received.packets} packets, ${Math.round(received.durationMs)} ms decoded`;
+  return `${received.packets} packets, ${Math.round(received.durationMs)} ms decoded, DAVE ${JSON.stringify(received.dave)}`;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { VoiceSession as VoiceSessionInfo } from '../types.ts';
+import type { DaveGroup } from './dave.ts';
 import { OpusStreamDecoder } from './opus.ts';
 
 export type { VoiceSessionInfo };
@@ -16,6 +17,10 @@ export interface OpenSession extends VoiceSessionInfo {
   /** True once `close()` ended the session: its token is no longer accepted. */
   closed: boolean;
   readonly sockets: Set<WebSocket>;
+  /** The DAVE group of the session's last Select Protocol, when DAVE was negotiated. */
+  dave: DaveGroup | undefined;
+  /** DAVE messages sent, by `seq`: a resume replays those after its `seq_ack`, as v8's buffered resume does. */
+  readonly daveSent: { seq: number; data: Buffer }[];
   readonly decoder: OpusStreamDecoder;
 }
 
@@ -29,6 +34,8 @@ export function newOpenSession(info: VoiceSessionInfo, ssrc: number): OpenSessio
     seq: 0,
     closed: false,
     sockets: new Set(),
+    dave: undefined,
+    daveSent: [],
     decoder: new OpusStreamDecoder(),
   };
 }

@@ -116,6 +116,8 @@ describe('fake voice server with @discordjs/voice 0.19', () => {
     expect(received.durationMs).toBeGreaterThan(1800);
     expect(received.durationMs).toBeLessThan(2200);
     expect(received.rejectedPackets).toBe(0);
+    expect(received.dave).toMatchObject({ failed: 0, plaintext: 0 });
+    expect(received.dave.decrypted).toBe(received.opusFrames.length);
     // The player prepares five silence frames but turns idle before dispatching the last one.
     expect(received.silenceFrames).toBeGreaterThanOrEqual(4);
     expect(received.silenceFrames).toBeLessThanOrEqual(5);
@@ -150,6 +152,9 @@ describe('fake voice server with @discordjs/voice 0.19', () => {
     );
     const received = await server.waitForAudio(guildId, { minDurationMs: 400, timeoutMs: 10_000 });
     expect(received.durationMs).toBeGreaterThan(400);
+    // The DAVE handshake the drop interrupted was replayed on resume: every frame decrypted.
+    expect(received.dave).toMatchObject({ failed: 0, plaintext: 0 });
+    expect(received.dave.decrypted).toBe(received.opusFrames.length);
     connection.destroy();
     await eventually('no voice websocket remains', () => server.connections().length === 0);
   });

@@ -1,0 +1,141 @@
+import {
+  AudioPlayerStatus,
+  createAudioPlayer,
+  createAudioResource,
+  entersState,
+  joinVoiceChannel,
+  StreamType,
+  type VoiceConnection,
+  VoiceConnectionStatus,
+} from '@discordjs/voice';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { guardVoiceConnection } from '../../../src/voice/index.ts';
+import { type FakeVoiceServer, startFakeVoiceServer, trustFakeVoiceCertificate } from './index.ts';
+import { fakeAdapterCreator, oggOpusFromWav, sineWav } from './test-client.ts';
+
+const USER_ID = '100000000000000001';
+const CHANNEL_ID = '300000000000000001';
+let guildCounter = 210000000000000000n;
+function newGuildId(): string {
+  guildCounter += 1n;
+  return String(guildCounter);
+}
+
+let server: FakeVoiceServer;
+const live: VoiceConnection[] = [];
+const connectionErrors: Error[] = [];
+
+function join(guildId: string): VoiceConnection {
+  const connection = joinVoiceChannel({
+    guildId,
+    channelId: CHANNEL_ID,
+    adapterCreator: fakeAdapterCreator(server, { userId: USER_ID }),
+  });
+  guardVoiceConnection(connection);
+  connection.on('error', (error) => connectionErrors.push(error));
+  live.push(connection);
+  return connection;
+}
+
+/** Resolves once the library reports the DAVE group's first transition (the MLS group exists). */
+function transitioned(connection: VoiceConnection): Promise<void> {
+  return new Promise((resolve) => {
+    const check = (): void => {
+      const networking = (connection.state as { networking?: NodeJS.EventEmitter }).networking;
+      networking?.once('transitioned', () => resolve());
+    };
+    connection.on('stateChange', check);
+    check();
+  });
+}
+
+beforeAll(async () => {
+  await trustFakeVoiceCertificate();
+  server = await startFakeVoiceServer({
+    heartbeatIntervalMs: 500,
+    dave: { require: true },
+  });
+});
+
+afterEach(() => {
+  for (const connection of live.splice(0)) {
+    if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
+  }
+  expect(connectionErrors.splice(0)).toEqual([]);
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('fake voice server speaking DAVE with @discordjs/voice 0.19 and davey', () => {
+  test('a client that does not offer DAVE is closed with 4017, as Discord does since March 2026', async () => {
+    const guildId = newGuildId();
+    const sessionId = 'no-dave-session';
+    const { token } = server.open({ guildId, channelId: CHANNEL_ID, userId: USER_ID, sessionId });
+    const ws = new WebSocket(`wss://${server.endpoint}?v=8`);
+    const code = await new Promise<number>((resolve, reject) => {
+      ws.on('error', reject);
+      ws.on('open', () => {
+        const d = { server_id: guildId, user_id: USER_ID, session_id: sessionId, token };
+        ws.send(JSON.stringify({ op: 0, d: { ...d, max_dave_protocol_version: 0 } }));
+      });
+      ws.on('close', (closeCode) => resolve(closeCode));
+    });
+    expect(code).toBe(4017);
+  });
+
+  test('with DAVE off (version 0) the transport-only path still plays: the plaintext fallback', async () => {
+    const plain = await startFakeVoiceServer({ heartbeatIntervalMs: 500, dave: false });
+    try {
+      const guildId = newGuildId();
+      const connection = joinVoiceChannel({
+        guildId,
+        channelId: CHANNEL_ID,
+        adapterCreator: fakeAdapterCreator(plain, { userId: USER_ID }),
+      });
+      guardVoiceConnection(connection);
+      live.push(connection);
+      await entersState(connection, VoiceConnectionStatus.Ready, 5000);
+      const player = createAudioPlayer();
+      connection.subscribe(player);
+      const tone = oggOpusFromWav(sineWav(0.5));
+      player.play(createAudioResource(tone.stream, { inputType: StreamType.OggOpus }));
+      const received = await plain.waitForAudio(guildId, { minDurationMs: 400, timeoutMs: 10_000 });
+      expect(received.durationMs).toBeGreaterThan(400);
+      expect(received.dave.frames).toBe(0);
+      connection.destroy();
+    } finally {
+      await plain.close();
+    }
+  });
+
+  test('the bot forms an MLS group with a listening member, who decrypts every frame of a 1 s tone', async () => {
+    const guildId = newGuildId();
+    const connection = join(guildId);
+    const grouped = transitioned(connection);
+    await entersState(connection, VoiceConnectionStatus.Ready, 5000);
+    await grouped;
+
+    const player = createAudioPlayer();
+    connection.subscribe(player);
+    const tone = oggOpusFromWav(sineWav(1));
+    player.play(createAudioResource(tone.stream, { inputType: StreamType.OggOpus }));
+    await entersState(player, AudioPlayerStatus.Playing, 5000);
+    const received = await server.waitForAudio(guildId, { minDurationMs: 800, timeoutMs: 10_000 });
+    expect(await tone.exited).toBe(0);
+
+    expect(received.durationMs).toBeGreaterThan(800);
+    expect(received.dave.frames).toBeGreaterThan(40);
+    expect(received.dave).toEqual({
+      frames: received.dave.frames,
+      marked: received.dave.frames,
+      decrypted: received.dave.frames,
+      failed: 0,
+      plaintext: 0,
+    });
+    expect(received.rejectedPackets).toBe(0);
+    expect(received.opusFrames).toHaveLength(received.dave.decrypted);
+  });
+});
