@@ -23,6 +23,7 @@ import { createForgetting } from './privacy/index.ts';
 import { createReader, createTwitchSource } from './reader/index.ts';
 import type { Services } from './services.ts';
 import { createSpeaking } from './speaking/index.ts';
+import { BlocklistCache } from './speech/index.ts';
 import { openStore } from './store/index.ts';
 import { type Clock, createTtsClients, systemClock } from './tts/index.ts';
 import { createVoiceManager, type VoiceDependencies, type VoiceService } from './voice/index.ts';
@@ -112,9 +113,12 @@ export async function startBot(
     onStop(() => voice.destroy());
     const durable = createJournal({ store, voice, clock, logger });
     const { translatorOf } = discord;
+    // One cache of compiled block lists: the reader's early screen and the final one share it.
+    const blocklists = new BlocklistCache();
     const speaking = createSpeaking({
       ...{ config, store, tts, voice, durable, clock, logger, metrics },
       translatorOf,
+      blocklists,
     });
     const resumer = createResumer({ durable, store, tts, voice, speaking, discord, clock, logger });
     // Stopping: nothing interrupted from here on is forgotten; resumed work stops waiting.
@@ -125,7 +129,10 @@ export async function startBot(
     // Forgetting a server: `/config forget`, and a removal once DATA_RETENTION is over.
     const forget = createForgetting({ config, store, tts, voice, durable, discord, clock, logger });
     onStop(() => forget.scheduler.stop());
-    const reader = createReader({ config, store, speaking, voice, discord, clock, logger });
+    const reader = createReader({
+      ...{ config, store, speaking, voice, discord, clock, logger },
+      blocklists,
+    });
     onStop(async () => reader.close());
     const twitch = createTwitchSource({ config, store, reader, voice, clock, logger, metrics });
     onStop(() => twitch.close());

@@ -2,6 +2,7 @@ import type { Config } from '../config/index.ts';
 import type { Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { SpeakingService } from '../speaking/index.ts';
+import type { BlocklistCache } from '../speech/index.ts';
 import type { BotStore } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import type { VoiceService, VoiceTarget } from '../voice/index.ts';
@@ -25,6 +26,8 @@ export function createReader(deps: {
   readonly discord: ReaderDiscord;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Compiled block lists, shared with the speaking path's screen. */
+  readonly blocklists?: BlocklistCache;
 }): ChatReader {
   const { voice, discord } = deps;
   return new ChatReader({
@@ -42,5 +45,6 @@ export function createReader(deps: {
     minTextLength: deps.config.minTextLength,
     busyChat: deps.config.readerBusyChat,
     translatorOf: discord.translatorOf,
+    ...(deps.blocklists === undefined ? {} : { blocklists: deps.blocklists }),
   });
 }

@@ -45,6 +45,8 @@ export interface GuildReaderOptions {
   readonly busyChat: boolean;
   /** `/stop` or leaving voice cleared the server's chat. */
   readonly onCleared: () => void;
+  /** A turn of `messages` messages failed with `error`: true when the caller counts it. */
+  readonly onTurnFailed?: (messages: number, error: unknown) => boolean;
 }
 
 /** The chat of one server on its way to speech. */
@@ -94,6 +96,7 @@ export class GuildReader {
         if (this.#waiting === turn) this.#waiting = undefined;
         this.#schedule();
       },
+      onFailed: (turn, error) => this.#options.onTurnFailed?.(turn.batch.length, error) ?? false,
       onCancelled: (turn) => {
         if (this.#waiting === turn) this.#waiting = undefined;
         this.clear();

@@ -38,6 +38,8 @@ export interface ChatReaderOptions {
    */
   readonly busyChat?: boolean;
   /** The language of a server (its community locale): the words read around its chat. Default English. */
+  /** Compiled block lists, shared with the speaking path's screen so each list compiles once. */
+  readonly blocklists?: BlocklistCache;
   readonly translatorOf?: (guildId: string) => Translator;
 }
 
@@ -74,13 +76,14 @@ export class ChatReader {
   readonly #guilds = new Map<string, GuildReader>();
   /** Kept apart from the readers, which go when idle: counted since the bot started. */
   readonly #skips = new Map<string, Skips>();
-  readonly #blocklists = new BlocklistCache();
+  readonly #blocklists: BlocklistCache;
   /** When each server's chat refusal (by reason) was last logged. */
   readonly #refusalLogged = new Map<string, number>();
 
   constructor(options: ChatReaderOptions) {
     this.#options = options;
     this.#logger = options.logger.child({ component: 'reader' });
+    this.#blocklists = options.blocklists ?? new BlocklistCache();
   }
 
   /** A new message was posted. Resolves once it is in the backlog (true) or ignored (false). */
@@ -199,9 +202,19 @@ export class ChatReader {
       );
   }
 
-  #count(guildId: string, rule: keyof Skips): void {
+  // A composed turn refused under `blocked: skip` (its messages, clean one by one, spell a blocked
+  // word together): its messages count as skipped for a blocked word, as one refused on arrival
+  // does, and it is no failure to warn about. Anything else is left to the turn's own log.
+  #turnFailed(guildId: string, messages: number, error: unknown): boolean {
+    if (!(error instanceof UserError) || error.id !== 'say_blocked') return false;
+    this.#count(guildId, 'blocked', messages);
+    this.#logger.debug({ guildId, messages }, 'turn not read: blocked word');
+    return true;
+  }
+
+  #count(guildId: string, rule: keyof Skips, messages = 1): void {
     const skips = this.#skips.get(guildId) ?? { blocked: 0, newMember: 0, refused: 0 };
-    skips[rule] += 1;
+    skips[rule] += messages;
     this.#skips.set(guildId, skips);
   }
 
@@ -256,6 +269,7 @@ export class ChatReader {
         onCleared: () => {
           if (!created.busy) this.#drop(guildId, created);
         },
+        onTurnFailed: (messages, error) => this.#turnFailed(guildId, messages, error),
       });
       reader = created;
       this.#guilds.set(guildId, reader);

@@ -55,6 +55,11 @@ export interface ReaderTurnsOptions {
   readonly onProgress: (turn: Turn) => void;
   /** `/stop` or leaving voice cancelled `turn` (now ended): the chat waiting goes too. */
   readonly onCancelled: (turn: Turn) => void;
+  /**
+   * `turn` failed with `error`: true when the caller accounts for it (a refusal it counts, such
+   * as a turn whose composed text spells a blocked word), false for a failure to log here.
+   */
+  readonly onFailed?: (turn: Turn, error: unknown) => boolean;
 }
 
 /** A server's chat turns, from queued to played. */
@@ -379,7 +384,10 @@ export class ReaderTurns {
         this.#options.onProgress(turn);
         return;
       case 'failed':
-        if (!(update.error instanceof NothingToRead)) {
+        if (
+          !(update.error instanceof NothingToRead) &&
+          !this.#options.onFailed?.(turn, update.error)
+        ) {
           const { guildId } = this.#options;
           this.#options.logger.warn({ err: update.error, guildId }, 'reading chat failed');
         }

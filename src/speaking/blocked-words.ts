@@ -13,11 +13,18 @@ import type { GuildSettings } from '../store/index.ts';
 /** Screens what is about to be generated; shared by `/say`'s checks and chat turns. */
 export class BlockedWords {
   readonly #translatorOf: ((guildId: string) => Translator) | undefined;
-  readonly #blocklists = new BlocklistCache();
+  readonly #blocklists: BlocklistCache;
 
-  /** `translatorOf` gives a server's language, for its word for "beep" (default English). */
-  constructor(translatorOf?: ((guildId: string) => Translator) | undefined) {
+  /**
+   * `translatorOf` gives a server's language, for its word for "beep" (default English);
+   * `blocklists` the compiled lists shared with the reader's early screen (a new cache if absent).
+   */
+  constructor(
+    translatorOf?: ((guildId: string) => Translator) | undefined,
+    blocklists: BlocklistCache = new BlocklistCache(),
+  ) {
     this.#translatorOf = translatorOf;
+    this.#blocklists = blocklists;
   }
 
   /**

@@ -3,6 +3,7 @@ import type { Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { PreviewCache } from '../preview/index.ts';
 import { serverClient } from '../settings/index.ts';
+import type { BlocklistCache } from '../speech/index.ts';
 import type { SettingsStore, UsageLedger } from '../store/index.ts';
 import type { Clock, TtsClient, TtsClients } from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';
@@ -30,6 +31,8 @@ export interface SpeakingServiceOptions {
   readonly minTextLength: number;
   /** The server's language for words the bot says in speech ("beep"); English when absent. */
   readonly translatorOf?: ((guildId: string) => Translator) | undefined;
+  /** Compiled block lists, shared with the chat reader's early screen; a new cache when absent. */
+  readonly blocklists?: BlocklistCache | undefined;
   /**
    * File-mode requests per server waiting for the key's budget at once (more wait in line), and
    * downloading at once. Default 5.

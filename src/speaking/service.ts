@@ -40,7 +40,7 @@ export class SpeakingService {
     const logger = options.logger.child({ component: 'speaking' });
     const spending = new Spending({ usage: options.usage, clock: options.clock, logger });
     this.#context = new SpeakingContext(options, logger, spending);
-    const blocked = new BlockedWords(options.translatorOf);
+    const blocked = new BlockedWords(options.translatorOf, options.blocklists);
     this.#checks = new RequestChecks(this.#context, blocked);
     this.#delivery = new Delivery(this.#context);
     this.#previews = new Previews(this.#context, this.#checks);
