@@ -141,6 +141,25 @@ export class GenerationEstimator {
     return Math.max(0, scale * evaluate(line, textLength));
   }
 
+  /**
+   * How long a new generation of `textLength` characters will surely run, going by the latest
+   * {@link RECENT_SAMPLES} generations: the largest share of its estimate that one of them was
+   * seen running (a first poll that found one done says nothing here), times the estimate; 0
+   * while fewer are learned. A slow API (or model) shows
+   * here that its generations run past the first poll's cap, so the cap can give way.
+   */
+  surelyRunsMs(model: Model, textLength: number): number {
+    const recent = this.#state(model).samples.slice(-RECENT_SAMPLES);
+    if (recent.length < RECENT_SAMPLES) return 0;
+    const share = Math.max(
+      ...recent.map((s) => {
+        const expected = this.estimate(model, s.textLength);
+        return expected > 0 ? Math.min(1, s.afterMs / expected) : 0;
+      }),
+    );
+    return share * this.estimate(model, textLength);
+  }
+
   /** When to poll a new generation first, in ms after submission; 0 when nothing is known yet. */
   firstPollAfter(model: Model, textLength: number): number {
     const expected = this.estimate(model, textLength);
