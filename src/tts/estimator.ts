@@ -73,8 +73,8 @@ const MAX_SAMPLES = 50;
 /** Most refinement rounds of a fit (each one is cheap; most fits settle in a few). */
 const FIT_ROUNDS = 30;
 /** Share of planned first polls that should find the task done. */
-export const FIRST_POLL_TARGET = 6 / 7;
-/** How far one first poll moves the margin: a miss adds 6/7 of it, a hit takes 1/7. */
+export const FIRST_POLL_TARGET = 7 / 8;
+/** How far one first poll moves the margin: a miss adds 7/8 of it, a hit takes 1/8. */
 const MARGIN_STEP_MS = 300;
 const MARGIN_LIMITS_MS = { min: -60_000, max: 10_000 } as const;
 /** Lengths at which the prior stands in for samples: the API's shortest text and a long message. */
@@ -94,6 +94,13 @@ export const PROBE_SHARE = 0.25;
  * while one odd generation moves the line by a fraction.
  */
 export const HALF_LIFE_SAMPLES = 6;
+/**
+ * The latest generations whose bounds scale the fitted line (see `recentScale`): the last two,
+ * so that one odd generation alone does not move the estimate, and two that agree do at once.
+ */
+export const RECENT_SAMPLES = 2;
+/** A share of the estimate by which the line may miss the recent bounds (a fit's rounding) before they scale it. */
+const RECENT_TOLERANCE = 0.02;
 
 /**
  * Learns how long generations take, per model, as a line `a + b · length` fitted to the
@@ -129,7 +136,28 @@ export class GenerationEstimator {
     const samples = this.#withPrior(model, decayed(state.samples));
     if (samples.length === 0) return 0;
     state.line ??= fitBounded(samples);
-    return Math.max(0, evaluate(state.line, textLength));
+    const line = state.line;
+    const scale = recentScale(state.samples.slice(-RECENT_SAMPLES), (n) => evaluate(line, n));
+    return Math.max(0, scale * evaluate(line, textLength));
+  }
+
+  /**
+   * How long a new generation of `textLength` characters will surely run, going by the latest
+   * {@link RECENT_SAMPLES} generations: the largest share of its estimate that one of them was
+   * seen running (a first poll that found one done says nothing here), times the estimate; 0
+   * while fewer are learned. A slow API (or model) shows
+   * here that its generations run past the first poll's cap, so the cap can give way.
+   */
+  surelyRunsMs(model: Model, textLength: number): number {
+    const recent = this.#state(model).samples.slice(-RECENT_SAMPLES);
+    if (recent.length < RECENT_SAMPLES) return 0;
+    const share = Math.max(
+      ...recent.map((s) => {
+        const expected = this.estimate(model, s.textLength);
+        return expected > 0 ? Math.min(1, s.afterMs / expected) : 0;
+      }),
+    );
+    return share * this.estimate(model, textLength);
   }
 
   /** When to poll a new generation first, in ms after submission; 0 when nothing is known yet. */
@@ -243,8 +271,9 @@ export class GenerationEstimator {
 }
 
 /**
- * The factor nearest 1 on the prior that every learned bound allows (done by `byMs`, running
- * at `afterMs`): 1 while the prior fits them. Unscaled, a prior too slow would hold the line at
+ * The factor on the prior that every learned bound allows (done by `byMs`, running at
+ * `afterMs`): 1 while the prior fits them; the largest allowed when it is too slow, and the
+ * middle of the allowed range when it is too fast. Unscaled, a prior too slow would hold the line at
  * the top of every bound (each poll it times finds the task done just when it says), and one
  * too fast at the bottom; scaled, it keeps its shape (the slope for lengths not seen yet).
  */
@@ -257,7 +286,32 @@ function priorScale(prior: TimeLine, samples: readonly Sample[]): number {
     low = Math.max(low, s.afterMs / ms);
     high = Math.min(high, s.byMs / ms);
   }
+  // Slower than the prior: the middle of what the bounds allow, not their lower end (where
+  // a first poll would find the task still running, as the poll that gave that bound did).
+  if (low > 1 && low <= high && Number.isFinite(high)) return (low + high) / 2;
   return Math.min(high, Math.max(low, 1));
+}
+
+/**
+ * How far the line must be scaled to agree with the latest {@link RECENT_SAMPLES} generations:
+ * 1 while it does (within {@link RECENT_TOLERANCE}). A time that drifts (evening load) leaves the recent bounds on one side of a
+ * fit that still remembers older generations; the factor follows at once: the middle of what
+ * the recent brackets allow when they say "slower" (a running poll bounds it from below, done
+ * from above), the largest factor their upper bounds allow when they say "faster". When the
+ * recent bounds disagree with each other (jitter), no factor fits them all and the line stands.
+ */
+function recentScale(samples: readonly Sample[], at: (textLength: number) => number): number {
+  let low = 0;
+  let high = Number.POSITIVE_INFINITY;
+  for (const s of samples) {
+    const ms = at(s.textLength);
+    if (!(ms > 0)) continue;
+    low = Math.max(low, s.afterMs / ms);
+    high = Math.min(high, s.byMs / ms);
+  }
+  if (low > high) return 1;
+  if (low > 1 + RECENT_TOLERANCE) return Number.isFinite(high) ? (low + high) / 2 : low;
+  return high < 1 - RECENT_TOLERANCE ? high : 1;
 }
 
 /** The samples weighted by age: the newest counts 1, one {@link HALF_LIFE_SAMPLES} older half. */

@@ -120,7 +120,8 @@ export class PollScheduler {
         estimator.estimate(model, textLength) + MARGIN_SHARE * this.#lagBudgetMs(),
       );
       const probe = planned > 0 ? estimator.probeAfter(model, textLength) : undefined;
-      const plannedAt = submittedAt + this.#firstWait(planned);
+      const plannedAt =
+        submittedAt + this.#firstWait(planned, estimator.surelyRunsMs(model, textLength));
       const entry: Entry = {
         generation,
         signal,
@@ -154,14 +155,16 @@ export class PollScheduler {
    * How long after submission to poll first: when the estimator expects the task done (it
    * aims most first polls just after the finish), the spec's shortest interval while nothing
    * is known, and never more than a few intervals, since an estimate fitted to other lengths
-   * can be far off.
+   * can be far off; unless the latest generations of the model say that this one surely runs
+   * longer (a slow API or model: a capped first poll would be followed by a re-check every lag
+   * budget up to the finish).
    */
-  #firstWait(plannedMs: number): number {
+  #firstWait(plannedMs: number, surelyRunsMs = 0): number {
     const { minIntervalMs, maxIntervalMs } = this.#options;
     if (plannedMs <= 0) return minIntervalMs;
     return Math.min(
       Math.max(QUICK_POLL_FLOOR_MS, plannedMs),
-      maxIntervalMs * FIRST_POLL_CAP_INTERVALS,
+      Math.max(maxIntervalMs * FIRST_POLL_CAP_INTERVALS, surelyRunsMs),
     );
   }
 

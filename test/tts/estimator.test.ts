@@ -93,20 +93,20 @@ describe('GenerationEstimator first poll', () => {
     expect(new GenerationEstimator().firstPollAfter('base', 50)).toBe(0);
   });
 
-  test('misses move the first poll later, hits earlier, and a miss weighs six hits', () => {
+  test('misses move the first poll later, hits earlier, and a miss weighs seven hits', () => {
     const estimator = estimatorWith([[50, { afterMs: 1900, byMs: 2100 }]]);
     const start = estimator.firstPollAfter('base', 50);
     expect(start).toBe(2000);
     estimator.firstPollResult('base', false);
     const afterMiss = estimator.firstPollAfter('base', 50);
     expect(afterMiss).toBeGreaterThan(start);
-    for (let i = 0; i < 6; i++) estimator.firstPollResult('base', true);
+    for (let i = 0; i < 7; i++) estimator.firstPollResult('base', true);
     expect(estimator.firstPollAfter('base', 50)).toBeCloseTo(start, 6);
     estimator.firstPollResult('base', true);
     expect(estimator.firstPollAfter('base', 50)).toBeLessThan(start);
   });
 
-  test('with fixed generation times, about six first polls in seven find the task done', () => {
+  test('with fixed generation times, about seven first polls in eight find the task done', () => {
     fc.assert(
       fc.property(fc.integer({ min: 300, max: 20_000 }), (duration) => {
         const estimator = estimatorWith([[50, { afterMs: duration - 50, byMs: duration + 50 }]]);
@@ -177,6 +177,42 @@ describe('GenerationEstimator prior', () => {
         },
       ),
     );
+  });
+});
+
+describe('GenerationEstimator following a time that changes', () => {
+  const lengths = [40, 200, 90, 250, 60, 150, 30, 180, 120, 220, 70, 100];
+  const bracket = (ms: number): DurationBounds => ({ afterMs: ms - 100, byMs: ms + 100 });
+  const steady = (factor: number) => (n: number) => factor * (800 + 15 * n);
+
+  test('two generations in a row that are slower move the estimate to them at once', () => {
+    const estimator = new GenerationEstimator({ prior: PRIOR });
+    for (const n of lengths) estimator.observe('base', n, bracket(steady(1)(n)));
+    // Evening load: 1.5 times slower from here on.
+    for (const n of [80, 160]) estimator.observe('base', n, bracket(steady(1.5)(n)));
+    // The fit alone (half-life 6) would still say about 1.2 times.
+    const at = (n: number) => estimator.estimate('base', n) / steady(1)(n);
+    for (const n of [50, 130, 240]) {
+      expect(at(n)).toBeGreaterThan(1.4);
+      expect(at(n)).toBeLessThan(1.6);
+    }
+  });
+
+  test('one odd generation does not: the recent ones disagree, the fit stands', () => {
+    const estimator = new GenerationEstimator({ prior: PRIOR });
+    for (const n of lengths) estimator.observe('base', n, bracket(steady(1)(n)));
+    const before = estimator.estimate('base', 130);
+    estimator.observe('base', 160, bracket(steady(1.5)(160)));
+    const after = estimator.estimate('base', 130);
+    expect(after).toBeGreaterThan(before);
+    expect(after / steady(1)(130)).toBeLessThan(1.25);
+  });
+
+  test('an API slower than the prior: the next estimate at the middle of the first bracket, not its running end', () => {
+    const estimator = new GenerationEstimator({ prior: PRIOR });
+    // The prior says 1700 ms at 60 characters; a poll at 3000 saw it running, one at 3400 done.
+    estimator.observe('base', 60, { afterMs: 3000, byMs: 3400 });
+    expect(estimator.estimate('base', 60)).toBeCloseTo(3200, 0);
   });
 });
 

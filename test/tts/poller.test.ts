@@ -152,6 +152,26 @@ describe('PollScheduler', () => {
     expect(api.polls.map((p) => p.at)).toEqual([10_000]);
   });
 
+  test('a slow model: once its latest generations ran past that cap, the first poll waits for the estimate', async () => {
+    const clock = new FakeClock(0);
+    const api = fakeApi(clock);
+    const estimator = new GenerationEstimator();
+    // Two generations seen running at 18.8 s and done by 19.2 s: about 19 s at this length.
+    for (let i = 0; i < 2; i++) estimator.observe('base', 100, { afterMs: 18_800, byMs: 19_200 });
+    api.finishAt.set('base_slow', 19_000);
+    const done = scheduler(clock, api.poll, estimator).track({
+      generationId: 'base_slow',
+      model: 'base',
+      textLength: 100,
+      submittedAt: 0,
+    });
+    await clock.advance(30_000);
+    await expect(done).resolves.toContain('base_slow');
+    // Capped at 10 s, it would have been polled 23 times (every 400 ms from 10 s to 19 s).
+    expect(api.polls.length).toBeLessThanOrEqual(2);
+    expect(api.polls[0]?.at).toBeGreaterThanOrEqual(18_800);
+  });
+
   test('shares one request at a time between generations, earliest due first', async () => {
     const clock = new FakeClock(0);
     const api = fakeApi(clock);
