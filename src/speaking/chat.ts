@@ -11,7 +11,7 @@ import type { SpeechRequest } from '../tts/index.ts';
 import type { SpeakUpdate, SpeechSource } from '../voice/index.ts';
 import { AutoVoices } from './auto-voices.ts';
 import type { BlockedWords } from './blocked-words.ts';
-import { defaultChoice, pickVoice } from './choose.ts';
+import { defaultChoice, pickVoice, speechLanguage } from './choose.ts';
 import type { SpeakingContext } from './context.ts';
 import { LiveStreams, PCM_HINT } from './live-streams.ts';
 import { memberDailyShare } from './quota.ts';
@@ -48,8 +48,14 @@ export class ChatTurns {
    * The voice `author`'s messages are read in: theirs, else with `voices: auto` one of their own
    * among the key's voices (see `assignVoice`), else the server's default, as `/say` picks it. Refused with a UserError when the server has no key, or when the author's chat
    * generations today reached the server's chat share (`chat-daily`, else `/say`'s share).
+   * With the line's `text`, the voice reads in its language (see `speechLanguage`), and its
+   * key tells it apart, so a turn merges only lines of one language.
    */
-  async voiceOf(guildId: string, author: Pick<Requester, 'id' | 'name'>): Promise<ChatVoice> {
+  async voiceOf(
+    guildId: string,
+    author: Pick<Requester, 'id' | 'name'>,
+    text?: string,
+  ): Promise<ChatVoice> {
     const { settings, dailyLimit } = this.#context.options;
     const client = await this.#context.clientFor(guildId, false);
     const [guild, user] = await Promise.all([settings.guild(guildId), settings.user(author.id)]);
@@ -65,10 +71,24 @@ export class ChatTurns {
     const voice = pickVoice(voices, auto ?? choice.voiceId, choice.model);
     // A speed the API would not apply (v3's Advanced) is left out, so the reader never counts on it.
     const speeds = client.controls.speed(choice.model);
+    const language =
+      text === undefined
+        ? undefined
+        : speechLanguage(
+            text,
+            choice.model,
+            client.controls,
+            this.#context.options.detectLanguage,
+            {
+              user,
+              guild: guild.defaults,
+            },
+          );
     const request: Omit<SpeechRequest, 'text'> = {
       voiceId: voice.voiceId,
       model: choice.model,
       ...(choice.speed === undefined || !speeds ? {} : { speed: choice.speed }),
+      ...(language === undefined ? {} : { language }),
     };
     const requestOf = (text: string, options: ChatGenerateOptions): SpeechRequest => ({
       ...request,
@@ -83,7 +103,9 @@ export class ChatTurns {
       rawFormatOf: (audioUrl) => (audioUrl === undefined ? PCM_HINT : streams.formatOf(audioUrl)),
     };
     return {
-      key: [client.keyId, request.voiceId, request.model, request.speed ?? 1].join('|'),
+      key: [client.keyId, request.voiceId, request.model, request.speed ?? 1, language ?? ''].join(
+        '|',
+      ),
       request,
       speeds,
       // What paces chat turns: v2's generations, or v3's one allowance of requests (it has no

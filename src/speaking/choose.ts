@@ -1,8 +1,8 @@
 /** Pure choices of the speaking service: where speech goes and which voice speaks it. */
 import { UserError } from '../refusal/index.ts';
-import { codeSpan, findVoice } from '../speech/index.ts';
+import { codeSpan, type DetectLanguage, findVoice, lineLanguage } from '../speech/index.ts';
 import type { GuildDefaults, UserSettings } from '../store/index.ts';
-import type { Model, Voice } from '../tts/index.ts';
+import type { Model, SpeechControls, Voice } from '../tts/index.ts';
 import type { Output } from './types.ts';
 
 /**
@@ -58,4 +58,22 @@ export function defaultChoice(
     model: guild.model ?? 'base',
     speed: guild.speed,
   };
+}
+
+/**
+ * The language `text` is read in with `model` (see `lineLanguage`): the text's own, else the
+ * member's, else the server's; undefined where the API takes no language (v2).
+ */
+export function speechLanguage(
+  text: string,
+  model: Model,
+  controls: SpeechControls,
+  detect: DetectLanguage | undefined,
+  settings: { readonly user: UserSettings; readonly guild: GuildDefaults },
+): string | undefined {
+  return lineLanguage(text, detect, {
+    speakable: controls.languages?.(model) ?? [],
+    member: settings.user.language,
+    server: settings.guild.language,
+  });
 }

@@ -3,6 +3,7 @@ import type { Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import { type BotMetrics, type GenerationOutcome, noMetrics } from '../ops/index.ts';
 import { PreviewCache } from '../preview/index.ts';
+import type { DetectLanguage } from '../speech/index.ts';
 import { type BotStore, KeyvVoiceAssignments } from '../store/index.ts';
 import type { Clock, TtsClients } from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';
@@ -33,6 +34,8 @@ export function createSpeaking(deps: {
   readonly metrics?: BotMetrics | undefined;
   /** The server's language for words said in speech ("beep"); English when absent. */
   readonly translatorOf?: ((guildId: string) => Translator) | undefined;
+  /** Tells a line's language (`loadLanguageDetector`); where absent, script and settings decide. */
+  readonly detectLanguage?: DetectLanguage | undefined;
 }): SpeakingService {
   const { config, store } = deps;
   const metrics = deps.metrics ?? noMetrics;
@@ -47,6 +50,7 @@ export function createSpeaking(deps: {
     logger: deps.logger,
     minTextLength: config.minTextLength,
     translatorOf: deps.translatorOf,
+    detectLanguage: deps.detectLanguage,
     previews: new PreviewCache(store.keyv),
     journal: deps.durable.recorder,
     voiceAssignments: new KeyvVoiceAssignments(store.keyv),

@@ -7,7 +7,15 @@ export {
   type StepMeter,
 } from './blocklist.ts';
 export { BlocklistCache, type Screened, screenText } from './blocklists.ts';
+export { loadLanguageDetector } from './detector.ts';
 export { audioDurationMs } from './duration.ts';
+export {
+  type DetectLanguage,
+  type LanguageFallbacks,
+  lineLanguage,
+  MIN_DETECT_LETTERS,
+  scriptVerdict,
+} from './language.ts';
 export {
   type SayOptions,
   type TextBounds,
