@@ -16,6 +16,7 @@ export {
   MIN_DETECT_LETTERS,
   scriptVerdict,
 } from './language.ts';
+export { languageChoices, languageName, speakableLanguages } from './language-names.ts';
 export {
   type SayOptions,
   type TextBounds,
