@@ -6,8 +6,9 @@
  * restart (its messages are past `max-age` by then).
  */
 import { randomUUID } from 'node:crypto';
+import { voiceLanguages, voicesSpeaking } from '../speech/index.ts';
 import { CHAT_LEDGER_ID } from '../store/index.ts';
-import type { SpeechRequest } from '../tts/index.ts';
+import type { SpeechRequest, Voice } from '../tts/index.ts';
 import type { SpeakUpdate, SpeechSource } from '../voice/index.ts';
 import { AutoVoices } from './auto-voices.ts';
 import type { BlockedWords } from './blocked-words.ts';
@@ -64,13 +65,6 @@ export class ChatTurns {
     await this.#context.spending.check(guildId, { id: author.id, canManage: false }, share);
     const choice = defaultChoice(user, guild.defaults);
     const voices = await client.voices(choice.model);
-    const auto =
-      user.voiceId === undefined && guild.reader.voices === 'auto'
-        ? await this.#auto.voiceFor(guildId, author.id, assignableVoices(voices))
-        : undefined;
-    const voice = pickVoice(voices, auto ?? choice.voiceId, choice.model);
-    // A speed the API would not apply (v3's Advanced) is left out, so the reader never counts on it.
-    const speeds = client.controls.speed(choice.model);
     const language =
       text === undefined
         ? undefined
@@ -84,6 +78,13 @@ export class ChatTurns {
               guild: guild.defaults,
             },
           );
+    const auto =
+      user.voiceId === undefined && guild.reader.voices === 'auto'
+        ? await this.#autoVoice(guildId, author.id, voices, language)
+        : undefined;
+    const voice = pickVoice(voices, auto ?? choice.voiceId, choice.model, language);
+    // A speed the API would not apply (v3's Advanced) is left out, so the reader never counts on it.
+    const speeds = client.controls.speed(choice.model);
     const request: Omit<SpeechRequest, 'text'> = {
       voiceId: voice.voiceId,
       model: choice.model,
@@ -115,6 +116,27 @@ export class ChatTurns {
       ...(client.streams ? { live } : {}),
       open: (audioUrl, signal) => streams.open(client, audioUrl, signal),
     };
+  }
+
+  /**
+   * A chatter's automatic voice (see `assignVoice`) for a line in `language`: theirs, unless the
+   * voice list tells of voices that speak the language and theirs is not one; then one of those,
+   * kept for them and that language as their own is (their own stays for their other lines).
+   */
+  async #autoVoice(
+    guildId: string,
+    chatter: string,
+    voices: readonly Voice[],
+    language: string | undefined,
+  ): Promise<string | undefined> {
+    const own = await this.#auto.voiceFor(guildId, chatter, assignableVoices(voices));
+    const speaking = voicesSpeaking(voices, language);
+    const ownVoice = voices.find((voice) => voice.voiceId === own);
+    if (language === undefined || speaking === undefined || ownVoice === undefined) return own;
+    if (voiceLanguages(ownVoice).includes(language)) return own;
+    const pool = assignableVoices(speaking);
+    if (pool.length === 0) return own;
+    return (await this.#auto.voiceFor(guildId, `${chatter}@${language}`, pool)) ?? own;
   }
 
   /** The server was forgotten: the chatters' voices it held in memory go too. */

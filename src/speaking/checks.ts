@@ -96,6 +96,7 @@ export class RequestChecks {
       await prepared.client.voices(validated.model),
       validated.voiceId,
       validated.model,
+      validated.language,
     );
     const request: SpeechRequest = {
       text: validated.text,

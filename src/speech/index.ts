@@ -26,4 +26,11 @@ export {
 } from './options.ts';
 export { fileProgress, formatSeconds, voiceProgress } from './render.ts';
 export { codeSpan, type MentionNames, quoteSafely, speakableText } from './text.ts';
-export { filterVoices, findVoice, voiceChoices, voiceLabel } from './voices.ts';
+export {
+  filterVoices,
+  findVoice,
+  voiceChoices,
+  voiceLabel,
+  voiceLanguages,
+  voicesSpeaking,
+} from './voices.ts';
