@@ -96,6 +96,8 @@ const sections: Record<string, () => Promise<Row[]>> = {
     }),
   // Issue 27: CPU per chat message while generation is stalled, 1,000 and 5,000 posted.
   stalled: () => stalledReaderBench({ prefills: [1000, 5000], measured: quick ? 200 : 1000 }),
+  // Issue 31: the time to decide a chat line's language (per line, p99), and the identifier's cost.
+  language: async () => (await import('./language.ts')).languageBench(),
   // Issue 28: v3 streams at 2×, 1× and 0.5× real time, heard in full.
   pace: () => v3PaceBench(quick ? 3 : 6),
 };
@@ -115,6 +117,7 @@ const DEFAULT_SECTIONS = [
   'scale',
   'blocklist',
   'stalled',
+  'language',
 ];
 const chosen = values.only?.split(',').map((s) => s.trim()) ?? DEFAULT_SECTIONS;
 for (const name of chosen) {

@@ -23,7 +23,7 @@ import { createForgetting } from './privacy/index.ts';
 import { createReader, createTwitchSource } from './reader/index.ts';
 import type { Services } from './services.ts';
 import { createSpeaking } from './speaking/index.ts';
-import { BlocklistCache } from './speech/index.ts';
+import { BlocklistCache, loadLanguageDetector } from './speech/index.ts';
 import { openStore } from './store/index.ts';
 import { type Clock, createTtsClients, systemClock } from './tts/index.ts';
 import { createVoiceManager, type VoiceDependencies, type VoiceService } from './voice/index.ts';
@@ -115,10 +115,12 @@ export async function startBot(
     const { translatorOf } = discord;
     // One cache of compiled block lists: the reader's early screen and the final one share it.
     const blocklists = new BlocklistCache();
+    // Only v3 takes a language: v2 never loads the identifier (about 50 MB of heap).
+    const detectLanguage =
+      config.ttsApi.version === 'v3' ? await loadLanguageDetector() : undefined;
     const speaking = createSpeaking({
       ...{ config, store, tts, voice, durable, clock, logger, metrics },
-      translatorOf,
-      blocklists,
+      ...{ translatorOf, blocklists, detectLanguage },
     });
     const resumer = createResumer({ durable, store, tts, voice, speaking, discord, clock, logger });
     // Stopping: nothing interrupted from here on is forgotten; resumed work stops waiting.

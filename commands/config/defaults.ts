@@ -1,6 +1,7 @@
-/** `/config defaults`: the server's voice, model and speed, for members without their own. */
+/** `/config defaults`: the server's voice, model, speed and speech language, for members without their own. */
 import { type ChatInputCommandInteraction, MessageFlags } from 'discord.js';
 import {
+  answerLanguageAutocomplete,
   answerVoiceAutocomplete,
   described,
   guildClient,
@@ -8,6 +9,7 @@ import {
   type SubcommandPart,
 } from '../../src/discord/index.ts';
 import { type DefaultsInput, describeDefaults, saveDefaults } from '../../src/settings/index.ts';
+import { speakableLanguages } from '../../src/speech/index.ts';
 import { MODELS, type Model } from '../../src/tts/index.ts';
 
 export default {
@@ -28,14 +30,23 @@ export default {
           described(o.setName('speed'), 'commands.config.defaults-speed')
             .setMinValue(0.5)
             .setMaxValue(2),
+        )
+        .addStringOption((o) =>
+          described(o.setName('language'), 'commands.config.defaults-language').setAutocomplete(
+            true,
+          ),
         ),
     ),
 
   async execute(interaction, { services, translator }) {
     const guildId = guildIdOf(interaction);
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-    const defaults = await saveDefaults(services, guildId, defaultsInput(interaction), () =>
-      guildClient(interaction, services),
+    const defaults = await saveDefaults(
+      services,
+      guildId,
+      defaultsInput(interaction),
+      () => guildClient(interaction, services),
+      (model) => speakableLanguages(services.config.ttsApi.version, model),
     );
     await interaction.editReply({
       content: translator.t('config.defaults_saved', {
@@ -45,7 +56,10 @@ export default {
     });
   },
 
-  autocomplete: (interaction, context) => answerVoiceAutocomplete(interaction, context),
+  autocomplete: (interaction, context) =>
+    interaction.options.getFocused(true).name === 'language'
+      ? answerLanguageAutocomplete(interaction, context)
+      : answerVoiceAutocomplete(interaction, context),
 } satisfies SubcommandPart;
 
 /** The `/config defaults` options given. */
@@ -55,5 +69,6 @@ function defaultsInput(interaction: ChatInputCommandInteraction): DefaultsInput 
     voiceId: options.getString('voice') ?? undefined,
     model: (options.getString('model') ?? undefined) as Model | undefined,
     speed: options.getNumber('speed') ?? undefined,
+    language: options.getString('language')?.trim().toLowerCase() || undefined,
   };
 }

@@ -1,7 +1,7 @@
 import type { AutocompleteInteraction } from 'discord.js';
 import { translatorFor } from '../i18n/index.ts';
 import type { Services } from '../services.ts';
-import { voiceChoices } from '../speech/index.ts';
+import { languageChoices, speakableLanguages, voiceChoices } from '../speech/index.ts';
 import type { Model, Voice } from '../tts/index.ts';
 import type { CommandContext } from './command.ts';
 
@@ -38,6 +38,22 @@ export async function answerVoiceAutocomplete(
   }
   await interaction.respond(
     voiceChoices(found, interaction.options.getFocused(), translatorFor(interaction.locale)),
+  );
+}
+
+/**
+ * Answers a speech-language autocomplete: the languages the model chosen (else the server's)
+ * speaks on the bot's API, named in the member's locale; none on v2, which takes no language.
+ */
+export async function answerLanguageAutocomplete(
+  interaction: AutocompleteInteraction,
+  { services }: Pick<CommandContext, 'services'>,
+): Promise<void> {
+  const guildId = interaction.guildId;
+  const model = guildId === null ? 'base' : await chosenModel(interaction, services, guildId);
+  const codes = speakableLanguages(services.config.ttsApi.version, model);
+  await interaction.respond(
+    languageChoices(codes, interaction.options.getFocused(), interaction.locale),
   );
 }
 

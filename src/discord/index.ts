@@ -1,4 +1,4 @@
-export { answerVoiceAutocomplete } from './autocomplete.ts';
+export { answerLanguageAutocomplete, answerVoiceAutocomplete } from './autocomplete.ts';
 export { createDiscordClient, MESSAGE_CONTENT_REFUSED } from './client.ts';
 export type { Command, CommandContext } from './command.ts';
 export { describeLimits, limitsSubcommand, runLimits } from './config-limits.ts';

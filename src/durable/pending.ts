@@ -19,6 +19,7 @@ const requestSchema = z.object({
   emotion: z.enum(EMOTIONS).optional(),
   temperature: z.number().optional(),
   topP: z.number().optional(),
+  language: z.string().min(2).max(3).optional(),
 });
 
 /** One request whose speech has not been delivered yet, as journalled. */

@@ -13,6 +13,7 @@ export interface MessageParams {
   'commands.config.block-word-remove': Record<string, never>;
   'commands.config.block-word-remove-word': Record<string, never>;
   'commands.config.defaults': Record<string, never>;
+  'commands.config.defaults-language': Record<string, never>;
   'commands.config.defaults-model': Record<string, never>;
   'commands.config.defaults-speed': Record<string, never>;
   'commands.config.defaults-voice': Record<string, never>;
@@ -64,6 +65,7 @@ export interface MessageParams {
   'commands.join.description': Record<string, never>;
   'commands.leave.description': Record<string, never>;
   'commands.myvoice.description': Record<string, never>;
+  'commands.myvoice.language': Record<string, never>;
   'commands.myvoice.voice': Record<string, never>;
   'commands.preview.description': Record<string, never>;
   'commands.preview.model': Record<string, never>;
@@ -87,6 +89,9 @@ export interface MessageParams {
     model: Param;
     speed: Param;
     voice: Param;
+  };
+  'config.defaults_language': {
+    language: Param;
   };
   'config.defaults_saved': {
     defaults: Param;
@@ -163,6 +168,12 @@ export interface MessageParams {
     channel: Param;
   };
   'errors.key_unreadable': Record<string, never>;
+  'errors.language_needs_v3': Record<string, never>;
+  'errors.language_not_spoken': {
+    language: Param;
+    languages: Param;
+    model: Param;
+  };
   'errors.left_voice': Record<string, never>;
   'errors.member_daily_limit': {
     share: Param;
@@ -320,6 +331,9 @@ export interface MessageParams {
     share: Param;
   };
   'myvoice.cleared': Record<string, never>;
+  'myvoice.language_set': {
+    language: Param;
+  };
   'myvoice.set': {
     voice: Param;
   };

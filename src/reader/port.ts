@@ -21,7 +21,7 @@ export function chatSpeaking(deps: ChatSpeakingDeps): ChatSpeaking {
   const { speaking, voice } = deps;
   return {
     channelOf: (guildId) => voice.channelOf(guildId),
-    voiceOf: (guildId, member) => speaking.chatVoice(guildId, member),
+    voiceOf: (guildId, member, text) => speaking.chatVoice(guildId, member, text),
     queue(turn) {
       try {
         const { itemId } = speaking.speakChat(

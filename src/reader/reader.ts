@@ -321,7 +321,11 @@ export class ChatReader {
     }
     let voice: ChatVoice;
     try {
-      voice = await speaking.voiceOf(guildId, { id: message.authorId, name: message.authorName });
+      voice = await speaking.voiceOf(
+        guildId,
+        { id: message.authorId, name: message.authorName },
+        spoken.text,
+      );
     } catch (error) {
       this.#refused(guildId, error);
       return false;

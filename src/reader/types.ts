@@ -49,9 +49,10 @@ export interface ChatSpeaking {
   channelOf(guildId: string): string | undefined;
   /**
    * The voice for a member's messages; throws a UserError when the server has no key or the
-   * member's chat share is used up (their message is then not read).
+   * member's chat share is used up (their message is then not read). With the line's `text`,
+   * the voice reads in its language (the key differs per language: turns merge one language).
    */
-  voiceOf(guildId: string, member: { id: string; name: string }): Promise<ChatVoice>;
+  voiceOf(guildId: string, member: { id: string; name: string }, text?: string): Promise<ChatVoice>;
   /** Queues a turn; false when the queue refuses it now (full, or not in voice). */
   queue(turn: ChatTurn): { ok: true; itemId: string } | { ok: false };
   /** Skips the item playing now in the server. */

@@ -8,6 +8,7 @@ export { type LimitsInput, saveLimits } from './limits.ts';
 export {
   type ConfigServices,
   type ConfigSummary,
+  checkLanguage,
   configSummary,
   type DefaultsInput,
   describeDefaults,

@@ -37,6 +37,8 @@ export interface DefaultsInput {
   readonly voiceId?: string | undefined;
   readonly model?: Model | undefined;
   readonly speed?: number | undefined;
+  /** The server's speech language (ISO 639-1), one the model speaks. */
+  readonly language?: string | undefined;
 }
 
 /** What `/config show` shows. */
@@ -57,21 +59,46 @@ export function mergeDefaults(current: GuildDefaults, input: DefaultsInput): Gui
     ...(input.voiceId === undefined ? {} : { voiceId: input.voiceId }),
     ...(input.model === undefined ? {} : { model: input.model }),
     ...(input.speed === undefined ? {} : { speed: input.speed }),
+    ...(input.language === undefined ? {} : { language: input.language }),
   });
 }
 
 /**
+ * Refuses a speech language `model` does not speak (`languagesOf`, the API's list): on an API
+ * that takes none (v2) saying so, rather than keep a setting that changes nothing.
+ */
+export function checkLanguage(
+  language: string,
+  model: Model,
+  languagesOf: (model: Model) => readonly string[],
+): void {
+  const languages = languagesOf(model);
+  if (languages.length === 0) throw new UserError('language_needs_v3', {});
+  if (!languages.includes(language))
+    throw new UserError('language_not_spoken', {
+      language: codeSpan(language, 20),
+      model,
+      languages: languages.join(', '),
+    });
+}
+
+/**
  * Saves the server's defaults; a voice must exist for the model chosen (else the server's
- * model, else `base`), checked with the key `clientOf` gives. Resolves with what was saved.
+ * model, else `base`), checked with the key `clientOf` gives, and a language must be one that
+ * model speaks (`languagesOf`). Resolves with what was saved.
  */
 export async function saveDefaults(
   services: ConfigServices,
   guildId: string,
   input: DefaultsInput,
   clientOf: () => Promise<TtsClient>,
+  languagesOf: (model: Model) => readonly string[] = () => [],
 ): Promise<GuildDefaults> {
+  const modelOf = async () =>
+    input.model ?? (await services.settings.guild(guildId)).defaults.model ?? 'base';
+  if (input.language !== undefined) checkLanguage(input.language, await modelOf(), languagesOf);
   if (input.voiceId !== undefined) {
-    const model = input.model ?? (await services.settings.guild(guildId)).defaults.model ?? 'base';
+    const model = await modelOf();
     const client = await clientOf();
     if (findVoice(await client.voices(model), input.voiceId) === undefined)
       throw new UserError('voice_not_found', { voice: codeSpan(input.voiceId, 50), model });
@@ -105,11 +132,14 @@ export async function configSummary(
 
 /** The server's defaults in words (`/config defaults` and `show`), in the member's language. */
 export function describeDefaults({ t }: Translator, defaults: GuildDefaults): string {
-  return t('config.defaults', {
+  const described = t('config.defaults', {
     voice: defaults.voiceId === undefined ? t('config.not_set') : codeSpan(defaults.voiceId, 60),
     model: defaults.model ?? 'base',
     speed: defaults.speed ?? 1,
   });
+  return defaults.language === undefined
+    ? described
+    : described + t('config.defaults_language', { language: defaults.language });
 }
 
 /**

@@ -6,12 +6,13 @@
  * restart (its messages are past `max-age` by then).
  */
 import { randomUUID } from 'node:crypto';
+import { voiceLanguages, voicesSpeaking } from '../speech/index.ts';
 import { CHAT_LEDGER_ID } from '../store/index.ts';
-import type { SpeechRequest } from '../tts/index.ts';
+import type { SpeechRequest, Voice } from '../tts/index.ts';
 import type { SpeakUpdate, SpeechSource } from '../voice/index.ts';
 import { AutoVoices } from './auto-voices.ts';
 import type { BlockedWords } from './blocked-words.ts';
-import { defaultChoice, pickVoice } from './choose.ts';
+import { defaultChoice, pickVoice, speechLanguage } from './choose.ts';
 import type { SpeakingContext } from './context.ts';
 import { LiveStreams, PCM_HINT } from './live-streams.ts';
 import { memberDailyShare } from './quota.ts';
@@ -48,8 +49,14 @@ export class ChatTurns {
    * The voice `author`'s messages are read in: theirs, else with `voices: auto` one of their own
    * among the key's voices (see `assignVoice`), else the server's default, as `/say` picks it. Refused with a UserError when the server has no key, or when the author's chat
    * generations today reached the server's chat share (`chat-daily`, else `/say`'s share).
+   * With the line's `text`, the voice reads in its language (see `speechLanguage`), and its
+   * key tells it apart, so a turn merges only lines of one language.
    */
-  async voiceOf(guildId: string, author: Pick<Requester, 'id' | 'name'>): Promise<ChatVoice> {
+  async voiceOf(
+    guildId: string,
+    author: Pick<Requester, 'id' | 'name'>,
+    text?: string,
+  ): Promise<ChatVoice> {
     const { settings, dailyLimit } = this.#context.options;
     const client = await this.#context.clientFor(guildId, false);
     const [guild, user] = await Promise.all([settings.guild(guildId), settings.user(author.id)]);
@@ -58,17 +65,31 @@ export class ChatTurns {
     await this.#context.spending.check(guildId, { id: author.id, canManage: false }, share);
     const choice = defaultChoice(user, guild.defaults);
     const voices = await client.voices(choice.model);
+    const language =
+      text === undefined
+        ? undefined
+        : speechLanguage(
+            text,
+            choice.model,
+            client.controls,
+            this.#context.options.detectLanguage,
+            {
+              user,
+              guild: guild.defaults,
+            },
+          );
     const auto =
       user.voiceId === undefined && guild.reader.voices === 'auto'
-        ? await this.#auto.voiceFor(guildId, author.id, assignableVoices(voices))
+        ? await this.#autoVoice(guildId, author.id, voices, language)
         : undefined;
-    const voice = pickVoice(voices, auto ?? choice.voiceId, choice.model);
+    const voice = pickVoice(voices, auto ?? choice.voiceId, choice.model, language);
     // A speed the API would not apply (v3's Advanced) is left out, so the reader never counts on it.
     const speeds = client.controls.speed(choice.model);
     const request: Omit<SpeechRequest, 'text'> = {
       voiceId: voice.voiceId,
       model: choice.model,
       ...(choice.speed === undefined || !speeds ? {} : { speed: choice.speed }),
+      ...(language === undefined ? {} : { language }),
     };
     const requestOf = (text: string, options: ChatGenerateOptions): SpeechRequest => ({
       ...request,
@@ -83,7 +104,9 @@ export class ChatTurns {
       rawFormatOf: (audioUrl) => (audioUrl === undefined ? PCM_HINT : streams.formatOf(audioUrl)),
     };
     return {
-      key: [client.keyId, request.voiceId, request.model, request.speed ?? 1].join('|'),
+      key: [client.keyId, request.voiceId, request.model, request.speed ?? 1, language ?? ''].join(
+        '|',
+      ),
       request,
       speeds,
       // What paces chat turns: v2's generations, or v3's one allowance of requests (it has no
@@ -93,6 +116,27 @@ export class ChatTurns {
       ...(client.streams ? { live } : {}),
       open: (audioUrl, signal) => streams.open(client, audioUrl, signal),
     };
+  }
+
+  /**
+   * A chatter's automatic voice (see `assignVoice`) for a line in `language`: theirs, unless the
+   * voice list tells of voices that speak the language and theirs is not one; then one of those,
+   * kept for them and that language as their own is (their own stays for their other lines).
+   */
+  async #autoVoice(
+    guildId: string,
+    chatter: string,
+    voices: readonly Voice[],
+    language: string | undefined,
+  ): Promise<string | undefined> {
+    const own = await this.#auto.voiceFor(guildId, chatter, assignableVoices(voices));
+    const speaking = voicesSpeaking(voices, language);
+    const ownVoice = voices.find((voice) => voice.voiceId === own);
+    if (language === undefined || speaking === undefined || ownVoice === undefined) return own;
+    if (voiceLanguages(ownVoice).includes(language)) return own;
+    const pool = assignableVoices(speaking);
+    if (pool.length === 0) return own;
+    return (await this.#auto.voiceFor(guildId, `${chatter}@${language}`, pool)) ?? own;
   }
 
   /** The server was forgotten: the chatters' voices it held in memory go too. */

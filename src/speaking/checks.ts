@@ -8,7 +8,7 @@ import { type ValidatedSay, validateSay, withinControls } from '../speech/index.
 import type { GuildSettings } from '../store/index.ts';
 import type { SpeechRequest } from '../tts/index.ts';
 import type { BlockedWords } from './blocked-words.ts';
-import { chooseOutput, pickVoice } from './choose.ts';
+import { chooseOutput, pickVoice, speechLanguage } from './choose.ts';
 import type { SpeakingContext } from './context.ts';
 import { memberDailyShare } from './quota.ts';
 import {
@@ -55,11 +55,18 @@ export class RequestChecks {
       client.controls,
     );
     const asked = { speed: choices.speed != null };
-    const validated = this.#screen(
-      input.guildId,
-      guild,
-      withinControls(client.controls, checked, asked),
+    // Read in the language of the text as typed, before any word is bleeped.
+    const language = speechLanguage(
+      checked.text,
+      checked.model,
+      client.controls,
+      this.#context.options.detectLanguage,
+      { user, guild: guild.defaults },
     );
+    const validated = this.#screen(input.guildId, guild, {
+      ...withinControls(client.controls, checked, asked),
+      language,
+    });
     const output = chooseOutput(
       input.output,
       voice.channelOf(input.guildId),
@@ -89,6 +96,7 @@ export class RequestChecks {
       await prepared.client.voices(validated.model),
       validated.voiceId,
       validated.model,
+      validated.language,
     );
     const request: SpeechRequest = {
       text: validated.text,
@@ -96,6 +104,7 @@ export class RequestChecks {
       model: validated.model,
       ...(validated.speed === undefined ? {} : { speed: validated.speed }),
       ...(validated.emotion === undefined ? {} : { emotion: validated.emotion }),
+      ...(validated.language === undefined ? {} : { language: validated.language }),
     };
     const ticket: SpeechTicket = {
       id: randomUUID(),

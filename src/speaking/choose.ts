@@ -1,8 +1,14 @@
 /** Pure choices of the speaking service: where speech goes and which voice speaks it. */
 import { UserError } from '../refusal/index.ts';
-import { codeSpan, findVoice } from '../speech/index.ts';
+import {
+  codeSpan,
+  type DetectLanguage,
+  findVoice,
+  lineLanguage,
+  voicesSpeaking,
+} from '../speech/index.ts';
 import type { GuildDefaults, UserSettings } from '../store/index.ts';
-import type { Model, Voice } from '../tts/index.ts';
+import type { Model, SpeechControls, Voice } from '../tts/index.ts';
 import type { Output } from './types.ts';
 
 /**
@@ -25,15 +31,19 @@ export function chooseOutput(
 
 /**
  * The voice that speaks: the one asked for (by id, case-insensitively), else the first free one
- * of the model, else its first. Refuses an unknown id or a model without voices.
+ * of the model, else its first; with a `language`, those of the voices that speak it, where the
+ * list tells any (a voice asked for is kept whatever it speaks). Refuses an unknown id or a
+ * model without voices.
  */
 export function pickVoice(
   voices: readonly Voice[],
   voiceId: string | undefined,
   model: Model,
+  language?: string,
 ): Voice {
   if (voiceId === undefined) {
-    const fallback = voices.find((voice) => voice.free) ?? voices[0];
+    const pool = voicesSpeaking(voices, language) ?? voices;
+    const fallback = pool.find((voice) => voice.free) ?? pool[0];
     if (fallback === undefined) throw new UserError('no_voices', { model });
     return fallback;
   }
@@ -58,4 +68,22 @@ export function defaultChoice(
     model: guild.model ?? 'base',
     speed: guild.speed,
   };
+}
+
+/**
+ * The language `text` is read in with `model` (see `lineLanguage`): the text's own, else the
+ * member's, else the server's; undefined where the API takes no language (v2).
+ */
+export function speechLanguage(
+  text: string,
+  model: Model,
+  controls: SpeechControls,
+  detect: DetectLanguage | undefined,
+  settings: { readonly user: UserSettings; readonly guild: GuildDefaults },
+): string | undefined {
+  return lineLanguage(text, detect, {
+    speakable: controls.languages?.(model) ?? [],
+    member: settings.user.language,
+    server: settings.guild.language,
+  });
 }

@@ -3,7 +3,7 @@ import type { Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { PreviewCache } from '../preview/index.ts';
 import { serverClient } from '../settings/index.ts';
-import type { BlocklistCache } from '../speech/index.ts';
+import type { BlocklistCache, DetectLanguage } from '../speech/index.ts';
 import type { SettingsStore, UsageLedger } from '../store/index.ts';
 import type { Clock, TtsClient, TtsClients } from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';
@@ -38,6 +38,11 @@ export interface SpeakingServiceOptions {
    * downloading at once. Default 5.
    */
   readonly filesAtOnce?: number;
+  /**
+   * Tells a line's language where the API takes one (v3); absent: only the script, the
+   * member's and the server's language decide it (see `lineLanguage`).
+   */
+  readonly detectLanguage?: DetectLanguage | undefined;
   /** Where chatters' automatic voices are kept between runs; in memory only by default. */
   readonly voiceAssignments?: AssignmentStore | undefined;
   /** Records pending generations so they survive a restart; none by default. */

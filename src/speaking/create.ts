@@ -3,7 +3,7 @@ import type { Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import { type BotMetrics, type GenerationOutcome, noMetrics } from '../ops/index.ts';
 import { PreviewCache } from '../preview/index.ts';
-import type { BlocklistCache } from '../speech/index.ts';
+import type { BlocklistCache, DetectLanguage } from '../speech/index.ts';
 import { type BotStore, KeyvVoiceAssignments } from '../store/index.ts';
 import type { Clock, TtsClients } from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';
@@ -36,6 +36,8 @@ export function createSpeaking(deps: {
   readonly translatorOf?: ((guildId: string) => Translator) | undefined;
   /** Compiled block lists, shared with the chat reader. */
   readonly blocklists?: BlocklistCache | undefined;
+  /** Tells a line's language (`loadLanguageDetector`); where absent, script and settings decide. */
+  readonly detectLanguage?: DetectLanguage | undefined;
 }): SpeakingService {
   const { config, store } = deps;
   const metrics = deps.metrics ?? noMetrics;
@@ -51,6 +53,7 @@ export function createSpeaking(deps: {
     minTextLength: config.minTextLength,
     translatorOf: deps.translatorOf,
     blocklists: deps.blocklists,
+    detectLanguage: deps.detectLanguage,
     previews: new PreviewCache(store.keyv),
     journal: deps.durable.recorder,
     voiceAssignments: new KeyvVoiceAssignments(store.keyv),

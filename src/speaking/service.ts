@@ -76,8 +76,12 @@ export class SpeakingService {
    * it (recorded in the usage ledger). Refused without a key, or once the author's chat share
    * (`chat-daily`, else `/say`'s share) is used up.
    */
-  chatVoice(guildId: string, author: Pick<Requester, 'id' | 'name'>): Promise<ChatVoice> {
-    return this.#chat.voiceOf(guildId, author);
+  chatVoice(
+    guildId: string,
+    author: Pick<Requester, 'id' | 'name'>,
+    text?: string,
+  ): Promise<ChatVoice> {
+    return this.#chat.voiceOf(guildId, author, text);
   }
 
   /** The server was forgotten: what the service holds of it in memory (chatters' voices) goes too. */

@@ -7,7 +7,16 @@ export {
   type StepMeter,
 } from './blocklist.ts';
 export { BlocklistCache, type Screened, screenText } from './blocklists.ts';
+export { loadLanguageDetector } from './detector.ts';
 export { audioDurationMs } from './duration.ts';
+export {
+  type DetectLanguage,
+  type LanguageFallbacks,
+  lineLanguage,
+  MIN_DETECT_LETTERS,
+  scriptVerdict,
+} from './language.ts';
+export { languageChoices, languageName, speakableLanguages } from './language-names.ts';
 export {
   type SayOptions,
   type TextBounds,
@@ -17,4 +26,11 @@ export {
 } from './options.ts';
 export { fileProgress, formatSeconds, voiceProgress } from './render.ts';
 export { codeSpan, type MentionNames, quoteSafely, speakableText } from './text.ts';
-export { filterVoices, findVoice, voiceChoices, voiceLabel } from './voices.ts';
+export {
+  filterVoices,
+  findVoice,
+  voiceChoices,
+  voiceLabel,
+  voiceLanguages,
+  voicesSpeaking,
+} from './voices.ts';

@@ -18,6 +18,8 @@ export interface ValidatedSay {
   readonly model: Model;
   readonly speed: number | undefined;
   readonly emotion: Emotion | undefined;
+  /** The language it is read in (ISO 639-1), once decided; undefined: the model's default. */
+  readonly language?: string | undefined;
 }
 
 /** Text length accepted by the API. */

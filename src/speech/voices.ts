@@ -56,3 +56,51 @@ export function filterVoices(
     (voice) => matches(voice.gender, filter.gender) && matches(voice.accent, filter.accent),
   );
 }
+
+/**
+ * Accents that say which language a voice speaks: the voice list names no language, only an
+ * accent (docs/API-V3.md), and an accent like `British` or `Japanese` tells it.
+ */
+const ACCENT_LANGUAGES: Readonly<Record<string, string>> = {
+  american: 'en',
+  australian: 'en',
+  british: 'en',
+  canadian: 'en',
+  english: 'en',
+  irish: 'en',
+  scottish: 'en',
+  spanish: 'es',
+  mexican: 'es',
+  french: 'fr',
+  german: 'de',
+  italian: 'it',
+  japanese: 'ja',
+  korean: 'ko',
+  chinese: 'zh',
+  mandarin: 'zh',
+  hindi: 'hi',
+  portuguese: 'pt',
+  brazilian: 'pt',
+  russian: 'ru',
+  dutch: 'nl',
+  polish: 'pl',
+  turkish: 'tr',
+  swedish: 'sv',
+  arabic: 'ar',
+};
+
+/** The languages (ISO 639-1) `voice` speaks as the list tells it; none when it does not say (a clone). */
+export function voiceLanguages(voice: Pick<Voice, 'accent'>): readonly string[] {
+  const language = ACCENT_LANGUAGES[voice.accent.trim().toLowerCase()];
+  return language === undefined ? [] : [language];
+}
+
+/** The voices that speak `language`; undefined when none is known to (the list cannot help). */
+export function voicesSpeaking<V extends Pick<Voice, 'accent'>>(
+  voices: readonly V[],
+  language: string | undefined,
+): V[] | undefined {
+  if (language === undefined) return undefined;
+  const speaking = voices.filter((voice) => voiceLanguages(voice).includes(language));
+  return speaking.length === 0 ? undefined : speaking;
+}

@@ -6,11 +6,16 @@ import { readSwappable } from './swap.ts';
 
 const voiceId = z.string().trim().min(1).max(100);
 
+/** A speech language as settings keep it: an ISO 639-1 code. */
+const speechLanguage = z.string().regex(/^[a-z]{2}$/);
+
 /** Server-wide defaults for `/say`. */
 export const guildDefaultsSchema = z.object({
   voiceId: voiceId.optional(),
   model: z.enum(MODELS).optional(),
   speed: z.number().min(0.5).max(2).optional(),
+  /** The server's speech language (ISO 639-1): what lines too short to tell are read in. */
+  language: speechLanguage.optional(),
 });
 export type GuildDefaults = z.infer<typeof guildDefaultsSchema>;
 
@@ -49,7 +54,11 @@ export type GuildSettingsInput = z.input<typeof guildSchema>;
  */
 const NEW_GUILD: GuildSettingsInput = { reader: { voices: 'auto' } };
 
-const userSchema = z.object({ voiceId: voiceId.optional() });
+const userSchema = z.object({
+  voiceId: voiceId.optional(),
+  /** The member's own speech language (ISO 639-1), before the server's. */
+  language: speechLanguage.optional(),
+});
 export type UserSettings = z.infer<typeof userSchema>;
 
 /**

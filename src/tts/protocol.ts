@@ -40,6 +40,11 @@ export interface SpeechControls {
   speed(model: Model): boolean;
   /** `emotion` is applied with `model`. */
   emotion(model: Model): boolean;
+  /**
+   * The languages `model` can be asked to speak (ISO 639-1, `SpeechRequest.language`); none
+   * where the API takes no language (v2). Optional: absent means none.
+   */
+  languages?(model: Model): readonly string[];
 }
 
 /** v2's controls: speed with both models, emotions with `advance`. */

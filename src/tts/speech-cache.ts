@@ -48,6 +48,8 @@ export function speechCacheKey(keyId: string, request: SpeechRequest): string {
     advance ? (request.temperature ?? null) : null,
     advance ? (request.topP ?? null) : null,
     request.text,
+    // Last and only when set: the keys of requests without a language stay as they were.
+    ...(request.language === undefined ? [] : [request.language]),
   ];
   return `${keyId}:${createHash('sha256').update(JSON.stringify(parts)).digest('base64url')}`;
 }

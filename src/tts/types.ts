@@ -25,6 +25,11 @@ export interface SpeechRequest {
   readonly emotion?: Emotion;
   readonly temperature?: number;
   readonly topP?: number;
+  /**
+   * The language to read the text in (ISO 639-1, one of `SpeechControls.languages`): v3's
+   * `language_code`. v2 takes no language and leaves it out.
+   */
+  readonly language?: string;
 }
 
 /** Status of a generation; anything the client does not know is kept as text and treated as failure. */

@@ -4,6 +4,7 @@ import {
   GENERATION_LIFETIME_MS,
   INTERACTION_TOKEN_LIFETIME_MS,
   type PendingSpeech,
+  pendingSpeechSchema,
   REPLY_EDIT_MARGIN_MS,
   resumePlan,
 } from '../../src/durable/pending.ts';
@@ -23,6 +24,11 @@ const entry: PendingSpeech = {
   recordedAt: T0,
 };
 const { generationId: _g, submittedAt: _s, ...queued } = entry;
+
+test('the journal keeps a request’s language, so resumed speech is read in it (issue 31)', () => {
+  const withLanguage = { ...entry, request: { ...entry.request, language: 'ja' } };
+  expect(pendingSpeechSchema.parse(withLanguage).request).toMatchObject({ language: 'ja' });
+});
 
 describe('resumePlan', () => {
   test.each<[string, PendingSpeech, number, ReturnType<typeof resumePlan>]>([

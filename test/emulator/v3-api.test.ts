@@ -124,6 +124,19 @@ describe('status flow', () => {
   });
 });
 
+test('a generation records the language_code asked for, in its record and the request log', async () => {
+  const body = { text: 'Hello from the version three emulator.', voice_id: BASE_VOICE };
+  const asked = await call(emu, '/v3/tts', { key: ONE, body: { ...body, language_code: 'j' } });
+  const plain = await call(emu, '/v3/tts', { key: ONE, body });
+  const idOf = (answer: { json: unknown }) =>
+    (answer.json as { generation_id: string }).generation_id;
+  expect(emu.v3.generation(idOf(asked))?.languageCode).toBe('j');
+  expect(emu.v3.generation(idOf(plain))).not.toHaveProperty('languageCode');
+  await until(() => emu.requests.filter((r) => r.endpoint === 'POST /v3/tts').length >= 2);
+  const logged = emu.requests.filter((r) => r.endpoint === 'POST /v3/tts').slice(-2);
+  expect(logged.map((r) => r.languageCode)).toEqual(['j', undefined]);
+});
+
 describe('errors', () => {
   const ok = { text: 'Hello from the version three emulator.', voice_id: BASE_VOICE };
   test.each<[string, string, Record<string, unknown>, number, unknown]>([

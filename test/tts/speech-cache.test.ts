@@ -40,6 +40,8 @@ describe('speechCacheKey', () => {
     ['speed', base, { ...base, speed: 1.5 }],
     ['emotion on advance', advance, { ...advance, emotion: 'sad' }],
     ['temperature on advance', advance, { ...advance, temperature: 0.7 }],
+    ['language (issue 31)', { ...base, language: 'en' }, { ...base, language: 'fr' }],
+    ['a language against none', base, { ...base, language: 'en' }],
   ])('different key: %s', (_, a, b) => {
     expect(speechCacheKey('k1', a)).not.toBe(speechCacheKey('k1', b));
   });

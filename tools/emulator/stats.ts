@@ -17,6 +17,8 @@ export interface RequestLogEntry {
   closeCode?: number;
   /** Owner of the API key, when the key was valid. */
   userId?: string;
+  /** The `language_code` a v3 generation (`POST /v3/tts`, a stream's request) asked for, when it named one. */
+  languageCode?: string;
 }
 
 /** Totals for one endpoint, with a breakdown by response status (0 = dropped). */

@@ -4,10 +4,13 @@ export { type HeldJob, type JobSlots, JobTracker, MemoryJobSlots, type SlotTake 
 export { kindOfRefusal, openStream, STREAM_PCM, type StreamContext, streamUrl } from './stream.ts';
 export { GuardedBudgets, LearnedWindow, resetTime } from './window.ts';
 export {
+  ADVANCED_LANGUAGES,
+  BASE_LANGUAGE_CODES,
   statusOf,
   V3_AUDIO_FORMAT,
   V3_CONTROLS,
   type V3Model,
   v3Body,
+  v3LanguageCode,
   v3Model,
 } from './wire.ts';

@@ -22,14 +22,45 @@ export function v3Model(model: Model): V3Model {
 export const V3_CONTROLS: SpeechControls = {
   speed: (model) => model === 'base',
   emotion: () => false,
+  languages: (model) => (model === 'advance' ? ADVANCED_LANGUAGES : BASE_LANGUAGE_NAMES),
 };
+
+/**
+ * Base's one-letter `language_code`s (docs/API-V3.md) for the languages they name, as the
+ * Kokoro model the letters come from defines them: `a` American English (`b` is British),
+ * `e` Spanish, `f` French, `h` Hindi, `i` Italian, `j` Japanese, `p` Brazilian Portuguese,
+ * `z` Mandarin Chinese.
+ */
+export const BASE_LANGUAGE_CODES: Readonly<Record<string, string>> = {
+  en: 'a',
+  es: 'e',
+  fr: 'f',
+  hi: 'h',
+  it: 'i',
+  ja: 'j',
+  pt: 'p',
+  zh: 'z',
+};
+
+const BASE_LANGUAGE_NAMES: readonly string[] = Object.keys(BASE_LANGUAGE_CODES);
+
+/** Advanced's 23 `language_code`s (ISO 639-1, docs/API-V3.md). */
+export const ADVANCED_LANGUAGES: readonly string[] =
+  'en ar da de el es fi fr he hi it ja ko ms nl no pl pt ru sv sw tr zh'.split(' ');
+
+/** The `language_code` v3 takes for `language` with `model`; undefined when it takes none for it. */
+export function v3LanguageCode(model: Model, language: string | undefined): string | undefined {
+  if (language === undefined) return undefined;
+  if (model === 'advance') return ADVANCED_LANGUAGES.includes(language) ? language : undefined;
+  return BASE_LANGUAGE_CODES[language];
+}
 
 /** The file a generation is asked for: WAV, which every player and the sniffing take. */
 export const V3_AUDIO_FORMAT = 'wav';
 
 /**
- * The JSON body of `POST /v3/tts` and of the stream's first frame. Speed is a Base control in
- * v3; v2's emotion, temperature and top_p have no v3 counterpart (`cfg_weight` and
+ * The JSON body of `POST /v3/tts` and of the stream's first frame, with the language as the
+ * model's `language_code`. Speed is a Base control in v3; v2's emotion, temperature and top_p have no v3 counterpart (`cfg_weight` and
  * `exaggeration` are other controls), so they are left out and the API's defaults apply.
  */
 export function v3Body(request: SpeechRequest): Record<string, unknown> {
@@ -41,6 +72,8 @@ export function v3Body(request: SpeechRequest): Record<string, unknown> {
     audio_format: V3_AUDIO_FORMAT,
   };
   if (model === 'base' && request.speed !== undefined) body.speed = request.speed;
+  const language = v3LanguageCode(request.model, request.language);
+  if (language !== undefined) body.language_code = language;
   return body;
 }
 

@@ -7,7 +7,14 @@ import { isV3Model, page, voicesOf } from './catalog.ts';
 import type { V3Core } from './core.ts';
 import { limitHeaders, rateLimitDetail } from './limits.ts';
 import { historyView, recordView, V3_HISTORY_STATUSES, type V3Generation } from './records.ts';
-import { choiceParam, intParam, type V3Refusal, validateV3, validationError } from './validate.ts';
+import {
+  choiceParam,
+  intParam,
+  languageCodeIn,
+  type V3Refusal,
+  validateV3,
+  validationError,
+} from './validate.ts';
 
 const ROUTES: Record<string, Partial<Record<string, EndpointName>>> = {
   '/v3/tts': { POST: 'POST /v3/tts', GET: 'GET /v3/tts' },
@@ -54,6 +61,7 @@ async function handle(v3: V3Core, req: IncomingMessage, res: ServerResponse): Pr
   const endpoint = methods?.[req.method ?? ''];
   const at = core.options.now();
   let userId: string | undefined;
+  let languageCode: string | undefined;
   res.on('close', () => {
     core.stats.record({
       at,
@@ -63,9 +71,11 @@ async function handle(v3: V3Core, req: IncomingMessage, res: ServerResponse): Pr
       endpoint: endpoint ?? 'other',
       status: res.writableFinished ? res.statusCode : 0,
       ...(userId ? { userId } : {}),
+      ...(languageCode === undefined ? {} : { languageCode }),
     });
   });
   const body = await readBody(req);
+  if (endpoint === 'POST /v3/tts') languageCode = languageCodeIn(parsedOrUndefined(body));
   if (!endpoint) {
     sendJson(res, methods ? 405 : 404, { detail: methods ? 'Method Not Allowed' : 'Not Found' });
     return;
@@ -106,6 +116,17 @@ async function handle(v3: V3Core, req: IncomingMessage, res: ServerResponse): Pr
 }
 
 type Answer = (status: number, json: unknown) => void;
+
+/** A body as JSON, for the request log; undefined when it is none (the submit refuses it). */
+function parsedOrUndefined(raw: Buffer | undefined): unknown {
+  if (raw === undefined) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+}
 
 function refuse(answer: Answer, refusal: V3Refusal): void {
   const { status, ...json } = refusal;

@@ -76,6 +76,7 @@ export class V3Core {
       voiceName: request.voice.name,
       model: request.model,
       format: request.format,
+      ...(request.languageCode === undefined ? {} : { languageCode: request.languageCode }),
       tokens,
       dollarCost,
       credits,

@@ -28,6 +28,8 @@ export interface V3Generation {
   voiceName: string;
   model: V3Model;
   format: 'wav' | 'mp3';
+  /** The `language_code` asked for (checked against the model's codes); absent: the model's default. */
+  languageCode?: string;
   tokens: number;
   dollarCost: number;
   /** Credits reserved on the shared balance, given back if it fails. */

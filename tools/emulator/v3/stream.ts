@@ -8,7 +8,7 @@ import { messageOf, type V3Core } from './core.ts';
 import { rateLimitDetail } from './limits.ts';
 import { pcmChunks, wavToStreamPcm } from './pcm.ts';
 import type { V3Generation } from './records.ts';
-import { type V3Refusal, type V3Request, validateV3 } from './validate.ts';
+import { languageCodeIn, type V3Refusal, type V3Request, validateV3 } from './validate.ts';
 
 /** A fault that strikes after `started`. */
 type MidStreamFault = Exclude<StreamFault, { kind: 'stream-drop' }>;
@@ -48,6 +48,7 @@ class StreamSession {
   readonly #apiKey: string | undefined;
   #dropped = false;
   #userId: string | undefined;
+  #languageCode: string | undefined;
 
   constructor(v3: V3Core, ws: WebSocket, req: IncomingMessage) {
     this.#v3 = v3;
@@ -66,6 +67,7 @@ class StreamSession {
         status: this.#dropped ? 0 : 101,
         closeCode: code,
         ...(this.#userId ? { userId: this.#userId } : {}),
+        ...(this.#languageCode === undefined ? {} : { languageCode: this.#languageCode }),
       });
     });
     ws.on('error', () => ws.terminate()); // a protocol error from the client ends the session
@@ -94,6 +96,7 @@ class StreamSession {
       this.#refuse(CLOSE.invalidPayload, 'Invalid JSON payload');
       return;
     }
+    this.#languageCode = languageCodeIn(body);
     const request = validateV3(body, user);
     if ('detail' in request) {
       this.#refuseWith(request);

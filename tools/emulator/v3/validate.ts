@@ -32,6 +32,13 @@ export const LANGUAGE_CODES: Readonly<Record<V3Model, readonly string[]>> = {
   advanced: 'en ar da de el es fi fr he hi it ja ko ms nl no pl pt ru sv sw tr zh'.split(' '),
 };
 
+/** The `language_code` a request body names, whatever else it holds (for the request log). */
+export function languageCodeIn(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || !('language_code' in body)) return undefined;
+  const code = body.language_code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /** Text of the 403 for a voice the plan may not use (`guides/error-codes.mdx`). */
 export const PLAN_REFUSAL = 'The active plan cannot access the requested model or voice';
 
