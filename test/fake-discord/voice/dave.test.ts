@@ -132,7 +132,9 @@ describe('fake voice server speaking DAVE with @discordjs/voice 0.19 and davey',
       frames: received.dave.frames,
       marked: received.dave.frames,
       decrypted: received.dave.frames,
+      partial: 0,
       failed: 0,
+      unheard: 0,
       plaintext: 0,
     });
     expect(received.rejectedPackets).toBe(0);
