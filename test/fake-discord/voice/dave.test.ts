@@ -8,9 +8,15 @@ import {
   type VoiceConnection,
   VoiceConnectionStatus,
 } from '@discordjs/voice';
+import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { guardVoiceConnection } from '../../../src/voice/index.ts';
+import { systemClock } from '../../../src/tts/index.ts';
+import {
+  DEFAULT_RECONNECT_POLICY,
+  guardVoiceConnection,
+  VoiceLink,
+} from '../../../src/voice/index.ts';
 import { type FakeVoiceServer, startFakeVoiceServer, trustFakeVoiceCertificate } from './index.ts';
 import { fakeAdapterCreator, oggOpusFromWav, sineWav } from './test-client.ts';
 
@@ -108,6 +114,43 @@ describe('fake voice server speaking DAVE with @discordjs/voice 0.19 and davey',
       connection.destroy();
     } finally {
       await plain.close();
+    }
+  });
+
+  test('a handshake that never finishes: the wait is bounded, the join fails with the reason, nothing is spoken', async () => {
+    const guildId = newGuildId();
+    const lost: string[] = [];
+    server.delayDaveHandshake(60_000);
+    try {
+      const link = await VoiceLink.open(
+        {
+          guildId,
+          channelId: CHANNEL_ID,
+          adapterCreator: fakeAdapterCreator(server, { userId: USER_ID }),
+        },
+        {
+          logger: pino({ level: 'silent' }),
+          clock: systemClock,
+          readyTimeoutMs: 1000,
+          policy: DEFAULT_RECONNECT_POLICY,
+          onLost: (why) => lost.push(why),
+        },
+      );
+      live.push(link.connection);
+      const failure = await link.ready().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(Error);
+      expect(String(failure)).toContain('could not connect to the voice channel within 1000 ms');
+      expect(String((failure as Error).cause)).toContain('(DAVE) handshake did not finish');
+      // Session Description came (the library calls it Ready); the group never formed.
+      expect(link.connection.state.status).toBe(VoiceConnectionStatus.Ready);
+      expect(server.received(guildId).dave.frames).toBe(0);
+      await link.destroy();
+      expect(lost).toEqual([]);
+    } finally {
+      server.delayDaveHandshake(0);
     }
   });
 
