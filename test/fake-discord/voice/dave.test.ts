@@ -29,6 +29,14 @@ function newGuildId(): string {
 }
 
 let server: FakeVoiceServer;
+
+async function eventually(what: string, check: () => boolean, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 const live: VoiceConnection[] = [];
 const connectionErrors: Error[] = [];
 
@@ -151,6 +159,45 @@ describe('fake voice server speaking DAVE with @discordjs/voice 0.19 and davey',
       expect(lost).toEqual([]);
     } finally {
       server.delayDaveHandshake(0);
+    }
+  });
+
+  test('op 31 and a re-add that never comes: the link pauses its player, then is lost with the reason, once', async () => {
+    const guildId = newGuildId();
+    const lost: string[] = [];
+    const link = await VoiceLink.open(
+      {
+        guildId,
+        channelId: CHANNEL_ID,
+        adapterCreator: fakeAdapterCreator(server, { userId: USER_ID }),
+      },
+      {
+        logger: pino({ level: 'silent' }),
+        clock: systemClock,
+        readyTimeoutMs: 1000,
+        policy: DEFAULT_RECONNECT_POLICY,
+        onLost: (why) => lost.push(why),
+      },
+    );
+    live.push(link.connection);
+    await link.ready();
+    link.subscribe(createAudioPlayer());
+    expect(link.audioOpen).toBe(true);
+    server.injectDaveFaults({ corruptNextCommit: true });
+    server.delayDaveHandshake(60_000); // the re-add after op 31 never comes in time
+    try {
+      server.joinMember(guildId, '100000000000000777');
+      await eventually('op 31', () => server.daveStats(guildId)?.invalidCommits === 1);
+      await eventually('the player paused', () => !link.audioOpen);
+      await eventually('the link lost', () => lost.length > 0, 5000);
+      expect(lost).toEqual([
+        'the end-to-end encryption (DAVE) session was not ready again within 1000 ms',
+      ]);
+      expect(server.daveStats(guildId)).toMatchObject({ invalidCommits: 1, readds: 0 });
+    } finally {
+      server.injectDaveFaults({ corruptNextCommit: false });
+      server.delayDaveHandshake(0);
+      await link.destroy();
     }
   });
 

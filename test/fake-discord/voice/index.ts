@@ -186,7 +186,10 @@ export class FakeVoiceServer implements VoiceBackend {
     return undefined;
   }
 
-  /** Delays the DAVE handshake of later Select Protocols by `ms` (0: none), as a slow voice server would. */
+  /**
+   * Delays the DAVE handshake of later Select Protocols by `ms` (0: none), as a slow voice server
+   * would; also the re-add of a bot that sent op 31 (Discord waits for a member's commit).
+   */
   delayDaveHandshake(ms: number): void {
     this.#daveDelayMs = ms;
   }
