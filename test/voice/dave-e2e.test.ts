@@ -120,7 +120,7 @@ describe('DAVE end to end while the group and the connection change', () => {
 
   test('members join and leave while the bot speaks: a new epoch each time, and every frame decrypts', async () => {
     const base = stats().transitionsExecuted;
-    const { heard, expectedMs } = await sayAndHear(150, async () => {
+    const { heard, expectedMs } = await sayAndHear(90, async () => {
       t.voiceServer.joinMember(guildId(), MEMBER_B);
       await executed(base + 1);
       t.voiceServer.joinMember(guildId(), MEMBER_C);
@@ -162,7 +162,7 @@ describe('DAVE end to end while the group and the connection change', () => {
 
   test('a resumable close (4015) with a member joining while the bot resumes: the replay brings the change', async () => {
     const base = stats().transitionsExecuted;
-    const { heard, expectedMs } = await sayAndHear(100, async () => {
+    const { heard, expectedMs } = await sayAndHear(70, async () => {
       t.voiceServer.dropConnections(guildId(), VoiceCloseCode.ServerCrashed);
       t.voiceServer.joinMember(guildId(), MEMBER_B);
       await executed(base + 1);
@@ -179,7 +179,7 @@ describe('DAVE end to end while the group and the connection change', () => {
     const ssrcs = () =>
       t.voiceServer.connections().flatMap((c) => (c.guildId === guildId() ? [c.ssrc] : []));
     const [before] = ssrcs();
-    const { heard, expectedMs } = await sayAndHear(100, async () => {
+    const { heard, expectedMs } = await sayAndHear(70, async () => {
       t.voiceServer.dropConnections(guildId(), VoiceCloseCode.SessionNoLongerValid);
       await eventually(
         'a new session and group',
@@ -213,7 +213,7 @@ describe('DAVE end to end while the group and the connection change', () => {
     t.voiceServer.delayDaveHandshake(500);
     t.voiceServer.injectDaveFaults({ corruptNextCommit: true });
     try {
-      const { heard, expectedMs } = await sayAndHear(120, async () => {
+      const { heard, expectedMs } = await sayAndHear(90, async () => {
         t.voiceServer.joinMember(guildId(), MEMBER_C);
         await eventually('the bot re-added', () => stats().readds === before.readds + 1, 10_000);
         await executed(before.transitionsExecuted + 1);
@@ -238,7 +238,7 @@ describe('DAVE end to end while the group and the connection change', () => {
     const before = stats();
     t.voiceServer.injectDaveFaults({ stallTransitions: true });
     try {
-      const { heard, expectedMs } = await sayAndHear(80, async () => {
+      const { heard, expectedMs } = await sayAndHear(50, async () => {
         t.voiceServer.joinMember(guildId(), MEMBER_E);
         await eventually(
           'the transition announced',
