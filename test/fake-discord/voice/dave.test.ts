@@ -201,6 +201,30 @@ describe('fake voice server speaking DAVE with @discordjs/voice 0.19 and davey',
     }
   });
 
+  test('the library alone speaks in clear before the group exists, and the server close then fails: every harness checks it', async () => {
+    const slow = await startFakeVoiceServer({ heartbeatIntervalMs: 500 });
+    const guildId = newGuildId();
+    slow.delayDaveHandshake(1000);
+    const connection = joinVoiceChannel({
+      guildId,
+      channelId: CHANNEL_ID,
+      adapterCreator: fakeAdapterCreator(slow, { userId: USER_ID }),
+    });
+    guardVoiceConnection(connection);
+    try {
+      await entersState(connection, VoiceConnectionStatus.Ready, 5000);
+      const player = createAudioPlayer();
+      connection.subscribe(player); // at Ready, as the library's guide does: no DAVE group yet
+      const tone = oggOpusFromWav(sineWav(0.5));
+      player.play(createAudioResource(tone.stream, { inputType: StreamType.OggOpus }));
+      await eventually('plaintext frames', () => slow.received(guildId).dave.plaintext > 5);
+      expect(slow.plaintextReport()).toHaveLength(1);
+    } finally {
+      connection.destroy();
+      await expect(slow.close()).rejects.toThrow(/plaintext voice frames under DAVE/);
+    }
+  });
+
   test('the bot forms an MLS group with a listening member, who decrypts every frame of a 1 s tone', async () => {
     const guildId = newGuildId();
     const connection = join(guildId);
