@@ -84,7 +84,7 @@ export function daveGroupFormed(connection: VoiceConnection, signal: AbortSignal
 }
 
 /** True when the connection is Ready and either speaks no DAVE or its DAVE session is ready. */
-export function daveReady(connection: VoiceConnection): boolean {
+function daveReady(connection: VoiceConnection): boolean {
   const state = connection.state;
   if (state.status !== VoiceConnectionStatus.Ready) return false;
   const dave = daveSessionOf(connection);
@@ -141,7 +141,7 @@ export class VoiceLink {
   #destroyed: Promise<void> | undefined;
   #player: AudioPlayer | undefined;
   #subscription: PlayerSubscription | undefined;
-  /** The library DAVE session whose events {@link VoiceLink.gate} follows. */
+  /** The library DAVE session whose events `#gate` follows. */
   #dave: DAVESession | undefined;
   #gating = false;
   readonly #onDave = (): void => this.#gate();
@@ -215,8 +215,8 @@ export class VoiceLink {
   }
 
   /**
-   * Plays `player` on this connection, but only while its frames leave end-to-end encrypted: see
-   * {@link VoiceLink.gate}.
+   * Plays `player` on this connection, but only while its frames leave end-to-end encrypted (see
+   * `#gate`).
    */
   subscribe(player: AudioPlayer): void {
     this.#player = player;
