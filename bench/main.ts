@@ -23,6 +23,7 @@ import { apiShapesBench } from './api-shapes.ts';
 import { blocklistBench } from './blocklist.ts';
 import { chatBench, spammyChatBench } from './chat.ts';
 import { coldStartBench } from './cold-start.ts';
+import { daveBench } from './dave.ts';
 import { deliveryBench } from './delivery.ts';
 import { pollingBench } from './polling.ts';
 import { saturationBench } from './saturation.ts';
@@ -100,6 +101,8 @@ const sections: Record<string, () => Promise<Row[]>> = {
   language: async () => (await import('./language.ts')).languageBench(),
   // Issue 28: v3 streams at 2×, 1× and 0.5× real time, heard in full.
   pace: () => v3PaceBench(quick ? 3 : 6),
+  dave: () =>
+    daveBench(quick ? { warmUp: 1, voice: 4, servers: 10 } : { warmUp: 2, voice: 10, servers: 30 }),
 };
 /**
  * What `npm run bench` runs without `--only`: within 12 minutes on the project's 2-core machine.

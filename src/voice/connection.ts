@@ -4,9 +4,11 @@
  */
 import {
   type AudioPlayer,
+  type DAVESession,
   entersState,
   getVoiceConnection,
   joinVoiceChannel,
+  type PlayerSubscription,
   type VoiceConnection,
   VoiceConnectionDisconnectReason,
   type VoiceConnectionState,
@@ -85,10 +87,16 @@ export function daveGroupFormed(connection: VoiceConnection, signal: AbortSignal
 function daveReady(connection: VoiceConnection): boolean {
   const state = connection.state;
   if (state.status !== VoiceConnectionStatus.Ready) return false;
-  const networking = state.networking.state;
-  const dave = 'dave' in networking ? networking.dave : undefined;
+  const dave = daveSessionOf(connection);
   if (!dave || dave.protocolVersion === 0) return true;
   return dave.session?.ready === true;
+}
+
+/** The library's DAVE session of the connection's current networking, if any. */
+function daveSessionOf(connection: VoiceConnection): DAVESession | undefined {
+  const state = connection.state;
+  const networking = 'networking' in state ? state.networking.state : undefined;
+  return networking && 'dave' in networking ? networking.dave : undefined;
 }
 
 /** An AbortSignal that fires after `ms` on `clock`, or when `parent` aborts. */
@@ -131,6 +139,12 @@ export class VoiceLink {
   #channelId: string;
   #watchdog: AbortController | undefined;
   #destroyed: Promise<void> | undefined;
+  #player: AudioPlayer | undefined;
+  #subscription: PlayerSubscription | undefined;
+  /** The library DAVE session whose events `#gate` follows. */
+  #dave: DAVESession | undefined;
+  #gating = false;
+  readonly #onDave = (): void => this.#gate();
 
   /** Joins `target`, first destroying any connection the library still tracks for the guild. */
   static async open(target: VoiceTarget, options: VoiceLinkOptions): Promise<VoiceLink> {
@@ -156,6 +170,7 @@ export class VoiceLink {
     });
     guardVoiceConnection(this.connection);
     this.connection.on('stateChange', (from, to) => this.#onStateChange(from, to));
+    this.connection.on('transitioned', this.#onDave);
     this.connection.on('error', (error) => {
       options.logger.warn({ err: error, guildId: this.guildId }, 'voice connection error');
     });
@@ -199,9 +214,81 @@ export class VoiceLink {
     this.#channelId = channelId;
   }
 
-  /** Plays `player` on this connection. */
+  /**
+   * Plays `player` on this connection, but only while its frames leave end-to-end encrypted (see
+   * `#gate`).
+   */
   subscribe(player: AudioPlayer): void {
-    this.connection.subscribe(player);
+    this.#player = player;
+    this.#gate();
+  }
+
+  /** Whether the player is subscribed now (false while the DAVE session is not ready). */
+  get audioOpen(): boolean {
+    return this.#subscription !== undefined;
+  }
+
+  /**
+   * @discordjs/voice 0.19 sends a frame in plaintext whenever its DAVE session is not ready
+   * (`DAVESession.encrypt` passes it through): after Session Description, and while the session
+   * reinitialises after an invalid commit or Welcome (op 31) until the voice server re-adds it.
+   * Discord's clients drop such frames, so the speech was cut. The player is subscribed only
+   * while the session is ready; unsubscribed, it pauses on the frame it was at (`noSubscriber:
+   * Pause`) and goes on from there: nothing cut, nothing repeated, never a plaintext frame. A
+   * session that does not become ready again within `readyTimeoutMs` loses the link.
+   */
+  #gate(): void {
+    // (Un)subscribing sets the connection's state, whose stateChange comes back here.
+    if (this.#gating) return;
+    this.#gating = true;
+    try {
+      this.#followDave();
+      const player = this.#player;
+      if (player === undefined || this.#destroyed !== undefined) return;
+      const open = daveReady(this.connection);
+      if (open && this.#subscription === undefined) {
+        this.#subscription = this.connection.subscribe(player);
+      } else if (!open && this.#subscription !== undefined) {
+        this.#subscription.unsubscribe();
+        this.#subscription = undefined;
+        if (this.connection.state.status === VoiceConnectionStatus.Ready) this.#watchDave();
+      }
+    } finally {
+      this.#gating = false;
+    }
+  }
+
+  // The DAVE session changes with each networking; its steps (reinit, commit, Welcome) re-gate.
+  #followDave(): void {
+    const dave = daveSessionOf(this.connection);
+    if (dave === this.#dave) return;
+    this.#dave?.off('keyPackage', this.#onDave);
+    this.#dave?.off('debug', this.#onDave);
+    this.#dave = dave;
+    dave?.on('keyPackage', this.#onDave);
+    dave?.on('debug', this.#onDave);
+  }
+
+  // A DAVE session lost while Ready (op 31) must come back in time, or the link is lost.
+  #watchDave(): void {
+    if (this.#watchdog !== undefined) return;
+    const { clock, readyTimeoutMs, logger } = this.#options;
+    logger.info({ guildId: this.guildId }, 'voice paused until the DAVE session is ready again');
+    const watchdog = deadline(clock, readyTimeoutMs, this.#stop.signal);
+    this.#watchdog = watchdog;
+    daveGroupFormed(this.connection, watchdog.signal).then(
+      () => {
+        if (this.#watchdog === watchdog) this.#watchdog = undefined;
+        watchdog.abort();
+      },
+      () => {
+        if (this.#watchdog !== watchdog || this.#stop.signal.aborted) return;
+        this.#watchdog = undefined;
+        this.#giveUp(
+          `the end-to-end encryption (DAVE) session was not ready again within ${readyTimeoutMs} ms`,
+        );
+      },
+    );
   }
 
   /**
@@ -233,6 +320,7 @@ export class VoiceLink {
   }
 
   #onStateChange(from: VoiceConnectionState, to: VoiceConnectionState): void {
+    this.#gate();
     if (from.status === to.status) return;
     const previous = this.#state;
     switch (to.status) {
@@ -243,8 +331,10 @@ export class VoiceLink {
         return;
       case VoiceConnectionStatus.Ready:
         this.#apply('ready');
-        this.#watchdog?.abort();
-        this.#watchdog = undefined;
+        if (daveReady(this.connection)) {
+          this.#watchdog?.abort();
+          this.#watchdog = undefined;
+        }
         return;
       case VoiceConnectionStatus.Disconnected:
         this.#apply('lost');
@@ -265,14 +355,19 @@ export class VoiceLink {
     const { clock, readyTimeoutMs } = this.#options;
     const watchdog = deadline(clock, readyTimeoutMs, this.#stop.signal);
     this.#watchdog = watchdog;
-    entersState(this.connection, VoiceConnectionStatus.Ready, watchdog.signal).then(
-      () => watchdog.abort(),
-      () => {
-        if (this.#watchdog !== watchdog || this.#stop.signal.aborted) return;
-        this.#watchdog = undefined;
-        this.#giveUp(`could not reconnect within ${readyTimeoutMs} ms`);
-      },
-    );
+    entersState(this.connection, VoiceConnectionStatus.Ready, watchdog.signal)
+      .then(() => daveGroupFormed(this.connection, watchdog.signal))
+      .then(
+        () => {
+          if (this.#watchdog === watchdog) this.#watchdog = undefined;
+          watchdog.abort();
+        },
+        () => {
+          if (this.#watchdog !== watchdog || this.#stop.signal.aborted) return;
+          this.#watchdog = undefined;
+          this.#giveUp(`could not reconnect within ${readyTimeoutMs} ms`);
+        },
+      );
   }
 
   // The @discordjs/voice guide's Disconnected recipe, with timeouts on every wait.

@@ -119,8 +119,14 @@ export async function startTestBot(
     },
     async stop() {
       await bot.stop();
-      await Promise.allSettled([discord.close(), voiceServer.close(), emulator.close()]);
+      const [, voice] = await Promise.allSettled([
+        discord.close(),
+        voiceServer.close(),
+        emulator.close(),
+      ]);
       await rm(dataDir, { recursive: true, force: true });
+      // The voice server's close fails when the bot ever sent a plaintext frame under DAVE.
+      if (voice.status === 'rejected') throw voice.reason;
     },
   };
 }

@@ -81,8 +81,14 @@ export async function startProcessWorld(
         if (bot.child.exitCode === null && bot.child.signalCode === null) bot.child.kill('SIGKILL');
         await bot.exited;
       }
-      await Promise.allSettled([discord.close(), voiceServer.close(), emulator.close()]);
+      const [, voice] = await Promise.allSettled([
+        discord.close(),
+        voiceServer.close(),
+        emulator.close(),
+      ]);
       await rm(dataDir, { recursive: true, force: true });
+      // The voice server's close fails when the bot ever sent a plaintext frame under DAVE.
+      if (voice.status === 'rejected') throw voice.reason;
     },
   };
 }

@@ -4,7 +4,10 @@
  * and `npm run demo`; `stop()` leaves no process or temporary file behind.
  */
 import type { FakeDiscord, FakeDiscordOptions } from '../../test/fake-discord/index.ts';
-import type { FakeVoiceServer } from '../../test/fake-discord/voice/index.ts';
+import type {
+  FakeVoiceServer,
+  FakeVoiceServerOptions,
+} from '../../test/fake-discord/voice/index.ts';
 import type { ApiVersion, Emulator, EmulatorOptions } from '../emulator/index.ts';
 import { type BotProcess, startBotProcess } from './bot-process.ts';
 import { startStackServers } from './servers.ts';
@@ -26,6 +29,8 @@ export interface LocalStackOptions {
   /** More environment for the bot (e.g. `TTS_LIMITS`, `LOG_LEVEL`). */
   readonly env?: Record<string, string>;
   readonly readyTimeoutMs?: number;
+  /** Options of the fake voice server (e.g. `dave: false`); DAVE on by default. */
+  readonly voiceOptions?: FakeVoiceServerOptions;
 }
 
 /** A running stack. */
@@ -48,6 +53,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     ...(options.emulator === undefined ? {} : { emulator: options.emulator }),
     ...(options.api === undefined ? {} : { api: options.api }),
     ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.voiceOptions === undefined ? {} : { voiceOptions: options.voiceOptions }),
   });
   const { emulator, discord, voiceServer } = servers;
   try {

@@ -13,6 +13,7 @@ import {
 } from '../../test/fake-discord/index.ts';
 import {
   type FakeVoiceServer,
+  type FakeVoiceServerOptions,
   fakeVoiceCertificate,
   startFakeVoiceServer,
 } from '../../test/fake-discord/voice/index.ts';
@@ -29,6 +30,8 @@ export interface StackServersOptions {
   readonly discord?: Omit<FakeDiscordOptions, 'voice'>;
   /** Start the fake voice server too (and trust its certificate in the bot). */
   readonly voice?: boolean;
+  /** Options of that voice server (e.g. `dave: false`); DAVE on by default. */
+  readonly voiceOptions?: FakeVoiceServerOptions;
   /** The vendor API version the bot speaks (v2 unless told): sets `TTS_API_VERSION` and `TTS_API_URL`. */
   readonly api?: ApiVersion;
   /** More environment for the bot (e.g. `TTS_LIMITS`, `LOG_LEVEL`). */
@@ -68,7 +71,10 @@ export async function startStackServers(options: StackServersOptions = {}): Prom
     closers.push(() => emulator.close());
     let voiceServer: FakeVoiceServer | undefined;
     if (options.voice === true) {
-      const started = await startFakeVoiceServer({ heartbeatIntervalMs: 5000 });
+      const started = await startFakeVoiceServer({
+        heartbeatIntervalMs: 5000,
+        ...options.voiceOptions,
+      });
       voiceServer = started;
       closers.push(() => started.close());
     }

@@ -8,9 +8,15 @@ import {
   type VoiceConnection,
   VoiceConnectionStatus,
 } from '@discordjs/voice';
+import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { guardVoiceConnection } from '../../../src/voice/index.ts';
+import { systemClock } from '../../../src/tts/index.ts';
+import {
+  DEFAULT_RECONNECT_POLICY,
+  guardVoiceConnection,
+  VoiceLink,
+} from '../../../src/voice/index.ts';
 import { type FakeVoiceServer, startFakeVoiceServer, trustFakeVoiceCertificate } from './index.ts';
 import { fakeAdapterCreator, oggOpusFromWav, sineWav } from './test-client.ts';
 
@@ -23,6 +29,14 @@ function newGuildId(): string {
 }
 
 let server: FakeVoiceServer;
+
+async function eventually(what: string, check: () => boolean, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 const live: VoiceConnection[] = [];
 const connectionErrors: Error[] = [];
 
@@ -111,6 +125,106 @@ describe('fake voice server speaking DAVE with @discordjs/voice 0.19 and davey',
     }
   });
 
+  test('a handshake that never finishes: the wait is bounded, the join fails with the reason, nothing is spoken', async () => {
+    const guildId = newGuildId();
+    const lost: string[] = [];
+    server.delayDaveHandshake(60_000);
+    try {
+      const link = await VoiceLink.open(
+        {
+          guildId,
+          channelId: CHANNEL_ID,
+          adapterCreator: fakeAdapterCreator(server, { userId: USER_ID }),
+        },
+        {
+          logger: pino({ level: 'silent' }),
+          clock: systemClock,
+          readyTimeoutMs: 1000,
+          policy: DEFAULT_RECONNECT_POLICY,
+          onLost: (why) => lost.push(why),
+        },
+      );
+      live.push(link.connection);
+      const failure = await link.ready().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(Error);
+      expect(String(failure)).toContain('could not connect to the voice channel within 1000 ms');
+      expect(String((failure as Error).cause)).toContain('(DAVE) handshake did not finish');
+      // Session Description came (the library calls it Ready); the group never formed.
+      expect(link.connection.state.status).toBe(VoiceConnectionStatus.Ready);
+      expect(server.received(guildId).dave.frames).toBe(0);
+      await link.destroy();
+      expect(lost).toEqual([]);
+    } finally {
+      server.delayDaveHandshake(0);
+    }
+  });
+
+  test('op 31 and a re-add that never comes: the link pauses its player, then is lost with the reason, once', async () => {
+    const guildId = newGuildId();
+    const lost: string[] = [];
+    const link = await VoiceLink.open(
+      {
+        guildId,
+        channelId: CHANNEL_ID,
+        adapterCreator: fakeAdapterCreator(server, { userId: USER_ID }),
+      },
+      {
+        logger: pino({ level: 'silent' }),
+        clock: systemClock,
+        readyTimeoutMs: 1000,
+        policy: DEFAULT_RECONNECT_POLICY,
+        onLost: (why) => lost.push(why),
+      },
+    );
+    live.push(link.connection);
+    await link.ready();
+    link.subscribe(createAudioPlayer());
+    expect(link.audioOpen).toBe(true);
+    server.injectDaveFaults({ corruptNextCommit: true });
+    server.delayDaveHandshake(60_000); // the re-add after op 31 never comes in time
+    try {
+      server.joinMember(guildId, '100000000000000777');
+      await eventually('op 31', () => server.daveStats(guildId)?.invalidCommits === 1);
+      await eventually('the player paused', () => !link.audioOpen);
+      await eventually('the link lost', () => lost.length > 0, 5000);
+      expect(lost).toEqual([
+        'the end-to-end encryption (DAVE) session was not ready again within 1000 ms',
+      ]);
+      expect(server.daveStats(guildId)).toMatchObject({ invalidCommits: 1, readds: 0 });
+    } finally {
+      server.injectDaveFaults({ corruptNextCommit: false });
+      server.delayDaveHandshake(0);
+      await link.destroy();
+    }
+  });
+
+  test('the library alone speaks in clear before the group exists, and the server close then fails: every harness checks it', async () => {
+    const slow = await startFakeVoiceServer({ heartbeatIntervalMs: 500 });
+    const guildId = newGuildId();
+    slow.delayDaveHandshake(1000);
+    const connection = joinVoiceChannel({
+      guildId,
+      channelId: CHANNEL_ID,
+      adapterCreator: fakeAdapterCreator(slow, { userId: USER_ID }),
+    });
+    guardVoiceConnection(connection);
+    try {
+      await entersState(connection, VoiceConnectionStatus.Ready, 5000);
+      const player = createAudioPlayer();
+      connection.subscribe(player); // at Ready, as the library's guide does: no DAVE group yet
+      const tone = oggOpusFromWav(sineWav(0.5));
+      player.play(createAudioResource(tone.stream, { inputType: StreamType.OggOpus }));
+      await eventually('plaintext frames', () => slow.received(guildId).dave.plaintext > 5);
+      expect(slow.plaintextReport()).toHaveLength(1);
+    } finally {
+      connection.destroy();
+      await expect(slow.close()).rejects.toThrow(/plaintext voice frames under DAVE/);
+    }
+  });
+
   test('the bot forms an MLS group with a listening member, who decrypts every frame of a 1 s tone', async () => {
     const guildId = newGuildId();
     const connection = join(guildId);
@@ -132,7 +246,9 @@ describe('fake voice server speaking DAVE with @discordjs/voice 0.19 and davey',
       frames: received.dave.frames,
       marked: received.dave.frames,
       decrypted: received.dave.frames,
+      partial: 0,
       failed: 0,
+      unheard: 0,
       plaintext: 0,
     });
     expect(received.rejectedPackets).toBe(0);

@@ -1,7 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import { ENCRYPTION_MODE, newSecretKey } from './crypto.ts';
-import { DAVE_PROTOCOL_VERSION, DaveGroup, type DaveMessage, DaveOp } from './dave.ts';
+import {
+  DAVE_PROTOCOL_VERSION,
+  type DaveFaults,
+  DaveGroup,
+  DaveOp,
+  type DaveOutgoing,
+  isBinary,
+} from './dave.ts';
 import type { OpenSession } from './session.ts';
 
 /** Voice gateway v8 opcodes the fake speaks. */
@@ -73,6 +80,10 @@ export interface VoiceGatewayHost {
   readonly dave: DaveSettings | undefined;
   /** How long the fake waits after Session Description before it opens the DAVE handshake. */
   daveDelayMs(): number;
+  /** The listening members present in a guild's voice channel now, for a new DAVE group. */
+  daveMembers(guildId: string): readonly string[];
+  /** Faults the fake injects into DAVE groups (shared, changed by tests). */
+  readonly daveFaults: DaveFaults;
 }
 
 interface Packet {
@@ -97,7 +108,7 @@ export function serveVoiceGateway(wss: WebSocketServer, host: VoiceGatewayHost):
       info.session?.sockets.delete(ws);
     });
     ws.on('message', (data: RawData, isBinary: boolean) => {
-      if (isBinary) onBinary(ws, info, toBuffer(data));
+      if (isBinary) onBinary(info, host, toBuffer(data));
       else onText(ws, info, host, data.toString());
     });
     // Discord greets every voice websocket with Hello, before Identify or Resume.
@@ -126,6 +137,19 @@ function onText(ws: WebSocket, info: VoiceSocketInfo, host: VoiceGatewayHost, te
     case Op.Resume:
       resume(ws, info, host, d);
       return;
+    case DaveOp.TransitionReady:
+    case DaveOp.InvalidCommitWelcome: {
+      const session = info.session;
+      const group = session?.dave;
+      if (!session || !group) return;
+      const id = Number(d.transition_id);
+      const answers =
+        packet.op === DaveOp.TransitionReady
+          ? group.onTransitionReady(id)
+          : group.onInvalidCommit(id);
+      deliverDave(session, answers);
+      return;
+    }
   }
   const session = info.session;
   if (!session) {
@@ -142,7 +166,12 @@ function onText(ws: WebSocket, info: VoiceSocketInfo, host: VoiceGatewayHost, te
     const dave = host.dave && info.offeredDave >= DAVE_PROTOCOL_VERSION ? host.dave : undefined;
     session.daveSent.length = 0;
     session.dave = dave
-      ? new DaveGroup(session.channelId, session.userId, dave.memberIds)
+      ? new DaveGroup(
+          session.channelId,
+          session.userId,
+          host.daveMembers(session.guildId),
+          host.daveFaults,
+        )
       : undefined;
     sendSeq(ws, session, Op.SessionDescription, {
       mode: ENCRYPTION_MODE,
@@ -153,8 +182,8 @@ function onText(ws: WebSocket, info: VoiceSocketInfo, host: VoiceGatewayHost, te
     const group = session.dave;
     if (group) {
       const open = (): void => {
-        sendSeq(ws, session, Op.ClientsConnect, { user_ids: group.memberIds });
-        for (const message of group.open()) sendBinary(ws, session, message);
+        deliverDave(session, [{ op: Op.ClientsConnect, d: { user_ids: group.memberIds } }]);
+        deliverDave(session, group.open());
       };
       const delay = host.daveDelayMs();
       if (delay > 0) setTimeout(open, delay).unref();
@@ -222,16 +251,24 @@ function resume(
 }
 
 /** Plays the MLS delivery service for the bot's binary messages (`u8 opcode ‖ payload`). */
-function onBinary(ws: WebSocket, info: VoiceSocketInfo, data: Buffer): void {
+function onBinary(info: VoiceSocketInfo, host: VoiceGatewayHost, data: Buffer): void {
   const session = info.session;
   const group = session?.dave;
   if (!session || !group || data.length < 1) return;
   const op = data.readUInt8(0);
   const payload = data.subarray(1);
-  let answers: DaveMessage[] = [];
+  if (op === DaveOp.KeyPackage && group.formed) {
+    // The bot reinitialised (after op 31): a member re-adds it, as slowly as a delayed handshake.
+    const delay = host.daveDelayMs();
+    const readd = (): void => deliverDave(session, group.onKeyPackage(payload));
+    if (delay > 0) setTimeout(readd, delay).unref();
+    else readd();
+    return;
+  }
+  let answers: DaveOutgoing[] = [];
   if (op === DaveOp.KeyPackage) answers = group.onKeyPackage(payload);
   else if (op === DaveOp.CommitWelcome) answers = group.onCommitWelcome(payload);
-  for (const answer of answers) sendBinary(ws, session, answer);
+  deliverDave(session, answers);
 }
 
 function toBuffer(data: RawData): Buffer {
@@ -266,15 +303,28 @@ function sendSeq(ws: WebSocket, session: OpenSession, op: number, d: unknown): v
   send(ws, { op, d, seq: session.seq });
 }
 
-/** Sends a DAVE binary message: `u16 seq ‖ u8 opcode ‖ payload`, on the session's `seq`. */
-function sendBinary(ws: WebSocket, session: OpenSession, message: DaveMessage): void {
-  session.seq += 1;
-  const header = Buffer.alloc(3);
-  header.writeUInt16BE(session.seq & 0xffff, 0);
-  header.writeUInt8(message.op, 2);
-  const data = Buffer.concat([header, message.payload]);
-  session.daveSent.push({ seq: session.seq, data });
-  if (ws.readyState === ws.OPEN) ws.send(data);
+/**
+ * Sends DAVE messages on the session's `seq` to its open websockets, and keeps them for a resume
+ * (a message sent while the bot resumes reaches it in the replay). Binary ones are framed
+ * `u16 seq ‖ u8 opcode ‖ payload`.
+ */
+export function deliverDave(session: OpenSession, messages: readonly DaveOutgoing[]): void {
+  for (const message of messages) {
+    session.seq += 1;
+    let data: Buffer | string;
+    if (isBinary(message)) {
+      const header = Buffer.alloc(3);
+      header.writeUInt16BE(session.seq & 0xffff, 0);
+      header.writeUInt8(message.op, 2);
+      data = Buffer.concat([header, message.payload]);
+    } else {
+      data = JSON.stringify({ op: message.op, d: message.d, seq: session.seq });
+    }
+    session.daveSent.push({ seq: session.seq, data });
+    for (const ws of session.sockets) {
+      if (ws.readyState === ws.OPEN) ws.send(data);
+    }
+  }
 }
 
 function send(ws: WebSocket, message: { op: number; d: unknown; seq?: number }): void {

@@ -15,8 +15,10 @@ import { createServer, type Server } from 'node:https';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { VoiceBackend } from '../types.ts';
 import { decryptRtp } from './crypto.ts';
+import type { DaveFaults, DaveGroupStats } from './dave.ts';
 import {
   type DaveSettings,
+  deliverDave,
   type SpeakingEvent,
   serveVoiceGateway,
   VoiceCloseCode,
@@ -28,7 +30,7 @@ import { newOpenSession, type OpenSession, type VoiceSessionInfo } from './sessi
 import { fakeVoiceCertificate } from './tls.ts';
 import { FakeVoiceUdp } from './udp.ts';
 
-export type { DaveCounters } from './dave.ts';
+export type { DaveCounters, DaveGroupStats } from './dave.ts';
 export {
   type FakeVoiceCertificate,
   fakeVoiceCertificate,
@@ -60,6 +62,11 @@ export interface FakeVoiceServerOptions {
    * `LISTENING_MEMBER_ID`) to their groups. `false`: version 0, transport encryption only.
    */
   dave?: Partial<DaveSettings> | false;
+  /**
+   * Let `shutdown` pass although a guild heard plaintext frames while DAVE was negotiated. Off by
+   * default: every voice harness then fails when the bot spoke in clear (see `plaintextReport`).
+   */
+  allowPlaintext?: boolean;
 }
 
 /** The listening member the fake adds to every DAVE group unless told otherwise. */
@@ -77,6 +84,11 @@ export class FakeVoiceServer implements VoiceBackend {
   /** UDP `address:port` → session, learnt from IP discovery, to attribute keep-alives. */
   readonly #byAddress = new Map<string, OpenSession>();
   #daveDelayMs = 0;
+  readonly #dave: DaveSettings | undefined;
+  readonly #allowPlaintext: boolean;
+  /** Listening members present per guild, once a test changed them (default: `dave.memberIds`). */
+  readonly #presence = new Map<string, string[]>();
+  readonly #daveFaults: DaveFaults = { corruptNextCommit: false, stallTransitions: false };
 
   private constructor(
     https: Server,
@@ -84,7 +96,10 @@ export class FakeVoiceServer implements VoiceBackend {
     udp: FakeVoiceUdp,
     heartbeatMs: number,
     dave: DaveSettings | undefined,
+    allowPlaintext: boolean,
   ) {
+    this.#dave = dave;
+    this.#allowPlaintext = allowPlaintext;
     this.#https = https;
     this.#wss = wss;
     this.#udp = udp;
@@ -102,6 +117,8 @@ export class FakeVoiceServer implements VoiceBackend {
       sockets: this.#sockets,
       dave,
       daveDelayMs: () => this.#daveDelayMs,
+      daveMembers: (guildId) => this.#membersOf(guildId),
+      daveFaults: this.#daveFaults,
     });
   }
 
@@ -122,7 +139,8 @@ export class FakeVoiceServer implements VoiceBackend {
       options.dave === false
         ? undefined
         : { require: false, memberIds: [LISTENING_MEMBER_ID], ...options.dave };
-    return new FakeVoiceServer(https, wss, udp, options.heartbeatIntervalMs ?? 5000, dave);
+    const heartbeatMs = options.heartbeatIntervalMs ?? 5000;
+    return new FakeVoiceServer(https, wss, udp, heartbeatMs, dave, options.allowPlaintext ?? false);
   }
 
   /** `host:port` of the voice websocket, as VOICE_SERVER_UPDATE's `endpoint`. */
@@ -168,9 +186,74 @@ export class FakeVoiceServer implements VoiceBackend {
     return undefined;
   }
 
-  /** Delays the DAVE handshake of later Select Protocols by `ms` (0: none), as a slow voice server would. */
+  /**
+   * Delays the DAVE handshake of later Select Protocols by `ms` (0: none), as a slow voice server
+   * would; also the re-add of a bot that sent op 31 (Discord waits for a member's commit).
+   */
   delayDaveHandshake(ms: number): void {
     this.#daveDelayMs = ms;
+  }
+
+  /**
+   * A listening member joins the guild's voice channel: announced to the bot (op 11) and added to
+   * its DAVE group (op 27, the bot commits, op 29/30, 23, 22): a new epoch. Later groups (a
+   * re-identify, a move) include it too.
+   */
+  joinMember(guildId: string, userId: string): void {
+    const members = this.#membersOf(guildId);
+    if (!members.includes(userId)) this.#presence.set(guildId, [...members, userId]);
+    for (const session of this.#liveSessions(guildId)) {
+      if (session.dave) deliverDave(session, session.dave.join(userId));
+    }
+  }
+
+  /** A listening member leaves (op 13, a Remove proposal): a new epoch; it hears nothing more. */
+  leaveMember(guildId: string, userId: string): void {
+    this.#presence.set(
+      guildId,
+      this.#membersOf(guildId).filter((id) => id !== userId),
+    );
+    for (const session of this.#liveSessions(guildId)) {
+      if (session.dave) deliverDave(session, session.dave.leave(userId));
+    }
+  }
+
+  /** The listening members present in a guild's voice channel. */
+  membersOf(guildId: string): string[] {
+    return [...this.#membersOf(guildId)];
+  }
+
+  /** What the DAVE group of the guild's latest session did (undefined without one). */
+  daveStats(guildId: string): DaveGroupStats | undefined {
+    return this.#liveSessions(guildId).at(-1)?.dave?.stats();
+  }
+
+  /**
+   * Faults for tests of recovery: `corruptNextCommit` flips a byte of the next commit announced
+   * to a bot (it answers op 31 and is re-added); `stallTransitions` never executes a transition.
+   */
+  injectDaveFaults(faults: Partial<DaveFaults>): void {
+    Object.assign(this.#daveFaults, faults);
+  }
+
+  /**
+   * Guilds that heard plaintext frames while DAVE was negotiated, with their counters; empty when
+   * the bot never spoke in clear. `shutdown` fails when this is not empty.
+   */
+  plaintextReport(): string[] {
+    return this.#records
+      .guilds()
+      .map((guildId) => ({ guildId, plaintext: this.#records.plaintextSinceStart(guildId) }))
+      .filter(({ plaintext }) => plaintext > 0)
+      .map(({ guildId, plaintext }) => `guild ${guildId}: ${plaintext} plaintext frames`);
+  }
+
+  #membersOf(guildId: string): readonly string[] {
+    return this.#presence.get(guildId) ?? this.#dave?.memberIds ?? [];
+  }
+
+  #liveSessions(guildId: string): OpenSession[] {
+    return [...this.#byToken.values()].filter((s) => s.guildId === guildId && !s.closed);
   }
 
   /** What a guild's sessions sent so far. */
@@ -215,9 +298,19 @@ export class FakeVoiceServer implements VoiceBackend {
   /**
    * Ends every session (sockets closed with 4014, so the library does not try to resume), waits up
    * to `graceMs` for the sockets to close, terminates the rest, and closes the servers. Leaves no
-   * timers behind; pending `waitForAudio` calls reject.
+   * timers behind; pending `waitForAudio` calls reject. Then rejects when a guild heard a
+   * plaintext frame while DAVE was negotiated (unless `allowPlaintext`): every harness that
+   * closes its voice server checks that the bot never spoke in clear.
    */
   async shutdown(graceMs = 1000): Promise<void> {
+    await this.#close(graceMs);
+    const plaintext = this.#allowPlaintext ? [] : this.plaintextReport();
+    if (plaintext.length > 0) {
+      throw new Error(`the bot sent plaintext voice frames under DAVE: ${plaintext.join('; ')}`);
+    }
+  }
+
+  async #close(graceMs: number): Promise<void> {
     this.#records.cancelWaits('fake voice server closed');
     for (const session of [...this.#byToken.values()]) {
       this.#endSession(session, VoiceCloseCode.Disconnected, 'Voice server shutting down');

@@ -37,6 +37,7 @@ const POLL_MS = 20;
 /** Per-guild records and the waits on them. */
 export class AudioRecords {
   readonly #records = new Map<string, ReceivedAudio & { lastPacketAt: number }>();
+  readonly #pastPlaintext = new Map<string, number>();
   readonly #waits = new Set<{ timer?: NodeJS.Timeout; reject: (error: Error) => void }>();
 
   /** The live record of a guild, created empty on first use. */
@@ -74,7 +75,20 @@ export class AudioRecords {
     };
   }
 
+  /** Guilds with a record. */
+  guilds(): string[] {
+    return [...new Set([...this.#records.keys(), ...this.#pastPlaintext.keys()])];
+  }
+
+  /** Plaintext frames a guild heard under DAVE since the start, across `reset`s. */
+  plaintextSinceStart(guildId: string): number {
+    return (
+      (this.#pastPlaintext.get(guildId) ?? 0) + (this.#records.get(guildId)?.dave.plaintext ?? 0)
+    );
+  }
+
   reset(guildId: string): void {
+    this.#pastPlaintext.set(guildId, this.plaintextSinceStart(guildId));
     this.#records.delete(guildId);
   }
 

@@ -20,7 +20,7 @@ export interface OpenSession extends VoiceSessionInfo {
   /** The DAVE group of the session's last Select Protocol, when DAVE was negotiated. */
   dave: DaveGroup | undefined;
   /** DAVE messages sent, by `seq`: a resume replays those after its `seq_ack`, as v8's buffered resume does. */
-  readonly daveSent: { seq: number; data: Buffer }[];
+  readonly daveSent: { seq: number; data: Buffer | string }[];
   readonly decoder: OpusStreamDecoder;
 }
 
