@@ -17,6 +17,10 @@ export interface IncomingMessage extends MessageFacts {
   readonly names: MentionNames;
   /** A Twitch `/me` action: read as "Bobby waves", not "Bobby said waves". */
   readonly action?: boolean;
+  /** Paid for (a Twitch redemption or cheer): read ahead of plain chat, never dropped as stale. */
+  readonly paid?: boolean;
+  /** The voice the author chose where they chat (Twitch's `!voice`), before any other. */
+  readonly voiceId?: string;
 }
 
 /** The voice a member's messages are spoken in, as the speaking service chose it. */
@@ -51,7 +55,10 @@ export interface ChatSpeaking {
    * The voice for a member's messages; throws a UserError when the server has no key or the
    * member's chat share is used up (their message is then not read).
    */
-  voiceOf(guildId: string, member: { id: string; name: string }): Promise<ChatVoice>;
+  voiceOf(
+    guildId: string,
+    member: { id: string; name: string; voiceId?: string },
+  ): Promise<ChatVoice>;
   /** Queues a turn; false when the queue refuses it now (full, or not in voice). */
   queue(turn: ChatTurn): { ok: true; itemId: string } | { ok: false };
   /** Skips the item playing now in the server. */

@@ -37,6 +37,7 @@ async function world(notInVoice: readonly string[] = []) {
       reads.push(guildId);
       return store.guild(guildId);
     },
+    updateGuild: store.updateGuild.bind(store),
   };
   const logger = pino({ level: 'silent' });
   const created: IncomingMessage[] = [];
@@ -53,7 +54,11 @@ async function world(notInVoice: readonly string[] = []) {
   const source = new TwitchSource({
     chat,
     settings,
-    voice: { channelOf: (guildId) => (notInVoice.includes(guildId) ? undefined : 'voice-1') },
+    voice: {
+      channelOf: (guildId) => (notInVoice.includes(guildId) ? undefined : 'voice-1'),
+      skip: () => false,
+    },
+    voices: async () => [],
     clock: systemClock,
     logger,
     onCount: (outcome) => counts.push(outcome),
