@@ -310,7 +310,11 @@ export class ChatReader {
     }
     let voice: ChatVoice;
     try {
-      voice = await speaking.voiceOf(guildId, { id: message.authorId, name: message.authorName });
+      voice = await speaking.voiceOf(guildId, {
+        id: message.authorId,
+        name: message.authorName,
+        ...(message.voiceId === undefined ? {} : { voiceId: message.voiceId }),
+      });
     } catch (error) {
       this.#refused(guildId, error);
       return false;
