@@ -4,6 +4,7 @@
  * one JOIN per channel, each get every message (ids namespaced), and moderation is withdrawn
  * from each of them.
  */
+import { randomUUID } from 'node:crypto';
 import Keyv from 'keyv';
 import pino from 'pino';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -100,7 +101,7 @@ async function world(notInVoice: readonly string[] = []) {
       reader: { ...guild.reader, twitchChannels },
     }));
   };
-  return { twitch, source, created, withdrawn, cleared, counts, channels, reads };
+  return { twitch, source, created, withdrawn, cleared, counts, channels, reads, store };
 }
 
 describe('TwitchSource', () => {
@@ -216,5 +217,44 @@ describe('TwitchSource', () => {
     expect(first?.joinedAt).toBeGreaterThanOrEqual(before);
     expect(second?.joinedAt).toBe(first?.joinedAt);
     expect(other?.joinedAt).toBeUndefined();
+  });
+
+  test('out of voice, a moderator’s chat command is still obeyed; plain chat is still dropped unread', async () => {
+    const w = await world(['quiet']);
+    await w.channels('quiet', ['streamer']);
+    await w.source.sync('quiet');
+    await until(() => w.twitch.joined('streamer'));
+    w.reads.length = 0;
+    w.twitch.post('streamer', { id: 'p1', login: 'u', userId: '1', text: 'plain' });
+    w.twitch.post('streamer', {
+      id: 'c1',
+      login: 'mod',
+      userId: '2',
+      text: '!tts mute Troll',
+      badges: 'moderator/1',
+    });
+    await until(async () => (await w.store.guild('quiet')).twitch.muted.includes('troll'));
+    expect(w.reads).toEqual(['quiet']);
+    expect(w.created).toEqual([]);
+  });
+
+  test('learnReward: the next redemption with text teaches the reward (any id); none in time, undefined', async () => {
+    const w = await world();
+    await w.channels('g1', ['streamer']);
+    await w.source.sync('g1');
+    await until(() => w.twitch.joined('streamer'));
+    expect(await w.source.learnReward('g1', 50)).toBeUndefined();
+    const rewardId = randomUUID();
+    const learning = w.source.learnReward('g1', 10_000);
+    w.twitch.post('streamer', {
+      id: 'r0',
+      login: 'u',
+      userId: '1',
+      text: ' ',
+      rewardId: randomUUID(),
+    });
+    w.twitch.post('streamer', { id: 'r1', login: 'ronni', userId: '7', text: 'hi', rewardId });
+    expect(await learning).toEqual({ rewardId, channel: 'streamer', displayName: 'ronni' });
+    expect((await w.store.guild('g1')).twitch.rewardId).toBe(rewardId);
   });
 });
