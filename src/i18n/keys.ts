@@ -125,6 +125,12 @@ export interface MessageParams {
   'config.forget_item_twitch': {
     count: number;
   };
+  'config.forget_item_twitch_muted': {
+    count: number;
+  };
+  'config.forget_item_twitch_voices': {
+    count: number;
+  };
   'config.forget_item_usage': {
     count: number;
   };
