@@ -14,7 +14,6 @@ import {
   type GuildSettings,
   TWITCH_BOUNDS,
   TWITCH_READ_MODES,
-  type TwitchReadMode,
   type TwitchSettings,
 } from '../store/index.ts';
 import type { CommandContext } from './command.ts';
@@ -106,9 +105,9 @@ async function runRead(
   { services, translator }: CommandContext,
 ): Promise<void> {
   const guildId = guildIdOf(interaction);
-  const mode = interaction.options.getString('mode') as TwitchReadMode | null;
+  const typed = interaction.options.getString('mode');
   const input = {
-    mode: mode ?? undefined,
+    mode: TWITCH_READ_MODES.find((mode) => mode === typed),
     minBits: interaction.options.getInteger('min-bits') ?? undefined,
     prefix: interaction.options.getString('prefix') ?? undefined,
   };

@@ -26,6 +26,7 @@ import {
 import type { VoiceService } from '../voice/index.ts';
 import { FirstChatters } from './first-chatters.ts';
 import type { ChatReader } from './reader.ts';
+import { type LearnedReward, RecentLogins, RewardLearning } from './twitch-learning.ts';
 import {
   type CheerPhrase,
   twitchAuthorId,
@@ -47,13 +48,6 @@ export interface TwitchChannelStatus {
   readonly readToday: number;
   /** Messages this server did not read (filtered) or withdrew (moderation) since midnight UTC. */
   readonly droppedToday: number;
-}
-
-/** A reward learned by `/config twitch reward learn`: the redemption that taught it. */
-export interface LearnedReward {
-  readonly rewardId: string;
-  readonly channel: string;
-  readonly displayName: string;
 }
 
 /** What a {@link TwitchSource} is built from. */
@@ -102,14 +96,15 @@ export class TwitchSource {
   readonly #counts = new Map<string, DayCount>();
   readonly #firstChatters = new FirstChatters();
   readonly #unsubscribe: (() => void)[];
-  /** Servers waiting to learn their reward from the next redemption with text. */
-  readonly #learning = new Map<string, (learned: LearnedReward) => void>();
+  readonly #learning: RewardLearning;
+  readonly #logins = new RecentLogins(10_000);
   /** The message each server is handling now, so the next waits for it. */
   readonly #chains = new Map<string, Promise<void>>();
 
   constructor(options: TwitchSourceOptions) {
     this.#options = options;
     this.#logger = options.logger.child({ component: 'twitch-source' });
+    this.#learning = new RewardLearning(options.clock);
     const { chat } = options;
     this.#unsubscribe = [
       chat.on('message', (message) => this.#message(message)),
@@ -152,7 +147,10 @@ export class TwitchSource {
   #stopReading(guildId: string, channel: string): void {
     const { chat } = this.#options;
     chat.stopReading(guildId, channel);
-    if (chat.readersOf(channel).length === 0) this.#firstChatters.forgetChannel(channel);
+    if (chat.readersOf(channel).length === 0) {
+      this.#firstChatters.forgetChannel(channel);
+      this.#logins.forgetChannel(channel);
+    }
   }
 
   /** How each Twitch channel the server reads is doing. */
@@ -200,22 +198,8 @@ export class TwitchSource {
    * (`/config twitch reward learn`): resolves with it once stored, or undefined after `withinMs`
    * or when another learn replaces this one.
    */
-  async learnReward(guildId: string, withinMs: number): Promise<LearnedReward | undefined> {
-    this.#learning.get(guildId)?.({ rewardId: '', channel: '', displayName: '' });
-    const { promise, resolve } = Promise.withResolvers<LearnedReward | undefined>();
-    const done = new AbortController();
-    this.#learning.set(guildId, (learned) => {
-      done.abort();
-      resolve(learned.rewardId === '' ? undefined : learned);
-    });
-    this.#options.clock.sleep(withinMs, done.signal).then(
-      () => {
-        this.#learning.delete(guildId);
-        resolve(undefined);
-      },
-      () => undefined,
-    );
-    return promise;
+  learnReward(guildId: string, withinMs: number): Promise<LearnedReward | undefined> {
+    return this.#learning.wait(guildId, withinMs);
   }
 
   #message(message: TwitchMessage): void {
@@ -223,6 +207,7 @@ export class TwitchSource {
     const { channel, userId, firstMessage } = message;
     const now = this.#options.clock.now();
     const joinedAt = this.#firstChatters.joinedAt(channel, userId, firstMessage, now);
+    this.#logins.seen(channel, message.login, userId);
     // Only a command (its prefix starts with a symbol) or a reward to learn needs the settings
     // of a server out of voice; everything else is dropped before reading them.
     const mayAct = COMMAND_START.test(message.text.trimStart());
@@ -287,16 +272,18 @@ export class TwitchSource {
     guild: GuildSettings,
     message: TwitchMessage,
   ): Promise<GuildSettings> {
-    const learned = this.#learning.get(guildId);
     const { rewardId } = message;
-    if (learned === undefined || rewardId === undefined) return guild;
-    this.#learning.delete(guildId);
+    if (!this.#learning.has(guildId) || rewardId === undefined) return guild;
     const saved = await this.#options.settings.updateGuild(guildId, (stored) => ({
       ...stored,
       twitch: { ...stored.twitch, rewardId },
     }));
     this.#logger.info({ guildId, channel: message.channel }, 'Twitch reward learned');
-    learned({ rewardId, channel: message.channel, displayName: message.displayName });
+    this.#learning.taught(guildId, {
+      rewardId,
+      channel: message.channel,
+      displayName: message.displayName,
+    });
     return saved;
   }
 
@@ -320,6 +307,17 @@ export class TwitchSource {
       const twitch = afterCommand(stored.twitch, command, message.userId, voiceId, TWITCH_BOUNDS);
       return twitch === undefined ? stored : { ...stored, twitch };
     });
+    // A muted chatter's messages already waiting are not read either.
+    const muted = command.kind === 'mute' && this.#logins.userId(message.channel, command.login);
+    if (typeof muted === 'string') {
+      const channelId = twitchChannelId(message.channel);
+      const authorId = twitchAuthorId(muted);
+      const count = await this.#options.reader.withdraw(
+        guildId,
+        (origin) => origin.channelId === channelId && origin.authorId === authorId,
+      );
+      this.#count(guildId, message.channel, 'dropped', count);
+    }
   }
 
   #deleted(deleted: TwitchDeleted): void {

@@ -41,21 +41,12 @@ export function chatCommandOf(text: string, prefix: string): TwitchChatCommand |
   }
   if (name !== 'tts') return undefined;
   const [action = '', target] = rest;
-  switch (action.toLowerCase()) {
-    case 'skip':
-    case 'pause':
-    case 'resume':
-      return rest.length === 1
-        ? { kind: action.toLowerCase() as 'skip' | 'pause' | 'resume' }
-        : { kind: 'unknown' };
-    case 'mute':
-    case 'unmute': {
-      const login = rest.length === 2 ? twitchLogin((target ?? '').replace(/^@/, '')) : undefined;
-      return login === undefined
-        ? { kind: 'unknown' }
-        : { kind: action.toLowerCase() as 'mute' | 'unmute', login };
-    }
-    default:
-      return { kind: 'unknown' };
+  const verb = action.toLowerCase();
+  if (verb === 'skip' || verb === 'pause' || verb === 'resume')
+    return rest.length === 1 ? { kind: verb } : { kind: 'unknown' };
+  if (verb === 'mute' || verb === 'unmute') {
+    const login = rest.length === 2 ? twitchLogin((target ?? '').replace(/^@/, '')) : undefined;
+    return login === undefined ? { kind: 'unknown' } : { kind: verb, login };
   }
+  return { kind: 'unknown' };
 }

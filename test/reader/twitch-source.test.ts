@@ -257,4 +257,27 @@ describe('TwitchSource', () => {
     expect(await learning).toEqual({ rewardId, channel: 'streamer', displayName: 'ronni' });
     expect((await w.store.guild('g1')).twitch.rewardId).toBe(rewardId);
   });
+
+  test('a moderator’s mute withdraws what the muted chatter already has waiting, in that server', async () => {
+    const w = await world();
+    await w.channels('g1', ['streamer']);
+    await w.source.sync('g1');
+    await until(() => w.twitch.joined('streamer'));
+    w.twitch.post('streamer', { id: 't1', login: 'Troll', userId: '66', text: 'spam one' });
+    w.twitch.post('streamer', { id: 'o1', login: 'other', userId: '67', text: 'fine' });
+    await until(() => w.created.length === 2);
+    w.twitch.post('streamer', {
+      id: 'm1',
+      login: 'mod',
+      userId: '2',
+      text: '!tts mute troll',
+      badges: 'moderator/1',
+    });
+    await until(() => w.withdrawn.length === 1);
+    expect(w.withdrawn).toEqual(['g1 twitch:t1']);
+    w.twitch.post('streamer', { id: 't2', login: 'troll', userId: '66', text: 'spam two' });
+    w.twitch.post('streamer', { id: 'o2', login: 'other', userId: '67', text: 'still fine' });
+    await until(() => w.created.length === 3);
+    expect(w.created.map((m) => m.id)).toEqual(['twitch:t1', 'twitch:o1', 'twitch:o2']);
+  });
 });
