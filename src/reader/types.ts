@@ -17,8 +17,6 @@ export interface IncomingMessage extends MessageFacts {
   readonly names: MentionNames;
   /** A Twitch `/me` action: read as "Bobby waves", not "Bobby said waves". */
   readonly action?: boolean;
-  /** Paid for (a Twitch redemption or cheer): read ahead of plain chat, never dropped as stale. */
-  readonly paid?: boolean;
   /** The voice the author chose where they chat (Twitch's `!voice`), before any other. */
   readonly voiceId?: string;
 }
