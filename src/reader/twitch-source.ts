@@ -294,6 +294,7 @@ export class TwitchSource {
     command: TwitchChatCommand,
   ): Promise<void> {
     this.#logger.info({ guildId, command: command.kind }, 'Twitch chat command');
+    if (command.kind === 'unknown') return;
     if (command.kind === 'skip') {
       this.#options.voice.skip(guildId);
       return;
