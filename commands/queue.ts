@@ -53,13 +53,16 @@ export default {
       reading || chat.waiting + chat.droppedStale > 0
         ? `\n${t('queue.chat', { waiting: chat.waiting, stale: chat.droppedStale })}`
         : '';
+    // Twitch redemptions and cheers, apart: paid for, read first, never dropped as stale.
+    const paidLine =
+      chat.waitingPaid > 0 ? `\n${t('queue.chat_paid', { paid: chat.waitingPaid })}` : '';
     const { collapsed, blocked, newMember, refused } = chat;
     const rulesLine =
       collapsed + blocked + newMember + refused > 0
         ? `\n${t('queue.chat_rules', { collapsed, blocked, newMember, refused })}`
         : '';
     await interaction.editReply({
-      content: `${header}\n${body}${chatLine}${rulesLine}`,
+      content: `${header}\n${body}${chatLine}${paidLine}${rulesLine}`,
       allowedMentions: { parse: [] },
     });
   },

@@ -136,7 +136,10 @@ export async function startBot(
       blocklists,
     });
     onStop(async () => reader.close());
-    const twitch = createTwitchSource({ config, store, reader, voice, clock, logger, metrics });
+    const twitch = createTwitchSource({
+      ...{ config, store, tts, reader, voice, clock, logger, metrics },
+      translatorOf,
+    });
     onStop(() => twitch.close());
     // A forgotten server's records are gone: its Twitch chat stops being read at once, and
     // the chatters' voices held in memory go (else the next assignment wrote them back).

@@ -1,5 +1,5 @@
-/** `/config twitch add|remove|list`: Twitch channels whose chat streamer mode reads aloud. */
-import { listGroup, type SubcommandPart } from '../../src/discord/index.ts';
-import { twitchGroup } from '../../src/discord/twitch-config.ts';
+/** `/config twitch add|remove|list|read|reward`: Twitch channels read aloud, and what of them. */
+import type { SubcommandPart } from '../../src/discord/index.ts';
+import { twitchPart } from '../../src/discord/twitch-config.ts';
 
-export default listGroup(twitchGroup) satisfies SubcommandPart;
+export default twitchPart satisfies SubcommandPart;

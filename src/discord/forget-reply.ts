@@ -37,6 +37,9 @@ export function describeForgetReport({ t }: Translator, report: ForgetReport): s
     report.readChannels > 0 &&
       t('config.forget_item_read_channels', { count: report.readChannels }),
     report.twitchChannels > 0 && t('config.forget_item_twitch', { count: report.twitchChannels }),
+    report.twitchVoices > 0 &&
+      t('config.forget_item_twitch_voices', { count: report.twitchVoices }),
+    report.twitchMuted > 0 && t('config.forget_item_twitch_muted', { count: report.twitchMuted }),
     report.dictionaryEntries > 0 &&
       t('config.forget_item_dictionary', { count: report.dictionaryEntries }),
     report.blockedWords > 0 &&

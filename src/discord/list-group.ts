@@ -9,6 +9,7 @@ import {
   type ChatInputCommandInteraction,
   MessageFlags,
   type SlashCommandSubcommandBuilder,
+  type SlashCommandSubcommandGroupBuilder,
   type SlashCommandSubcommandsOnlyBuilder,
 } from 'discord.js';
 import type { MessageKey, Translator } from '../i18n/index.ts';
@@ -71,22 +72,32 @@ export function listGroup<Item>(group: ListGroup<Item>): SubcommandPart {
   return {
     names: [name],
     build: (builder: SlashCommandSubcommandsOnlyBuilder) =>
-      builder.addSubcommandGroup((g) =>
-        described(g.setName(name), `commands.config.${name}`)
-          .addSubcommand((sub) =>
-            group.addOptions(described(sub.setName('add'), `commands.config.${name}-add`)),
-          )
-          .addSubcommand((sub) =>
-            group.removeOptions(described(sub.setName('remove'), `commands.config.${name}-remove`)),
-          )
-          .addSubcommand((sub) => described(sub.setName('list'), `commands.config.${name}-list`)),
-      ),
+      builder.addSubcommandGroup((g) => listSubcommands(group, g)),
     execute: (interaction, context) => runListGroup(group, interaction, context),
   };
 }
 
+/**
+ * The group named and described, with its `add`, `remove` and `list`: for a part that adds
+ * subcommands of its own to the group (`/config twitch read`).
+ */
+export function listSubcommands<Item>(
+  group: ListGroup<Item>,
+  g: SlashCommandSubcommandGroupBuilder,
+): SlashCommandSubcommandGroupBuilder {
+  const { name } = group;
+  return described(g.setName(name), `commands.config.${name}`)
+    .addSubcommand((sub) =>
+      group.addOptions(described(sub.setName('add'), `commands.config.${name}-add`)),
+    )
+    .addSubcommand((sub) =>
+      group.removeOptions(described(sub.setName('remove'), `commands.config.${name}-remove`)),
+    )
+    .addSubcommand((sub) => described(sub.setName('list'), `commands.config.${name}-list`));
+}
+
 /** Runs `add`, `remove` or `list` and answers with the list (to the manager only). */
-async function runListGroup<Item>(
+export async function runListGroup<Item>(
   group: ListGroup<Item>,
   interaction: ChatInputCommandInteraction,
   context: CommandContext,

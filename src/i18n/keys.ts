@@ -59,8 +59,15 @@ export interface MessageParams {
   'commands.config.twitch-add': Record<string, never>;
   'commands.config.twitch-add-channel': Record<string, never>;
   'commands.config.twitch-list': Record<string, never>;
+  'commands.config.twitch-read': Record<string, never>;
+  'commands.config.twitch-read-min-bits': Record<string, never>;
+  'commands.config.twitch-read-mode': Record<string, never>;
+  'commands.config.twitch-read-prefix': Record<string, never>;
   'commands.config.twitch-remove': Record<string, never>;
   'commands.config.twitch-remove-channel': Record<string, never>;
+  'commands.config.twitch-reward': Record<string, never>;
+  'commands.config.twitch-reward-action': Record<string, never>;
+  'commands.config.twitch-reward-id': Record<string, never>;
   'commands.help.description': Record<string, never>;
   'commands.join.description': Record<string, never>;
   'commands.leave.description': Record<string, never>;
@@ -121,6 +128,12 @@ export interface MessageParams {
     count: number;
   };
   'config.forget_item_twitch': {
+    count: number;
+  };
+  'config.forget_item_twitch_muted': {
+    count: number;
+  };
+  'config.forget_item_twitch_voices': {
     count: number;
   };
   'config.forget_item_usage': {
@@ -268,6 +281,16 @@ export interface MessageParams {
   'errors.twitch_channels_full': {
     max: Param;
   };
+  'errors.twitch_learn_no_channel': Record<string, never>;
+  'errors.twitch_min_bits': {
+    max: Param;
+    min: Param;
+  };
+  'errors.twitch_prefix': {
+    max: Param;
+  };
+  'errors.twitch_reward_action': Record<string, never>;
+  'errors.twitch_reward_id': Record<string, never>;
   'errors.unexpected': {
     incident: Param;
   };
@@ -366,6 +389,9 @@ export interface MessageParams {
   'queue.chat': {
     stale: Param;
     waiting: Param;
+  };
+  'queue.chat_paid': {
+    paid: Param;
   };
   'queue.chat_rules': {
     blocked: Param;
@@ -476,6 +502,13 @@ export interface MessageParams {
   };
   'reader.speech.bleep': Record<string, never>;
   'reader.speech.channel': Record<string, never>;
+  'reader.speech.cheered': {
+    count: number;
+  };
+  'reader.speech.cheered_text': {
+    cheered: Param;
+    text: Param;
+  };
   'reader.speech.code_block': Record<string, never>;
   'reader.speech.date': Record<string, never>;
   'reader.speech.file': {
@@ -525,18 +558,48 @@ export interface MessageParams {
   'reader.twitch_connected': Record<string, never>;
   'reader.twitch_connecting': Record<string, never>;
   'reader.twitch_list': Record<string, never>;
+  'reader.twitch_muted': {
+    logins: Param;
+  };
+  'reader.twitch_no_reward': Record<string, never>;
   'reader.twitch_none': Record<string, never>;
   'reader.twitch_not_listed': {
     channel: Param;
   };
+  'reader.twitch_paused': {
+    command: Param;
+  };
   'reader.twitch_removed': {
     channel: Param;
+  };
+  'reader.twitch_reward_cleared': Record<string, never>;
+  'reader.twitch_reward_learned': {
+    channel: Param;
+    name: Param;
+    reward: Param;
+  };
+  'reader.twitch_reward_learning': {
+    channels: Param;
+  };
+  'reader.twitch_reward_not_learned': Record<string, never>;
+  'reader.twitch_reward_set': {
+    reward: Param;
+  };
+  'reader.twitch_settings': {
+    minBits: Param;
+    mode: Param;
+    prefix: Param;
+    reward: Param;
   };
   'reader.twitch_status': {
     channel: Param;
     dropped: Param;
     read: Param;
     state: Param;
+  };
+  'reader.twitch_voices': {
+    command: Param;
+    count: number;
   };
   'reader.word_absent': {
     word: Param;

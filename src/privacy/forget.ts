@@ -24,6 +24,10 @@ export interface ForgetReport {
   readonly readChannels: number;
   /** Twitch channels the server's reader read. */
   readonly twitchChannels: number;
+  /** Voices Twitch chatters chose with `!voice` (one per chatter). */
+  readonly twitchVoices: number;
+  /** Twitch chatters its moderators muted with `!tts mute`. */
+  readonly twitchMuted: number;
   readonly dictionaryEntries: number;
   readonly blockedWords: number;
   /** Journalled speech not yet delivered. */
@@ -118,6 +122,8 @@ export class ForgetService {
       settings: settings !== undefined,
       readChannels: settings?.reader.channels.length ?? 0,
       twitchChannels: settings?.reader.twitchChannels.length ?? 0,
+      twitchVoices: Object.keys(settings?.twitch.voices ?? {}).length,
+      twitchMuted: settings?.twitch.muted.length ?? 0,
       dictionaryEntries: settings?.dictionary.length ?? 0,
       blockedWords: settings?.blockedWords.length ?? 0,
       pendingSpeech: entries.length,

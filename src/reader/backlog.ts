@@ -12,6 +12,11 @@ export interface PendingMessage extends ChatLine {
   readonly id: string;
   /** Messages merge only with messages spoken in the same voice (voice, model, speed). */
   readonly voiceKey: string;
+  /**
+   * Paid for (a Twitch redemption or cheer): read ahead of plain chat (see `TakePlan.order`) and
+   * never dropped as stale, however long it waits.
+   */
+  readonly paid?: boolean;
 }
 
 /** Settings of a {@link ChatBacklog}. */
@@ -107,6 +112,13 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     this.#put({ message, seq: this.#seq++ });
   }
 
+  /** Unread messages that were paid for (see {@link PendingMessage.paid}). */
+  get paid(): number {
+    let count = 0;
+    for (const entry of this.#entries.values()) if (entry.message.paid === true) count += 1;
+    return count;
+  }
+
   /** Whether the message waits here unread. */
   has(id: string): boolean {
     return this.#entries.has(id);
@@ -150,6 +162,7 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
   trim(now: number, maxAgeMs: number, maxChars: number, glue = SAID_GLUE_CHARS): M[] {
     const stale: M[] = [];
     for (const entry of this.#entries.values()) {
+      if (entry.message.paid === true) continue;
       const old = now - entry.message.at > maxAgeMs;
       if (!old && !(this.chars(glue) > maxChars && this.#entries.size > 1)) break;
       this.#drop(entry);
@@ -189,13 +202,14 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     for (const entry of timed) {
       const key = plan.repeatKey?.(entry.message) ?? '';
       keys.set(entry, key);
-      if (key !== '' && now - entry.message.at <= maxAgeMs)
+      if (key !== '' && (entry.message.paid === true || now - entry.message.at <= maxAgeMs))
         newest.set(key, Math.max(newest.get(key) ?? 0, entry.message.at));
     }
     const cost = plan.cost ?? ((message: M) => batchCost(message));
     let speechEndsAt = now + (forecast?.aheadMs ?? 0);
     for (const entry of timed) {
-      if (now - entry.message.at > maxAgeMs) {
+      const paid = entry.message.paid === true;
+      if (!paid && now - entry.message.at > maxAgeMs) {
         stale.add(entry);
         continue;
       }
@@ -208,7 +222,7 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
       }
       const endsAt = speechEndsAt + cost(entry.message) * (forecast?.msPerChar ?? 0);
       const heardAfter = endsAt - (newest.get(key) ?? entry.message.at);
-      if (forecast !== undefined && heardAfter > forecast.heardWithinMs) {
+      if (!paid && forecast !== undefined && heardAfter > forecast.heardWithinMs) {
         stale.add(entry);
         continue;
       }

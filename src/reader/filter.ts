@@ -24,6 +24,11 @@ export interface MessageFacts {
   readonly twitchChannel?: string;
   /** Twitch badges of the chatter (`broadcaster`, `moderator`, `vip`, `subscriber`…); none on Discord. */
   readonly badges?: readonly string[];
+  /**
+   * Paid for (a Twitch redemption or cheer): read ahead of plain chat, never dropped as stale,
+   * and not held by `new-member-delay`.
+   */
+  readonly paid?: boolean;
 }
 
 /** Read it; join the author's voice channel first, then read; or why it is not read. */
@@ -79,7 +84,7 @@ export function readDecision(
   if (message.roleIds.some((role) => settings.ignoredRoles.includes(role)))
     return no('ignored-role');
   const delay = settings.newMemberDelayMs;
-  if (delay > 0 && now !== undefined && message.joinedAt !== undefined) {
+  if (delay > 0 && now !== undefined && message.joinedAt !== undefined && message.paid !== true) {
     if (now - message.joinedAt < delay) return no('new-member');
   }
   const text = visibleText(message.content).trimStart();

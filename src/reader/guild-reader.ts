@@ -110,6 +110,11 @@ export class GuildReader {
     return this.#backlog.size;
   }
 
+  /** Paid messages (Twitch redemptions and cheers) among those waiting. */
+  get waitingPaid(): number {
+    return this.#backlog.paid;
+  }
+
   /** Messages dropped because they could not be heard within `max-age` of being posted. */
   get droppedStale(): number {
     return this.#turns.droppedStale;

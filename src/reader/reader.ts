@@ -47,6 +47,8 @@ export interface ChatReaderOptions {
 export interface ReaderStats {
   /** Messages waiting to be read. */
   readonly waiting: number;
+  /** Of those, paid ones (Twitch redemptions and cheers): read first, never dropped as stale. */
+  readonly waitingPaid: number;
   /** Messages dropped because they could not be heard within `max-age` of being posted. */
   readonly droppedStale: number;
   /** Messages heard within another's reading: repeats said as one ("7 people said LUL"). */
@@ -160,6 +162,7 @@ export class ChatReader {
     const skips = this.#skips.get(guildId);
     return {
       waiting: reader?.waiting ?? 0,
+      waitingPaid: reader?.waitingPaid ?? 0,
       droppedStale: reader?.droppedStale ?? 0,
       collapsed: reader?.collapsed ?? 0,
       blocked: skips?.blocked ?? 0,
@@ -323,7 +326,11 @@ export class ChatReader {
     try {
       voice = await speaking.voiceOf(
         guildId,
-        { id: message.authorId, name: message.authorName },
+        {
+          id: message.authorId,
+          name: message.authorName,
+          ...(message.voiceId === undefined ? {} : { voiceId: message.voiceId }),
+        },
         spoken.text,
       );
     } catch (error) {
@@ -348,6 +355,7 @@ export class ChatReader {
         voiceKey: voice.key,
         voice,
         priority: hasPriority(standing, guild.reader.priorityRoles),
+        ...(message.paid === true ? { paid: true } : {}),
       },
       message.channelId,
     );

@@ -313,12 +313,20 @@ export class ReaderTurns {
       heardWithinMs: maxAgeMs * FORECAST_SHARE,
     };
     const priority = (message: ReaderMessage): boolean => message.priority === true;
+    // Paid messages (redemptions, cheers) go ahead of everyone, and no share holds them back.
+    const paid = (message: ReaderMessage): boolean => message.paid === true;
+    const first = (message: ReaderMessage): boolean => paid(message) || priority(message);
     const plan: TakePlan<ReaderMessage> = {
-      order: (waiting) => this.#share.order(now, priorityFirst(waiting, priority), priority),
-      repeatKey: (message) => (message.kind === 'said' ? repeatKey(message.text) : ''),
+      order: (waiting) =>
+        this.#share.order(now, priorityFirst(priorityFirst(waiting, priority), paid), first),
+      repeatKey: (message) =>
+        message.kind === 'said' && !paid(message) ? repeatKey(message.text) : '',
       cost,
     };
-    const taken = backlog.take(now, maxAgeMs, forecast, this.#options.busyChat ? plan : {});
+    const plain: TakePlan<ReaderMessage> = {
+      order: (waiting) => ({ ordered: priorityFirst(waiting, paid), held: [] }),
+    };
+    const taken = backlog.take(now, maxAgeMs, forecast, this.#options.busyChat ? plan : plain);
     if (taken.stale.length > 0) {
       this.#droppedStale += taken.stale.length;
       backlog.forget(taken.stale);

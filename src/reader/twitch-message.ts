@@ -4,7 +4,7 @@
  * or drops by the `emoji` setting. Pure.
  */
 import type { MentionNames } from '../speech/index.ts';
-import type { TwitchMessage } from '../twitch/index.ts';
+import { type TwitchMessage, withoutCheermotes } from '../twitch/index.ts';
 import type { IncomingMessage } from './types.ts';
 
 /** The prefix of every Twitch id the reader sees: messages, chatters, channels. */
@@ -93,15 +93,40 @@ export function withEmotes(message: Pick<TwitchMessage, 'text' | 'emotes'>): str
   return out + points.slice(at).join('');
 }
 
+/** How a server reads a message, as its Twitch settings decided (see `twitchTake`). */
+export interface TwitchReading {
+  /** The text the reader's filters see: a cheer's without its cheermotes. */
+  readonly text: string;
+  /** A redemption of the server's reward, or a cheer of its `min-bits`: read first, never stale. */
+  readonly paid: boolean;
+  /** A cheer's bits: read as "RonniTV cheered 500 bits: …". */
+  readonly bits?: number;
+  /** The voice the chatter chose with `!voice`. */
+  readonly voiceId?: string;
+}
+
+/** How a server's language says a cheer: "cheered 500 bits: great stream" (`text` may be empty). */
+export type CheerPhrase = (bits: number, text: string) => string;
+
 /**
  * The reader's message for `guildId` (a server reading the message's channel). `joinedAt`:
  * when a first-time chatter was first seen (see `FirstChatters`), for `new-member-delay`.
+ * `reading`: how the server's Twitch settings read it (plain chat when absent); a cheer is read
+ * as an action of its chatter, `cheer` giving the words.
  */
 export function twitchIncoming(
   message: TwitchMessage,
   guildId: string,
   joinedAt?: number,
+  reading?: TwitchReading,
+  cheer?: CheerPhrase,
 ): IncomingMessage {
+  const bits = reading?.bits;
+  const spoken = withEmotes(message);
+  const cheered =
+    bits === undefined || cheer === undefined
+      ? undefined
+      : cheer(bits, withoutCheermotes(spoken, message.bits));
   return {
     id: twitchMessageId(message.id),
     guildId,
@@ -113,12 +138,19 @@ export function twitchIncoming(
     webhook: false,
     roleIds: [],
     authorVoiceChannelId: undefined,
-    content: message.text,
+    content: reading?.text ?? message.text,
     twitchChannel: message.channel,
     badges: [...message.badges],
     ...(joinedAt === undefined ? {} : { joinedAt }),
-    ...(message.isAction ? { action: true } : {}),
-    message: { content: withEmotes(message), attachments: [], stickers: [] },
+    ...(message.isAction || cheered !== undefined ? { action: true } : {}),
+    ...(reading?.paid === true ? { paid: true } : {}),
+    ...(reading?.voiceId === undefined ? {} : { voiceId: reading.voiceId }),
+    message: {
+      content:
+        cheered ?? (reading === undefined ? spoken : withoutCheermotes(spoken, message.bits)),
+      attachments: [],
+      stickers: [],
+    },
     names: NO_NAMES,
   };
 }

@@ -5,12 +5,20 @@
  * merging and pacing are the reader's, as for Discord messages.
  */
 import type { Config } from '../config/index.ts';
+import { english, type Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { PrometheusMetrics } from '../ops/index.ts';
-import type { BotStore, SettingsStore } from '../store/index.ts';
-import type { Clock } from '../tts/index.ts';
+import { voiceChoices } from '../speech/index.ts';
+import {
+  type BotStore,
+  type GuildSettings,
+  type SettingsStore,
+  TWITCH_BOUNDS,
+} from '../store/index.ts';
+import type { Clock, TtsClients, Voice } from '../tts/index.ts';
 import {
   TwitchChat,
+  type TwitchChatCommand,
   type TwitchCleared,
   type TwitchDeleted,
   type TwitchMessage,
@@ -18,12 +26,15 @@ import {
 import type { VoiceService } from '../voice/index.ts';
 import { FirstChatters } from './first-chatters.ts';
 import type { ChatReader } from './reader.ts';
+import { type LearnedReward, RecentLogins, RewardLearning } from './twitch-learning.ts';
 import {
+  type CheerPhrase,
   twitchAuthorId,
   twitchChannelId,
   twitchIncoming,
   twitchMessageId,
 } from './twitch-message.ts';
+import { afterCommand, twitchTake } from './twitch-take.ts';
 
 /** What is counted of Twitch messages: received once each, then read or dropped per server. */
 export type TwitchOutcome = 'received' | 'read' | 'dropped';
@@ -46,13 +57,17 @@ export interface TwitchSourceOptions {
     'read' | 'stopReading' | 'channelsOf' | 'readersOf' | 'state' | 'on' | 'close'
   >;
   readonly reader: Pick<ChatReader, 'created' | 'withdraw' | 'clear'>;
-  readonly settings: Pick<SettingsStore, 'guild'>;
+  readonly settings: Pick<SettingsStore, 'guild' | 'updateGuild'>;
   /**
    * Where the bot is in voice: a server not in voice drops a Twitch message before reading its
    * settings (a Twitch chatter is in no Discord voice channel, so the reader could neither read
-   * it nor join for it).
+   * it nor join for it), unless it can be a chat command. `skip` is `!tts skip`.
    */
-  readonly voice: Pick<VoiceService, 'channelOf'>;
+  readonly voice: Pick<VoiceService, 'channelOf' | 'skip'>;
+  /** The voices of the server's key for its model: what `!voice <name>` is matched against. */
+  readonly voices: (guildId: string) => Promise<readonly Voice[]>;
+  /** How the server's language says a cheer; English when absent. */
+  readonly cheerPhrase?: (guildId: string) => CheerPhrase;
   readonly clock: Clock;
   readonly logger: Logger;
   /** Told of each message received, read or dropped (metrics). */
@@ -60,6 +75,13 @@ export interface TwitchSourceOptions {
 }
 
 const DAY_MS = 86_400_000;
+
+/** A chat command starts with a character that is no letter, digit or space (see the prefix). */
+const COMMAND_START = /^[^\p{L}\p{N}\s]/u;
+
+/** The English cheer, for a source built without the servers' languages. */
+const ENGLISH_CHEER: CheerPhrase = (bits, text) =>
+  `cheered ${bits} ${bits === 1 ? 'bit' : 'bits'}${text === '' ? '' : `: ${text}`}`;
 
 interface DayCount {
   day: number;
@@ -74,10 +96,15 @@ export class TwitchSource {
   readonly #counts = new Map<string, DayCount>();
   readonly #firstChatters = new FirstChatters();
   readonly #unsubscribe: (() => void)[];
+  readonly #learning: RewardLearning;
+  readonly #logins = new RecentLogins(10_000);
+  /** The message each server is handling now, so the next waits for it. */
+  readonly #chains = new Map<string, Promise<void>>();
 
   constructor(options: TwitchSourceOptions) {
     this.#options = options;
     this.#logger = options.logger.child({ component: 'twitch-source' });
+    this.#learning = new RewardLearning(options.clock);
     const { chat } = options;
     this.#unsubscribe = [
       chat.on('message', (message) => this.#message(message)),
@@ -120,7 +147,10 @@ export class TwitchSource {
   #stopReading(guildId: string, channel: string): void {
     const { chat } = this.#options;
     chat.stopReading(guildId, channel);
-    if (chat.readersOf(channel).length === 0) this.#firstChatters.forgetChannel(channel);
+    if (chat.readersOf(channel).length === 0) {
+      this.#firstChatters.forgetChannel(channel);
+      this.#logins.forgetChannel(channel);
+    }
   }
 
   /** How each Twitch channel the server reads is doing. */
@@ -163,35 +193,132 @@ export class TwitchSource {
     for (let i = 0; i < by; i++) this.#options.onCount?.(outcome);
   }
 
+  /**
+   * The server learns its TTS reward from the next redemption with text in a channel it reads
+   * (`/config twitch reward learn`): resolves with it once stored, or undefined after `withinMs`
+   * or when another learn replaces this one.
+   */
+  learnReward(guildId: string, withinMs: number): Promise<LearnedReward | undefined> {
+    return this.#learning.wait(guildId, withinMs);
+  }
+
   #message(message: TwitchMessage): void {
     this.#options.onCount?.('received');
     const { channel, userId, firstMessage } = message;
     const now = this.#options.clock.now();
     const joinedAt = this.#firstChatters.joinedAt(channel, userId, firstMessage, now);
+    this.#logins.seen(channel, message.login, userId);
+    // Only a command (its prefix starts with a symbol) or a reward to learn needs the settings
+    // of a server out of voice; everything else is dropped before reading them.
+    const mayAct = COMMAND_START.test(message.text.trimStart());
     for (const guildId of this.#options.chat.readersOf(message.channel)) {
-      if (this.#options.voice.channelOf(guildId) === undefined) {
-        // As the reader does for a message while out of voice: nothing from before is read later.
-        this.#options.reader.clear(guildId);
-        this.#count(guildId, message.channel, 'dropped');
+      const inVoice = this.#options.voice.channelOf(guildId) !== undefined;
+      if (!inVoice && !mayAct && !this.#learning.has(guildId)) {
+        this.#outOfVoice(guildId, channel);
         continue;
       }
-      this.#options.reader
-        .created(twitchIncoming(message, guildId, joinedAt))
-        .then(async (read) => {
-          this.#count(guildId, message.channel, read ? 'read' : 'dropped');
-          if (!read) await this.#stillWanted(guildId, message.channel);
-        })
-        .catch((error: unknown) => {
-          this.#logger.error({ err: error, guildId }, 'Twitch message failed');
-        });
+      // One message at a time per server, so its messages reach the reader in order.
+      this.#serial(guildId, () => this.#handle(guildId, message, inVoice, joinedAt));
     }
   }
 
-  // A server whose settings no longer list the channel (forgotten, its data deleted after it
-  // removed the bot) stops reading it; the check runs only for messages it did not read.
-  async #stillWanted(guildId: string, channel: string): Promise<void> {
-    const { reader } = await this.#options.settings.guild(guildId);
-    if (!reader.twitchChannels.includes(channel)) this.#stopReading(guildId, channel);
+  // As the reader does for a message while out of voice: nothing from before is read later.
+  #outOfVoice(guildId: string, channel: string): void {
+    this.#options.reader.clear(guildId);
+    this.#count(guildId, channel, 'dropped');
+  }
+
+  async #handle(
+    guildId: string,
+    message: TwitchMessage,
+    inVoice: boolean,
+    joinedAt: number | undefined,
+  ): Promise<void> {
+    const { channel } = message;
+    let guild = await this.#options.settings.guild(guildId);
+    if (!guild.reader.twitchChannels.includes(channel)) {
+      this.#stopReading(guildId, channel);
+      return;
+    }
+    if (message.rewardId !== undefined && message.text.trim() !== '')
+      guild = await this.#learn(guildId, guild, message);
+    const take = twitchTake(message, guild.twitch);
+    if (take.kind === 'command') {
+      await this.#command(guildId, message, take.command);
+      return;
+    }
+    if (take.kind === 'skip') {
+      this.#logger.debug({ guildId, why: take.why }, 'Twitch message not read');
+      this.#count(guildId, channel, 'dropped');
+      return;
+    }
+    if (!inVoice) {
+      this.#outOfVoice(guildId, channel);
+      return;
+    }
+    const voiceId = guild.twitch.voices[message.userId];
+    const reading = { ...take, ...(voiceId === undefined ? {} : { voiceId }) };
+    const cheer = this.#options.cheerPhrase?.(guildId) ?? ENGLISH_CHEER;
+    // Not awaited: the reader keeps the server's messages in the order they are handed over.
+    this.#options.reader.created(twitchIncoming(message, guildId, joinedAt, reading, cheer)).then(
+      (read) => this.#count(guildId, channel, read ? 'read' : 'dropped'),
+      (error: unknown) => this.#logger.error({ err: error, guildId }, 'Twitch message failed'),
+    );
+  }
+
+  // A redemption with text while the server learns its reward: that reward is the server's.
+  async #learn(
+    guildId: string,
+    guild: GuildSettings,
+    message: TwitchMessage,
+  ): Promise<GuildSettings> {
+    const { rewardId } = message;
+    if (!this.#learning.has(guildId) || rewardId === undefined) return guild;
+    const saved = await this.#options.settings.updateGuild(guildId, (stored) => ({
+      ...stored,
+      twitch: { ...stored.twitch, rewardId },
+    }));
+    this.#logger.info({ guildId, channel: message.channel }, 'Twitch reward learned');
+    this.#learning.taught(guildId, {
+      rewardId,
+      channel: message.channel,
+      displayName: message.displayName,
+    });
+    return saved;
+  }
+
+  // Moderators' `!tts …` and chatters' `!voice …`: stored in the server's Twitch settings.
+  async #command(
+    guildId: string,
+    message: TwitchMessage,
+    command: TwitchChatCommand,
+  ): Promise<void> {
+    this.#logger.info({ guildId, command: command.kind }, 'Twitch chat command');
+    if (command.kind === 'unknown') return;
+    if (command.kind === 'skip') {
+      this.#options.voice.skip(guildId);
+      return;
+    }
+    let voiceId: string | undefined;
+    if (command.kind === 'voice' && command.name !== undefined) {
+      voiceId = voiceChoices(await this.#options.voices(guildId), command.name)[0]?.value;
+      if (voiceId === undefined) return;
+    }
+    await this.#options.settings.updateGuild(guildId, (stored) => {
+      const twitch = afterCommand(stored.twitch, command, message.userId, voiceId, TWITCH_BOUNDS);
+      return twitch === undefined ? stored : { ...stored, twitch };
+    });
+    // A muted chatter's messages already waiting are not read either.
+    const muted = command.kind === 'mute' && this.#logins.userId(message.channel, command.login);
+    if (typeof muted === 'string') {
+      const channelId = twitchChannelId(message.channel);
+      const authorId = twitchAuthorId(muted);
+      const count = await this.#options.reader.withdraw(
+        guildId,
+        (origin) => origin.channelId === channelId && origin.authorId === authorId,
+      );
+      this.#count(guildId, message.channel, 'dropped', count);
+    }
   }
 
   #deleted(deleted: TwitchDeleted): void {
@@ -210,21 +337,38 @@ export class TwitchSource {
   ): void {
     const channelId = twitchChannelId(channel);
     for (const guildId of this.#options.chat.readersOf(channel)) {
-      this.#options.reader
-        .withdraw(guildId, (origin) => origin.channelId === channelId && matches(origin))
-        .then(
-          (count) => this.#count(guildId, channel, 'dropped', count),
-          (error: unknown) =>
-            this.#logger.error({ err: error, guildId }, 'Twitch withdrawal failed'),
+      // After the messages received before it have reached the reader.
+      this.#serial(guildId, async () => {
+        const count = await this.#options.reader.withdraw(
+          guildId,
+          (origin) => origin.channelId === channelId && matches(origin),
         );
+        this.#count(guildId, channel, 'dropped', count);
+      });
     }
+  }
+
+  /** Runs `task` after the server's earlier messages and withdrawals, so they keep their order. */
+  #serial(guildId: string, task: () => Promise<void>): void {
+    const run = (this.#chains.get(guildId) ?? Promise.resolve())
+      .then(task)
+      .catch((error: unknown) => {
+        this.#logger.error({ err: error, guildId }, 'Twitch message failed');
+      })
+      .finally(() => {
+        if (this.#chains.get(guildId) === run) this.#chains.delete(guildId);
+      });
+    this.#chains.set(guildId, run);
   }
 }
 
 /** The bot's Twitch source: its own connection to `TWITCH_CHAT_URL`, made once a server reads a channel. */
 export function createTwitchSource(deps: {
   readonly config: Pick<Config, 'twitchChatUrl'>;
-  readonly store: Pick<BotStore, 'settings'>;
+  readonly store: Pick<BotStore, 'settings' | 'apiKeys'>;
+  readonly tts: Pick<TtsClients, 'forKey'>;
+  /** The language of a server: how a cheer is said. */
+  readonly translatorOf?: (guildId: string) => Translator;
   readonly reader: TwitchSourceOptions['reader'];
   readonly voice: TwitchSourceOptions['voice'];
   readonly clock: Clock;
@@ -238,5 +382,18 @@ export function createTwitchSource(deps: {
     ...{ chat, clock, logger, reader: deps.reader, voice: deps.voice },
     settings: deps.store.settings,
     onCount: (outcome) => metrics?.twitchMessage(outcome),
+    voices: async (guildId) => {
+      const apiKey = await deps.store.apiKeys.get(guildId);
+      if (apiKey === undefined) return [];
+      const { defaults } = await deps.store.settings.guild(guildId);
+      return deps.tts.forKey(apiKey).voices(defaults.model ?? 'base');
+    },
+    cheerPhrase: (guildId) => {
+      const { t } = deps.translatorOf?.(guildId) ?? english;
+      return (bits, text) => {
+        const cheered = t('reader.speech.cheered', { count: bits });
+        return text === '' ? cheered : t('reader.speech.cheered_text', { cheered, text });
+      };
+    },
   });
 }

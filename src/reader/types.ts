@@ -17,6 +17,8 @@ export interface IncomingMessage extends MessageFacts {
   readonly names: MentionNames;
   /** A Twitch `/me` action: read as "Bobby waves", not "Bobby said waves". */
   readonly action?: boolean;
+  /** The voice the author chose where they chat (Twitch's `!voice`), before any other. */
+  readonly voiceId?: string;
 }
 
 /** The voice a member's messages are spoken in, as the speaking service chose it. */
@@ -52,7 +54,11 @@ export interface ChatSpeaking {
    * member's chat share is used up (their message is then not read). With the line's `text`,
    * the voice reads in its language (the key differs per language: turns merge one language).
    */
-  voiceOf(guildId: string, member: { id: string; name: string }, text?: string): Promise<ChatVoice>;
+  voiceOf(
+    guildId: string,
+    member: { id: string; name: string; voiceId?: string },
+    text?: string,
+  ): Promise<ChatVoice>;
   /** Queues a turn; false when the queue refuses it now (full, or not in voice). */
   queue(turn: ChatTurn): { ok: true; itemId: string } | { ok: false };
   /** Skips the item playing now in the server. */

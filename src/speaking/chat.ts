@@ -47,19 +47,22 @@ export class ChatTurns {
 
   /**
    * The voice `author`'s messages are read in: theirs, else with `voices: auto` one of their own
-   * among the key's voices (see `assignVoice`), else the server's default, as `/say` picks it. Refused with a UserError when the server has no key, or when the author's chat
-   * generations today reached the server's chat share (`chat-daily`, else `/say`'s share).
+   * among the key's voices (see `assignVoice`), else the server's default, as `/say` picks it
+   * (`author.voiceId`, chosen in Twitch chat, counts as theirs). Refused with a UserError when
+   * the server has no key, or when the author's chat generations today reached the server's chat share (`chat-daily`, else `/say`'s share).
    * With the line's `text`, the voice reads in its language (see `speechLanguage`), and its
    * key tells it apart, so a turn merges only lines of one language.
    */
   async voiceOf(
     guildId: string,
-    author: Pick<Requester, 'id' | 'name'>,
+    author: Pick<Requester, 'id' | 'name'> & { readonly voiceId?: string },
     text?: string,
   ): Promise<ChatVoice> {
     const { settings, dailyLimit } = this.#context.options;
     const client = await this.#context.clientFor(guildId, false);
-    const [guild, user] = await Promise.all([settings.guild(guildId), settings.user(author.id)]);
+    const [guild, stored] = await Promise.all([settings.guild(guildId), settings.user(author.id)]);
+    // A voice chosen where the author chats (Twitch's `!voice`) comes before anything else.
+    const user = author.voiceId === undefined ? stored : { ...stored, voiceId: author.voiceId };
     const { chatDaily, memberDaily } = guild.limits;
     const share = memberDailyShare(chatDaily ?? memberDaily, dailyLimit);
     await this.#context.spending.check(guildId, { id: author.id, canManage: false }, share);

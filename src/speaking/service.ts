@@ -74,11 +74,12 @@ export class SpeakingService {
   /**
    * The voice a chat author's messages are read in, and how the reader generates its turns in
    * it (recorded in the usage ledger). Refused without a key, or once the author's chat share
-   * (`chat-daily`, else `/say`'s share) is used up.
+   * (`chat-daily`, else `/say`'s share) is used up. `author.voiceId`: the voice they chose where
+   * they chat (Twitch's `!voice`), before their `/myvoice` and the automatic one.
    */
   chatVoice(
     guildId: string,
-    author: Pick<Requester, 'id' | 'name'>,
+    author: Pick<Requester, 'id' | 'name'> & { readonly voiceId?: string },
     text?: string,
   ): Promise<ChatVoice> {
     return this.#chat.voiceOf(guildId, author, text);

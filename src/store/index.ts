@@ -68,6 +68,14 @@ export {
 export { KeyvSpeechCacheStore } from './speech-cache.ts';
 export { flushDeletions } from './sqlite.ts';
 export {
+  defaultTwitchSettings,
+  TWITCH_BOUNDS,
+  TWITCH_READ_MODES,
+  type TwitchReadMode,
+  type TwitchSettings,
+  twitchSettingsSchema,
+} from './twitch-settings.ts';
+export {
   addGeneration,
   CHAT_LEDGER_ID,
   type DayUsage,

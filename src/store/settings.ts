@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MODELS } from '../tts/types.ts';
 import { blockedWordsSchema, dictionarySchema, readerSettingsSchema } from './reader-settings.ts';
 import { readSwappable } from './swap.ts';
+import { twitchSettingsSchema } from './twitch-settings.ts';
 
 const voiceId = z.string().trim().min(1).max(100);
 
@@ -42,6 +43,8 @@ const guildSchema = z.object({
   dictionary: dictionarySchema.default([]),
   /** Words never read aloud (`/config block-word`), in chat and `/say`. */
   blockedWords: blockedWordsSchema.default([]),
+  /** Twitch reading (`/config twitch`), chatters' `!voice` choices and moderators' mutes. */
+  twitch: twitchSettingsSchema.prefault({}),
 });
 export type GuildSettings = z.infer<typeof guildSchema>;
 /** Guild settings as written: parts with defaults may be left out. */

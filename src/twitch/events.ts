@@ -36,6 +36,10 @@ export interface TwitchMessage {
   readonly firstMessage: boolean;
   /** When Twitch received it (`tmi-sent-ts`), else when we did; ms since the epoch. */
   readonly sentAt: number;
+  /** A channel-points redemption's text: the reward's id (`custom-reward-id`, a UUID). */
+  readonly rewardId?: string;
+  /** A cheer: the bits it carried (`bits`), its cheermote words still in `text`. */
+  readonly bits?: number;
 }
 
 /** One message was deleted by a moderator (CLEARMSG). */
@@ -115,6 +119,8 @@ function privmsg(
   const action = actionText(raw);
   const text = action ?? raw;
   const sentAt = Number(tags.get('tmi-sent-ts'));
+  const rewardId = tags.get('custom-reward-id');
+  const bits = Number(tags.get('bits'));
   return {
     kind: 'message',
     channel,
@@ -129,6 +135,8 @@ function privmsg(
     emotes: parseEmotes(tags.get('emotes'), text),
     firstMessage: tags.get('first-msg') === '1',
     sentAt: Number.isFinite(sentAt) && sentAt > 0 ? sentAt : receivedAt,
+    ...(rewardId ? { rewardId } : {}),
+    ...(Number.isSafeInteger(bits) && bits > 0 ? { bits } : {}),
   };
 }
 

@@ -1,6 +1,14 @@
 /** Twitch chat as a source for the chat reader: read-only, anonymous, one connection for all servers. */
 export { type BackoffPolicy, backoffDelay, DEFAULT_BACKOFF } from './backoff.ts';
 export { TwitchChat, type TwitchChatOptions } from './chat.ts';
+export { GLOBAL_CHEERMOTES, withoutCheermotes } from './cheers.ts';
+export {
+  CONTROL_BADGES,
+  chatCommandOf,
+  DEFAULT_COMMAND_PREFIX,
+  mayControl,
+  type TwitchChatCommand,
+} from './commands.ts';
 export type {
   TwitchChatEvent,
   TwitchCleared,

@@ -9,6 +9,8 @@ const NOTHING: ForgetReport = {
   settings: false,
   readChannels: 0,
   twitchChannels: 0,
+  twitchVoices: 0,
+  twitchMuted: 0,
   dictionaryEntries: 0,
   blockedWords: 0,
   pendingSpeech: 0,
@@ -25,6 +27,8 @@ describe('describeForgetReport', () => {
       settings: true,
       readChannels: 1,
       twitchChannels: 2,
+      twitchVoices: 4,
+      twitchMuted: 1,
       blockedWords: 3,
     });
     expect(text.split('\n')).toEqual([
@@ -32,6 +36,8 @@ describe('describeForgetReport', () => {
       '• the settings (defaults, limits, reader)',
       '• 1 read channel',
       '• 2 Twitch channels read',
+      '• 4 voices Twitch chatters chose with !voice',
+      '• 1 Twitch chatter muted from chat',
       '• 3 blocked words',
     ]);
   });

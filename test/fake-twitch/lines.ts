@@ -33,6 +33,10 @@ export interface PostedMessage {
   /** Sent with /me. */
   readonly action?: boolean;
   readonly sentAt?: number;
+  /** A cheer: the `bits` tag (the text carries its cheermotes, `Cheer100`). */
+  readonly bits?: number;
+  /** A channel-points redemption with text: the `custom-reward-id` tag (a UUID on Twitch). */
+  readonly rewardId?: string;
 }
 
 /** A PRIVMSG with the tags Twitch sends (2024 set), for `channel` whose room id is `roomId`. */
@@ -41,8 +45,10 @@ export function privmsgLine(channel: string, roomId: string, m: PostedMessage): 
   const tags = tagString([
     ['badge-info', ''],
     ['badges', badges],
+    ...(m.bits === undefined ? [] : [['bits', String(m.bits)] as const]),
     ['client-nonce', `nonce-${m.id}`],
     ['color', '#1E90FF'],
+    ...(m.rewardId === undefined ? [] : [['custom-reward-id', m.rewardId] as const]),
     ['display-name', m.displayName ?? m.login],
     ['emotes', m.emotes ?? ''],
     ['first-msg', m.firstMessage === true ? '1' : '0'],

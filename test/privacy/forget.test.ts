@@ -96,6 +96,11 @@ async function populate(world: Omit<World, 'close'>, guildId: string, apiKey: st
       twitchChannels: ['streamerone'],
     },
     blockedWords: ['badword'],
+    twitch: {
+      ...settings.twitch,
+      voices: { '41': 'am_2riuownnf', '42': 'af_3kbq21leo' },
+      muted: ['some_troll'],
+    },
     dictionary: [
       { word: 'gg', replacement: 'good game' },
       { word: 'brb', replacement: 'be right back' },
@@ -177,6 +182,8 @@ function suite(name: string, open: () => Promise<World>) {
           settings: true,
           readChannels: 2,
           twitchChannels: 1,
+          twitchVoices: 2,
+          twitchMuted: 1,
           dictionaryEntries: 3,
           blockedWords: 1,
           pendingSpeech: 2,

@@ -23,6 +23,8 @@ const REPORT: ForgetReport = {
   settings: true,
   readChannels: 0,
   twitchChannels: 0,
+  twitchVoices: 0,
+  twitchMuted: 0,
   blockedWords: 0,
   dictionaryEntries: 0,
   pendingSpeech: 0,

@@ -40,6 +40,22 @@ describe('ChatBacklog', () => {
     expect(ids(taken.batch)).toEqual(['fresh']);
   });
 
+  test('paid messages (Twitch redemptions, cheers) are never stale: not past max-age, not by the forecast, not trimmed', () => {
+    const backlog = new ChatBacklog({ holdMs: 0, batchChars: 1000 });
+    backlog.add({ ...message('a', 0, 'paid-old'), paid: true });
+    backlog.add(message('b', 0, 'plain-old'));
+    backlog.add(message('c', 69_000, 'fresh'));
+    expect(backlog.paid).toBe(1);
+    expect(ids(backlog.trim(70_000, 60_000, 10_000))).toEqual(['plain-old']);
+    backlog.add(message('d', 0, 'plain-old-2'));
+    // A forecast that leaves no time at all for anyone: only the paid message is still read.
+    const forecast = { aheadMs: 600_000, msPerChar: 1000, heardWithinMs: 1 };
+    const taken = backlog.take(70_000, 60_000, forecast);
+    expect(ids(taken.stale)).toEqual(['fresh', 'plain-old-2']);
+    expect(ids(taken.batch)).toEqual(['paid-old']);
+    expect(backlog.paid).toBe(0);
+  });
+
   test('when the batch is full, members take turns: a flood does not push others out', () => {
     const backlog = new ChatBacklog({
       holdMs: 0,

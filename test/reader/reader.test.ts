@@ -10,7 +10,11 @@ import {
   type IncomingMessage,
 } from '../../src/reader/index.ts';
 import { UserError, userRefusal } from '../../src/refusal/index.ts';
-import { defaultReaderSettings, type GuildSettings } from '../../src/store/index.ts';
+import {
+  defaultReaderSettings,
+  defaultTwitchSettings,
+  type GuildSettings,
+} from '../../src/store/index.ts';
 import type { LimitUsage } from '../../src/tts/index.ts';
 import { FakeClock, settle } from '../support/fake-clock.ts';
 
@@ -164,6 +168,7 @@ beforeEach(() => {
     reader: { ...defaultReaderSettings(), channels: ['text'] },
     blockedWords: [],
     dictionary: [{ word: 'gg', replacement: 'good game' }],
+    twitch: defaultTwitchSettings(),
   };
   reader = newReader();
 });

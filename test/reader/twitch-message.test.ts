@@ -68,6 +68,12 @@ describe('twitchIncoming', () => {
       why: 'new-member',
     });
     expect(readDecision(incoming, held, 'voice', firstSeen + 600_000).read).toBe(true);
+    // A first-time chatter's redemption or cheer was paid for: not held.
+    const paid = twitchIncoming(message({ firstMessage: true }), 'g', firstSeen, {
+      text: 'hi',
+      paid: true,
+    });
+    expect(readDecision(paid, held, 'voice', firstSeen + 1).read).toBe(true);
     // Never seen as new (no first-msg since the bot started): read as any chatter.
     expect(twitchIncoming(message(), 'g').joinedAt).toBeUndefined();
     expect(readDecision(twitchIncoming(message(), 'g'), held, 'voice', firstSeen).read).toBe(true);

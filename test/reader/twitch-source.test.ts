@@ -4,6 +4,7 @@
  * one JOIN per channel, each get every message (ids namespaced), and moderation is withdrawn
  * from each of them.
  */
+import { randomUUID } from 'node:crypto';
 import Keyv from 'keyv';
 import pino from 'pino';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -37,6 +38,7 @@ async function world(notInVoice: readonly string[] = []) {
       reads.push(guildId);
       return store.guild(guildId);
     },
+    updateGuild: store.updateGuild.bind(store),
   };
   const logger = pino({ level: 'silent' });
   const created: IncomingMessage[] = [];
@@ -53,7 +55,11 @@ async function world(notInVoice: readonly string[] = []) {
   const source = new TwitchSource({
     chat,
     settings,
-    voice: { channelOf: (guildId) => (notInVoice.includes(guildId) ? undefined : 'voice-1') },
+    voice: {
+      channelOf: (guildId) => (notInVoice.includes(guildId) ? undefined : 'voice-1'),
+      skip: () => false,
+    },
+    voices: async () => [],
     clock: systemClock,
     logger,
     onCount: (outcome) => counts.push(outcome),
@@ -95,7 +101,7 @@ async function world(notInVoice: readonly string[] = []) {
       reader: { ...guild.reader, twitchChannels },
     }));
   };
-  return { twitch, source, created, withdrawn, cleared, counts, channels, reads };
+  return { twitch, source, created, withdrawn, cleared, counts, channels, reads, store };
 }
 
 describe('TwitchSource', () => {
@@ -211,5 +217,67 @@ describe('TwitchSource', () => {
     expect(first?.joinedAt).toBeGreaterThanOrEqual(before);
     expect(second?.joinedAt).toBe(first?.joinedAt);
     expect(other?.joinedAt).toBeUndefined();
+  });
+
+  test('out of voice, a moderator’s chat command is still obeyed; plain chat is still dropped unread', async () => {
+    const w = await world(['quiet']);
+    await w.channels('quiet', ['streamer']);
+    await w.source.sync('quiet');
+    await until(() => w.twitch.joined('streamer'));
+    w.reads.length = 0;
+    w.twitch.post('streamer', { id: 'p1', login: 'u', userId: '1', text: 'plain' });
+    w.twitch.post('streamer', {
+      id: 'c1',
+      login: 'mod',
+      userId: '2',
+      text: '!tts mute Troll',
+      badges: 'moderator/1',
+    });
+    await until(async () => (await w.store.guild('quiet')).twitch.muted.includes('troll'));
+    expect(w.reads).toEqual(['quiet']);
+    expect(w.created).toEqual([]);
+  });
+
+  test('learnReward: the next redemption with text teaches the reward (any id); none in time, undefined', async () => {
+    const w = await world();
+    await w.channels('g1', ['streamer']);
+    await w.source.sync('g1');
+    await until(() => w.twitch.joined('streamer'));
+    expect(await w.source.learnReward('g1', 50)).toBeUndefined();
+    const rewardId = randomUUID();
+    const learning = w.source.learnReward('g1', 10_000);
+    w.twitch.post('streamer', {
+      id: 'r0',
+      login: 'u',
+      userId: '1',
+      text: ' ',
+      rewardId: randomUUID(),
+    });
+    w.twitch.post('streamer', { id: 'r1', login: 'ronni', userId: '7', text: 'hi', rewardId });
+    expect(await learning).toEqual({ rewardId, channel: 'streamer', displayName: 'ronni' });
+    expect((await w.store.guild('g1')).twitch.rewardId).toBe(rewardId);
+  });
+
+  test('a moderator’s mute withdraws what the muted chatter already has waiting, in that server', async () => {
+    const w = await world();
+    await w.channels('g1', ['streamer']);
+    await w.source.sync('g1');
+    await until(() => w.twitch.joined('streamer'));
+    w.twitch.post('streamer', { id: 't1', login: 'Troll', userId: '66', text: 'spam one' });
+    w.twitch.post('streamer', { id: 'o1', login: 'other', userId: '67', text: 'fine' });
+    await until(() => w.created.length === 2);
+    w.twitch.post('streamer', {
+      id: 'm1',
+      login: 'mod',
+      userId: '2',
+      text: '!tts mute troll',
+      badges: 'moderator/1',
+    });
+    await until(() => w.withdrawn.length === 1);
+    expect(w.withdrawn).toEqual(['g1 twitch:t1']);
+    w.twitch.post('streamer', { id: 't2', login: 'troll', userId: '66', text: 'spam two' });
+    w.twitch.post('streamer', { id: 'o2', login: 'other', userId: '67', text: 'still fine' });
+    await until(() => w.created.length === 3);
+    expect(w.created.map((m) => m.id)).toEqual(['twitch:t1', 'twitch:o1', 'twitch:o2']);
   });
 });

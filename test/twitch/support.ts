@@ -12,9 +12,12 @@ import {
 import { FakeTwitch } from '../fake-twitch/index.ts';
 
 /** Waits (real time, polling) until `check` holds; no timing is asserted, the timeout is generous. */
-export async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+): Promise<void> {
   const start = Date.now();
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 5));
   }

@@ -1,0 +1,108 @@
+/**
+ * What one server does with one Twitch chat message, from its Twitch settings: run a chat
+ * command, read it (paid or not), or leave it. Pure: the source applies the answer.
+ */
+import type { TwitchSettings } from '../store/index.ts';
+import {
+  chatCommandOf,
+  mayControl,
+  type TwitchChatCommand,
+  type TwitchMessage,
+  withoutCheermotes,
+} from '../twitch/index.ts';
+
+/** Why a message is not read, besides the reader's own rules. */
+export type TwitchSkip =
+  /** Its chatter was muted by a moderator (`!tts mute`). */
+  | 'muted'
+  /** Reading is paused from chat (`!tts pause`). */
+  | 'paused'
+  /** The read mode does not take it (only redemptions, only cheers). */
+  | 'mode'
+  /** A `!tts` command from someone who is neither the broadcaster nor a moderator. */
+  | 'not-allowed';
+
+/** The answer for one message in one server. */
+export type TwitchTake =
+  | { readonly kind: 'command'; readonly command: TwitchChatCommand }
+  | {
+      readonly kind: 'read';
+      /** What is read: a cheer's text without its cheermotes. */
+      readonly text: string;
+      /** Paid for: the server's TTS reward's redemption, or a cheer of `minBits` or more. */
+      readonly paid: boolean;
+      /** A cheer's bits, said before its text ("cheered 500 bits: …"). */
+      readonly bits?: number;
+    }
+  | { readonly kind: 'skip'; readonly why: TwitchSkip };
+
+/** The message as the decision needs it. */
+export type TwitchFacts = Pick<TwitchMessage, 'text' | 'login' | 'badges' | 'rewardId' | 'bits'>;
+
+/**
+ * Decides in this order: a muted chatter is never read (nor obeyed); a command is run (`!tts`
+ * only for the broadcaster and moderators) and never read; while paused nothing is read; then
+ * the read mode: `chat` reads everything, `redeems` only the reward's redemptions, `cheers`
+ * only cheers of `minBits` or more, `redeems-cheers` both.
+ */
+export function twitchTake(message: TwitchFacts, settings: TwitchSettings): TwitchTake {
+  if (settings.muted.includes(message.login.toLowerCase())) return { kind: 'skip', why: 'muted' };
+  const command = chatCommandOf(message.text, settings.prefix);
+  if (command !== undefined) {
+    if (command.kind !== 'voice' && !mayControl(message.badges))
+      return { kind: 'skip', why: 'not-allowed' };
+    return { kind: 'command', command };
+  }
+  if (settings.paused) return { kind: 'skip', why: 'paused' };
+  const redeem = message.rewardId !== undefined && message.rewardId === settings.rewardId;
+  const cheer = message.bits !== undefined && message.bits >= settings.minBits;
+  const wanted =
+    settings.read === 'chat' ||
+    (redeem && settings.read !== 'cheers') ||
+    (cheer && settings.read !== 'redeems');
+  if (!wanted) return { kind: 'skip', why: 'mode' };
+  const text = withoutCheermotes(message.text, message.bits);
+  // A cheer under min-bits in `chat` is read as plain chat, its cheermotes still left out.
+  const bits = cheer && !redeem ? message.bits : undefined;
+  return { kind: 'read', text, paid: redeem || cheer, ...(bits === undefined ? {} : { bits }) };
+}
+
+/**
+ * The Twitch settings after a chat command of chatter `userId` (`voiceId`: the voice a
+ * `!voice <name>` matched, undefined when it matched none); undefined when nothing is stored
+ * (`!tts skip`, an unknown command, a voice that matched none, a full list).
+ */
+export function afterCommand(
+  settings: TwitchSettings,
+  command: TwitchChatCommand,
+  userId: string,
+  voiceId: string | undefined,
+  bounds: { readonly voices: number; readonly muted: number },
+): TwitchSettings | undefined {
+  switch (command.kind) {
+    case 'voice': {
+      const voices = { ...settings.voices };
+      if (command.name === undefined) {
+        if (!(userId in voices)) return undefined;
+        delete voices[userId];
+        return { ...settings, voices };
+      }
+      if (voiceId === undefined) return undefined;
+      if (!(userId in voices) && Object.keys(voices).length >= bounds.voices) return undefined;
+      voices[userId] = voiceId;
+      return { ...settings, voices };
+    }
+    case 'mute':
+      if (settings.muted.includes(command.login) || settings.muted.length >= bounds.muted)
+        return undefined;
+      return { ...settings, muted: [...settings.muted, command.login] };
+    case 'unmute':
+      if (!settings.muted.includes(command.login)) return undefined;
+      return { ...settings, muted: settings.muted.filter((login) => login !== command.login) };
+    case 'pause':
+    case 'resume':
+      return { ...settings, paused: command.kind === 'pause' };
+    default:
+      return undefined;
+  }
+}
