@@ -6,6 +6,7 @@ import { PreviewCache } from '../preview/index.ts';
 import { type BotStore, KeyvVoiceAssignments } from '../store/index.ts';
 import type { Clock, TtsClients } from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';
+import type { PcmDecoder } from './live-streams.ts';
 import { dailyLimitOf } from './quota.ts';
 import { SpeakingService } from './service.ts';
 import type { SpeechEnd, SpeechJournal } from './types.ts';
@@ -33,6 +34,8 @@ export function createSpeaking(deps: {
   readonly metrics?: BotMetrics | undefined;
   /** The server's language for words said in speech ("beep"); English when absent. */
   readonly translatorOf?: ((guildId: string) => Translator) | undefined;
+  /** Decodes a stream's file to PCM (a stream failing mid-way carries on from it); none: it ends there. */
+  readonly decodePcm?: PcmDecoder | undefined;
 }): SpeakingService {
   const { config, store } = deps;
   const metrics = deps.metrics ?? noMetrics;
@@ -51,5 +54,6 @@ export function createSpeaking(deps: {
     journal: deps.durable.recorder,
     voiceAssignments: new KeyvVoiceAssignments(store.keyv),
     onEnd: (state) => metrics.generation(OUTCOME_OF[state]),
+    decodePcm: deps.decodePcm,
   });
 }

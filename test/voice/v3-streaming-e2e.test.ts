@@ -1,7 +1,7 @@
 /**
  * v3 streaming end to end: the real bot, with a recognizable API key, speaking /say in voice
- * over the emulator's WebSocket stream, through every fault: a stream that stops mid-way, an
- * `error` frame, a connection dropped before `started`. The key travels in the stream's address;
+ * over the emulator's WebSocket stream, through every fault: a stream that stops mid-way (heard
+ * to its end from a file), an `error` frame, a connection dropped before `started`. The key travels in the stream's address;
  * no log line, reply, message, metric or logged request path may ever show it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -116,20 +116,17 @@ describe('v3 streaming into voice', () => {
     },
   );
 
-  test.each<[string, Fault, RegExp]>([
-    ['stops mid-way', { kind: 'stream-cut', afterChunks: 3 }, /could not|connection/i],
+  test.each<[string, Fault]>([
+    ['stops mid-way', { kind: 'stream-cut', afterChunks: 3 }],
     [
       'sends an `error` frame mid-way',
       { kind: 'stream-error', afterChunks: 3, message: 'engine overheated' },
-      /engine overheated/,
     ],
   ])(
-    'a stream that %s fails the item with a reason; the next one plays',
-    async (_n, fault, why) => {
+    'a stream that %s is heard to its end from a file made again; the next one plays',
+    async (_n, fault) => {
       t.emulator.fault(fault);
-      const failed = await outcome(say(fresh(200)));
-      expect(failed).toMatch(why);
-      expect(failed).not.toMatch(/incident/);
+      expect(await outcome(say(fresh(60)))).toMatch(/Played/);
       expect(await outcome(say(fresh(40)))).toMatch(/Played/);
     },
   );
