@@ -31,6 +31,7 @@ import { stalledReaderBench } from './stalled-reader.ts';
 import { markdownTable, oursRow, type Row } from './stats.ts';
 import { twitchChatBench } from './twitch-chat.ts';
 import { v3Bench } from './v3.ts';
+import { v3MidPlayBench } from './v3-midplay.ts';
 import { v3PaceBench } from './v3-pace.ts';
 
 const { values } = parseArgs({
@@ -97,7 +98,10 @@ const sections: Record<string, () => Promise<Row[]>> = {
   // Issue 27: CPU per chat message while generation is stalled, 1,000 and 5,000 posted.
   stalled: () => stalledReaderBench({ prefills: [1000, 5000], measured: quick ? 200 : 1000 }),
   // Issue 28: v3 streams at 2×, 1× and 0.5× real time, heard in full.
-  pace: () => v3PaceBench(quick ? 3 : 6),
+  pace: async () => [
+    ...(await v3PaceBench(quick ? 3 : 6)),
+    ...(await v3MidPlayBench(quick ? 3 : 6)),
+  ],
 };
 /**
  * What `npm run bench` runs without `--only`: within 12 minutes on the project's 2-core machine.

@@ -26,6 +26,7 @@ export function playThrough(pcm: Readable, whole: WholeSpeech, signal: AbortSign
     recovery.abort(new Error('the item let its audio go'));
     if (!pcm.destroyed) pcm.destroy();
   });
+  // Bytes passed on: all of them reach ffmpeg, so the rest starts after them.
   let played = 0;
   forward(pcm, input, (chunk) => {
     played += chunk.length;

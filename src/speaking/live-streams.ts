@@ -84,18 +84,16 @@ export class LiveStreams {
     this.#streams.delete(address);
     const decode = this.#decode;
     if (live.pcm.errored === null) {
-      const stream =
-        decode === undefined
-          ? live.pcm
-          : playThrough(
-              live.pcm,
-              async (_error, recovery) => {
-                const finished = await live.recover(recovery);
-                const file = await openSniffed(client, finished.audioUrl, recovery);
-                return decode(file, live.format, recovery);
-              },
-              signal,
-            );
+      const stream = playThrough(
+        live.pcm,
+        async (error, recovery) => {
+          if (decode === undefined) throw error;
+          const finished = await live.recover(recovery);
+          const file = await openSniffed(client, finished.audioUrl, recovery);
+          return decode(file, live.format, recovery);
+        },
+        signal,
+      );
       return { stream, extension: live.format.format, raw: live.format };
     }
     // It failed while the item waited its turn: heard from its file rather than dropped.
