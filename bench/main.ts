@@ -32,6 +32,7 @@ import { stalledReaderBench } from './stalled-reader.ts';
 import { markdownTable, oursRow, type Row } from './stats.ts';
 import { twitchChatBench } from './twitch-chat.ts';
 import { v3Bench } from './v3.ts';
+import { v3MidPlayBench } from './v3-midplay.ts';
 import { v3PaceBench } from './v3-pace.ts';
 
 const { values } = parseArgs({
@@ -100,7 +101,10 @@ const sections: Record<string, () => Promise<Row[]>> = {
   // Issue 31: the time to decide a chat line's language (per line, p99), and the identifier's cost.
   language: async () => (await import('./language.ts')).languageBench(),
   // Issue 28: v3 streams at 2×, 1× and 0.5× real time, heard in full.
-  pace: () => v3PaceBench(quick ? 3 : 6),
+  pace: async () => [
+    ...(await v3PaceBench(quick ? 3 : 6)),
+    ...(await v3MidPlayBench(quick ? 3 : 6)),
+  ],
   dave: () =>
     daveBench(quick ? { warmUp: 1, voice: 4, servers: 10 } : { warmUp: 2, voice: 10, servers: 30 }),
 };

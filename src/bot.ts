@@ -6,7 +6,7 @@
  * and login.
  */
 import type Keyv from 'keyv';
-import { FfmpegProcesses, findFfmpeg } from './audio/index.ts';
+import { decodeToPcm, FfmpegProcesses, findFfmpeg } from './audio/index.ts';
 import type { Config } from './config/index.ts';
 import {
   type createDiscordClient,
@@ -101,9 +101,10 @@ export async function startBot(
     onStop(() => tts.saveLearned());
     const discord = new DiscordSession(config);
     onStop(() => discord.destroy());
+    const processes = options.processes ?? new FfmpegProcesses();
     const voice = (options.createVoice ?? createVoiceManager)({
       ffmpegPath: ffmpeg.path,
-      processes: options.processes ?? new FfmpegProcesses(),
+      processes,
       logger: logger.child({ subsystem: 'voice' }),
       clock,
       config,
@@ -121,6 +122,11 @@ export async function startBot(
     const speaking = createSpeaking({
       ...{ config, store, tts, voice, durable, clock, logger, metrics },
       ...{ translatorOf, blocklists, detectLanguage },
+      decodePcm: (file, pcm, signal) =>
+        decodeToPcm(file.stream, {
+          ...{ ffmpegPath: ffmpeg.path, processes, pcm, signal },
+          extension: file.extension,
+        }),
     });
     const resumer = createResumer({ durable, store, tts, voice, speaking, discord, clock, logger });
     // Stopping: nothing interrupted from here on is forgotten; resumed work stops waiting.

@@ -2,6 +2,8 @@
 // Knows ffmpeg; knows nothing of Discord, HTTP or commands.
 export type { RawPcmInput, TranscodeArgsOptions } from './args.ts';
 export { buildTranscodeArgs, demuxerFor, NORMALIZE_FILTER } from './args.ts';
+export type { DecodeOptions } from './decode.ts';
+export { buildDecodeArgs, decodeToPcm } from './decode.ts';
 export type { FfmpegCandidateFailure, FfmpegFailureReason, FfmpegSource } from './errors.ts';
 export { FfmpegError, FfmpegNotFoundError } from './errors.ts';
 export { oggOpusDurationMs } from './ogg.ts';

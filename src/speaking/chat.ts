@@ -100,7 +100,7 @@ export class ChatTurns {
       ...(options.speed === undefined || !speeds ? {} : { speed: options.speed }),
     });
     // The streams this voice handed out, until their turns play or let them go.
-    const streams = new LiveStreams();
+    const streams = new LiveStreams(this.#context.options.decodePcm);
     const live: LiveChatVoice = {
       generate: (text, options) =>
         this.#generate(guildId, requestOf(text, options), options, streams),

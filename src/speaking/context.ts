@@ -9,6 +9,7 @@ import type { Clock, TtsClient, TtsClients } from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';
 import type { AssignmentStore } from './auto-voices.ts';
 import { TicketJournal } from './journal.ts';
+import type { PcmDecoder } from './live-streams.ts';
 import type { Spending } from './spending.ts';
 import type { SpeechEnd, SpeechJournal, SpeechTicket } from './types.ts';
 
@@ -52,6 +53,8 @@ export interface SpeakingServiceOptions {
    * `cached` is a delivery of audio reused from the cache.
    */
   readonly onEnd?: ((outcome: SpeechEnd['state'] | 'cached') => void) | undefined;
+  /** Decodes a stream's file to PCM, so a stream failing mid-way carries on from it; none: it ends there. */
+  readonly decodePcm?: PcmDecoder | undefined;
 }
 
 /** The service's shared parts, handed to each of its jobs. */

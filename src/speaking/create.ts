@@ -7,6 +7,7 @@ import type { BlocklistCache, DetectLanguage } from '../speech/index.ts';
 import { type BotStore, KeyvVoiceAssignments } from '../store/index.ts';
 import type { Clock, TtsClients } from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';
+import type { PcmDecoder } from './live-streams.ts';
 import { dailyLimitOf } from './quota.ts';
 import { SpeakingService } from './service.ts';
 import type { SpeechEnd, SpeechJournal } from './types.ts';
@@ -38,6 +39,8 @@ export function createSpeaking(deps: {
   readonly blocklists?: BlocklistCache | undefined;
   /** Tells a line's language (`loadLanguageDetector`); where absent, script and settings decide. */
   readonly detectLanguage?: DetectLanguage | undefined;
+  /** Decodes a stream's file to PCM (a stream failing mid-way carries on from it); none: it ends there. */
+  readonly decodePcm?: PcmDecoder | undefined;
 }): SpeakingService {
   const { config, store } = deps;
   const metrics = deps.metrics ?? noMetrics;
@@ -58,5 +61,6 @@ export function createSpeaking(deps: {
     journal: deps.durable.recorder,
     voiceAssignments: new KeyvVoiceAssignments(store.keyv),
     onEnd: (state) => metrics.generation(OUTCOME_OF[state]),
+    decodePcm: deps.decodePcm,
   });
 }

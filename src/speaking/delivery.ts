@@ -67,6 +67,7 @@ export class Delivery {
         (finished) => {
           fromCache = finished.cached === true;
         },
+        this.#context.options.decodePcm,
       ),
       onUpdate: (update) => {
         const end = endOf(update);

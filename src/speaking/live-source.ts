@@ -5,20 +5,22 @@
  */
 import type { FinishedGeneration, SpeechRequest, TtsClient } from '../tts/index.ts';
 import type { SpeechSource } from '../voice/index.ts';
-import { LiveStreams, PCM_HINT } from './live-streams.ts';
+import { LiveStreams, PCM_HINT, type PcmDecoder } from './live-streams.ts';
 
 /**
  * A voice-queue source over {@link TtsClient.live}: `onSubmitted` is awaited once the API
  * accepted the request; `onGenerated` hears of speech that came as a file (the cache, or the
- * fallback) at once, and of streamed speech once its backup file exists.
+ * fallback) at once, and of streamed speech once its backup file exists. With `decode`, a stream
+ * that fails while it plays carries on from its file.
  */
 export function liveSource(
   client: Pick<TtsClient, 'live' | 'stream'>,
   request: SpeechRequest,
   onSubmitted?: (generationId: string) => Promise<void>,
   onGenerated?: (finished: FinishedGeneration) => void,
+  decode?: PcmDecoder,
 ): SpeechSource {
-  const streams = new LiveStreams();
+  const streams = new LiveStreams(decode);
   return {
     rawFormatOf: (address) => (address === undefined ? PCM_HINT : streams.formatOf(address)),
     generate: async (signal) => {

@@ -7,6 +7,7 @@
 import type { Readable } from 'node:stream';
 import { openSniffed, STREAM_PCM, type TtsClient, type VoiceSpeech } from '../tts/index.ts';
 import type { SniffedAudio, SpeechSource } from '../voice/index.ts';
+import { playThrough } from './live-play.ts';
 
 /** Addresses of live streams are local handles, never fetched: `live:<generation id>`. */
 const LIVE_PREFIX = 'live:';
@@ -16,6 +17,12 @@ export type RawFormat = NonNullable<ReturnType<NonNullable<SpeechSource['rawForm
 
 /** What live speech most likely gives: the stream's PCM (ffmpeg is started ready for it). */
 export const PCM_HINT: RawFormat = STREAM_PCM;
+
+/**
+ * Decodes a file (its bytes and sniffed format) into raw PCM of `format`, for the rest of a
+ * stream that failed mid-way (the composition root's ffmpeg: `decodeToPcm`).
+ */
+export type PcmDecoder = (file: SniffedAudio, format: RawFormat, signal: AbortSignal) => Readable;
 
 /** A stream handed out and not played yet. */
 interface HeldStream {
@@ -27,10 +34,16 @@ interface HeldStream {
 /**
  * The live streams one source (or one chat voice) handed out and that have not played yet. A
  * stream that failed while it waited is played from its file instead (`recover`): it counts as
- * a file from then on, so ffmpeg is started for one.
+ * a file from then on, so ffmpeg is started for one. With a `decode`, one that fails while it
+ * plays carries on from its file (`recover` again), where it stopped; without, it ends there.
  */
 export class LiveStreams {
   readonly #streams = new Map<string, HeldStream>();
+  readonly #decode: PcmDecoder | undefined;
+
+  constructor(decode?: PcmDecoder) {
+    this.#decode = decode;
+  }
 
   /**
    * The address of `speech`: its file's, or a live handle whose PCM is kept until opened, or
@@ -69,8 +82,19 @@ export class LiveStreams {
     const live = this.#streams.get(address);
     if (live === undefined) return openSniffed(client, address, signal);
     this.#streams.delete(address);
+    const decode = this.#decode;
     if (live.pcm.errored === null) {
-      return { stream: live.pcm, extension: live.format.format, raw: live.format };
+      const stream = playThrough(
+        live.pcm,
+        async (error, recovery) => {
+          if (decode === undefined) throw error;
+          const finished = await live.recover(recovery);
+          const file = await openSniffed(client, finished.audioUrl, recovery);
+          return decode(file, live.format, recovery);
+        },
+        signal,
+      );
+      return { stream, extension: live.format.format, raw: live.format };
     }
     // It failed while the item waited its turn: heard from its file rather than dropped.
     const finished = await live.recover(signal);

@@ -18,6 +18,7 @@ import type { Clock } from '../tts/index.ts';
 import type { VoiceLink } from './connection.ts';
 import {
   feedSpeech,
+  LIVE_START_PACKETS,
   type PlaybackOptions,
   type PreparedSpeech,
   type WarmSlots,
@@ -279,7 +280,9 @@ export class GuildSession {
     feedSpeech(prepared, item.payload.source, audioUrl, current.controller.signal)
       .then((input) => {
         current.input = input;
-        return whenPlayable(prepared.resource);
+        // A live stream gathers some slack first; a file is all there and starts at once.
+        if (raw === undefined) return whenPlayable(prepared.resource);
+        return whenPlayable(prepared.resource, LIVE_START_PACKETS, prepared.transcode.done);
       })
       .then(async (playable) => {
         if (this.#current !== current) return;

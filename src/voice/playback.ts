@@ -82,14 +82,28 @@ export async function feedSpeech(
 }
 
 /**
- * Resolves `true` once the resource has an Opus packet to give (so `player.play` starts at
- * once instead of buffering through a tick), `false` when its stream ends, closes or fails
- * first: a stream without a single packet must end its item, not start the player.
+ * Opus packets (20 ms each) a live stream's item gathers before it starts: slack against a
+ * stream sent at about real time, whose first chunk gives ffmpeg's loudness filter only a few
+ * packets and then runs dry until the next (measured: docs/V3-MIDPLAY.md). At most 16, what
+ * the player's demuxer holds.
  */
-export function whenPlayable(resource: AudioResource<null>): Promise<boolean> {
+export const LIVE_START_PACKETS = 10;
+
+/**
+ * Resolves `true` once the resource has `packets` Opus packets to give (so `player.play` starts
+ * at once instead of buffering through a tick), or one once `over` settled (ffmpeg is done: no
+ * more will come); `false` when its stream ends, closes or fails without a single one: a stream
+ * without a packet must end its item, not start the player.
+ */
+export function whenPlayable(
+  resource: AudioResource<null>,
+  packets = 1,
+  over?: Promise<unknown>,
+): Promise<boolean> {
   const stream = resource.playStream;
-  if (stream.readableLength > 0) return Promise.resolve(true);
-  if (resource.ended) return Promise.resolve(false);
+  if (stream.readableLength >= packets) return Promise.resolve(true);
+  if (resource.ended) return Promise.resolve(stream.readableLength > 0);
+  let wanted = packets;
   return new Promise<boolean>((resolve) => {
     const settle = (playable: boolean): void => {
       stream.off('readable', onReadable);
@@ -99,11 +113,17 @@ export function whenPlayable(resource: AudioResource<null>): Promise<boolean> {
       resolve(playable);
     };
     const onReadable = (): void => {
-      if (stream.readableLength > 0) settle(true);
+      if (stream.readableLength > 0 && stream.readableLength >= wanted) settle(true);
       // 'readable' with nothing buffered means the end: reading the null lets 'end' fire.
-      else stream.read();
+      else if (stream.readableLength === 0) stream.read();
     };
-    const onEnd = (): void => settle(false);
+    const onEnd = (): void => settle(stream.readableLength > 0);
+    // No more to come: what there is plays.
+    const settleOver = (): void => {
+      wanted = 1;
+      onReadable();
+    };
+    over?.then(settleOver, settleOver);
     stream.on('readable', onReadable);
     stream.once('end', onEnd);
     stream.once('close', onEnd);

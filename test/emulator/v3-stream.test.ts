@@ -155,6 +155,36 @@ describe('stream faults', () => {
     expect(messagesOf(cut).some((m) => m.type === 'completed')).toBe(false);
   });
 
+  test.each([
+    ['stream-cut', 1006],
+    ['stream-close', 1000],
+  ] as const)(
+    '%s with completes: the socket ends without completed; the generation goes on, completes and is charged',
+    async (kind, closeCode) => {
+      const before = emu.balanceOf(USER_ONE.userId) ?? 0;
+      emu.fault({ kind, afterChunks: 2, completes: true });
+      const run = await stream(emu, KEY, request);
+      expect(messagesOf(run).map((m) => m.type)).toEqual(['started']);
+      expect(audioOf(run)).toHaveLength(2);
+      expect(run.closeCode).toBe(closeCode);
+      const id = generationOf(run);
+      await until(() => emu.v3.generation(id)?.status === 'COMPLETED');
+      expect(emu.audioOf(id)?.length).toBeGreaterThan(0);
+      expect(emu.v3.generation(id)?.deliveredAt).toBeUndefined();
+      expect(emu.balanceOf(USER_ONE.userId)).toBeLessThan(before);
+    },
+  );
+
+  test('stream-close: closes 1000 without completed; the job fails and is refunded', async () => {
+    const before = emu.balanceOf(USER_ONE.userId);
+    emu.fault({ kind: 'stream-close', afterChunks: 1 });
+    const run = await stream(emu, KEY, request);
+    expect(messagesOf(run).map((m) => m.type)).toEqual(['started']);
+    expect(run.closeCode).toBe(1000);
+    expect(emu.v3.generation(generationOf(run))).toMatchObject({ status: 'FAILED' });
+    expect(emu.balanceOf(USER_ONE.userId)).toBe(before);
+  });
+
   test('stream-error: an error frame after the given chunks, then close 1011; the job fails and is refunded', async () => {
     const before = emu.balanceOf(USER_ONE.userId);
     emu.fault({ kind: 'stream-error', afterChunks: 1, message: 'Model crashed' });

@@ -2,11 +2,13 @@
  * Live v3 speech in a voice channel: the real VoiceManager and ffmpeg, the fake voice server,
  * and a real v3 client against the emulator's stream. PCM goes into ffmpeg as it arrives; a
  * stream that fails before its first chunk plays from the fallback's file; one that stops
- * mid-way fails its item.
+ * mid-way fails its item, or with a decoder carries on from its file where it stopped.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
 
+import { decodeToPcm } from '../../src/audio/index.ts';
 import { liveSource } from '../../src/speaking/index.ts';
+import type { PcmDecoder } from '../../src/speaking/live-streams.ts';
 import type { TtsClient } from '../../src/tts/index.ts';
 import type { SpeakUpdate, VoiceManager } from '../../src/voice/index.ts';
 import { type Emulator, startEmulator, USER_ONE } from '../../tools/emulator/index.ts';
@@ -51,8 +53,18 @@ afterAll(async () => {
 
 const TERMINAL = new Set(['played', 'failed', 'skipped', 'cancelled']);
 
-/** Joins a fresh guild and returns a way to speak there through a live source. */
-async function voiceGuild() {
+/** The bot's decoder: ffmpeg on PATH, registered with the test processes. */
+const decode: PcmDecoder = (file, pcm, signal) =>
+  decodeToPcm(file.stream, {
+    ffmpegPath: 'ffmpeg',
+    processes: testProcesses,
+    extension: file.extension,
+    pcm,
+    signal,
+  });
+
+/** Joins a fresh guild and returns a way to speak there through a live source (`decoder`: carrying on from files). */
+async function voiceGuild(decoder?: PcmDecoder) {
   const guildId = newGuildId();
   const { manager } = newManager();
   managers.push(manager);
@@ -67,7 +79,13 @@ async function voiceGuild() {
       requesterId: 'member',
       requesterName: 'member',
       text,
-      source: liveSource(client, request, async (id) => void submitted.push(id)),
+      source: liveSource(
+        client,
+        request,
+        async (id) => void submitted.push(id),
+        undefined,
+        decoder,
+      ),
       onUpdate: (update) => {
         updates.push(update);
         if (TERMINAL.has(update.state)) ended.resolve(update);
@@ -125,6 +143,26 @@ test.each([
   expect(item.updates.map((u) => u.state)).toContain('playing');
   expect(emulator.counts()['POST /v3/tts']).toBeUndefined();
 });
+
+test.each([
+  // The other faults are heard in full end to end (test/voice/v3-midplay-e2e.test.ts).
+  ['is cut, its generation failed', { kind: 'stream-cut', afterChunks: 3 } as const, 1],
+])(
+  'with a decoder, a stream that %s mid-way is heard in full, once',
+  async (_name, fault, posts) => {
+    const { guildId, speak } = await voiceGuild(decode);
+    emulator.fault(fault);
+    const item = speak(sentence(50));
+    expect(await item.ended).toMatchObject({ state: 'played' });
+    expect(emulator.counts()['POST /v3/tts']?.total ?? 0).toBe(posts);
+    const { wavToStreamPcm } = await import('../../tools/emulator/index.ts');
+    const id = item.submitted.at(-1) ?? '';
+    expect(emulator.v3.generation(id)).toMatchObject({ status: 'COMPLETED' });
+    const expectedMs = pcmMs(wavToStreamPcm(emulator.audioOf(id) ?? Buffer.alloc(0)).length);
+    const heard = await server.waitForAudio(guildId, { timeoutMs: 10_000 });
+    expect(Math.abs(heard.durationMs - expectedMs) / expectedMs).toBeLessThan(0.1);
+  },
+);
 
 test('an item skipped while its stream is buffered lets the stream go', async () => {
   const { guildId, manager, speak } = await voiceGuild();

@@ -150,6 +150,34 @@ describe('whenPlayable', () => {
     await expect(playable).resolves.toBe(true);
   });
 
+  test('with a start buffer, true only once that many packets are there', async () => {
+    const input = new PassThrough({ objectMode: true });
+    const resource = createAudioResource(input, { inputType: StreamType.Opus });
+    let settled: boolean | undefined;
+    const playable = whenPlayable(resource, 3).then((value) => {
+      settled = value;
+      return value;
+    });
+    input.write(Buffer.from([0xf8, 0xff, 0xfe]));
+    input.write(Buffer.from([0xf8, 0xff, 0xfe]));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBeUndefined();
+    input.write(Buffer.from([0xf8, 0xff, 0xfe]));
+    await expect(playable).resolves.toBe(true);
+    expect(resource.playStream.readableLength).toBe(3);
+  });
+
+  test('with a start buffer, fewer packets play once ffmpeg is done', async () => {
+    const input = new PassThrough({ objectMode: true });
+    const resource = createAudioResource(input, { inputType: StreamType.Opus });
+    const done = Promise.withResolvers<void>();
+    const playable = whenPlayable(resource, 10, done.promise);
+    input.write(Buffer.from([0xf8, 0xff, 0xfe]));
+    await new Promise((resolve) => setImmediate(resolve));
+    done.resolve();
+    await expect(playable).resolves.toBe(true);
+  });
+
   test('false when the stream fails first', async () => {
     const input = new PassThrough();
     const resource = createAudioResource(input, { inputType: StreamType.Opus });

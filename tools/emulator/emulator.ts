@@ -52,6 +52,8 @@ export interface EmulatorV3 {
   generationsOf(userId: string): V3Snapshot[];
   /** A plan's limits in force. */
   limitsOf(plan: Plan): V3PlanLimits;
+  /** Sets the pace of streams opened from now on (`streamSpeed`), so one emulator serves several. */
+  setStreamSpeed(speed: number): void;
 }
 
 /** A running emulator. */
@@ -162,6 +164,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
               transitions: [...transitions],
             })),
         limitsOf: (plan) => resolved.v3Limits[plan] ?? V3_LIMITS[plan],
+        setStreamSpeed: (speed) => {
+          if (!(speed > 0)) throw new RangeError('streamSpeed must be a positive number');
+          resolved.streamSpeed = speed;
+        },
       },
       audioOf: (id) => {
         const audio = audioOf(id);

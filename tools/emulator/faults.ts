@@ -31,7 +31,11 @@ export type ApiEndpoint = Exclude<EndpointName, 'GET /audio' | 'other' | 'WS /v3
  * - `fail`: the next generations end with status `Failed` and `error`.
  * - `media-404`: the next media requests answer 404.
  * - `stream-cut`: a v3 stream's connection is dropped after `afterChunks` audio chunks
- *   (default: half of them), without `completed` or a close frame.
+ *   (default: half of them), without `completed` or a close frame. The generation fails and
+ *   is given back, or with `completes` it goes on without the socket and completes (its file
+ *   exists once the rest would have been sent), as a client's hang-up does.
+ * - `stream-close`: a v3 stream closes 1000 after `afterChunks` chunks (default: half) without
+ *   `completed`; the generation fails, or with `completes` completes as above.
  * - `stream-error`: a v3 stream sends `{"type": "error"}` after `afterChunks` chunks
  *   (default: half), then closes 1011.
  * - `stream-drop`: a v3 stream's connection is dropped once its request arrives, before `started`.
@@ -44,12 +48,16 @@ export type Fault =
   | { kind: 'never-complete'; times?: number }
   | { kind: 'fail'; error?: string; times?: number }
   | { kind: 'media-404'; times?: number }
-  | { kind: 'stream-cut'; afterChunks?: number; times?: number }
+  | { kind: 'stream-cut'; afterChunks?: number; completes?: boolean; times?: number }
+  | { kind: 'stream-close'; afterChunks?: number; completes?: boolean; times?: number }
   | { kind: 'stream-error'; afterChunks?: number; message?: string; times?: number }
   | { kind: 'stream-drop'; times?: number };
 
 /** The faults a v3 stream can take. */
-export type StreamFault = Extract<Fault, { kind: 'stream-cut' | 'stream-error' | 'stream-drop' }>;
+export type StreamFault = Extract<
+  Fault,
+  { kind: 'stream-cut' | 'stream-close' | 'stream-error' | 'stream-drop' }
+>;
 
 /** Where a fault applies: a request endpoint, or `generation` for task faults. */
 type Slot = EndpointName | 'generation';
@@ -62,6 +70,7 @@ function slotOf(fault: Fault): Slot {
     case 'media-404':
       return 'GET /audio';
     case 'stream-cut':
+    case 'stream-close':
     case 'stream-error':
     case 'stream-drop':
       return 'WS /v3/tts/stream';
@@ -98,8 +107,14 @@ export class FaultBook {
 
   /** Consumes and returns the next stream fault. */
   takeStream(): StreamFault | undefined {
-    const fault = this.#take('WS /v3/tts/stream', ['stream-cut', 'stream-error', 'stream-drop']);
+    const fault = this.#take('WS /v3/tts/stream', [
+      'stream-cut',
+      'stream-close',
+      'stream-error',
+      'stream-drop',
+    ]);
     return fault?.kind === 'stream-cut' ||
+      fault?.kind === 'stream-close' ||
       fault?.kind === 'stream-error' ||
       fault?.kind === 'stream-drop'
       ? fault

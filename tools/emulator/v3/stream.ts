@@ -138,10 +138,14 @@ class StreamSession {
     const pauseAt = core.options.streamPauseMs > 0 ? Math.floor(chunks.length / 2) : -1;
     const faultAt = Math.min(chunks.length, fault?.afterChunks ?? Math.floor(chunks.length / 2));
     // A chunk goes out as soon as it is "generated": one interval after the one before.
+    // A fault that lets the generation complete ends the socket only: the rest is "generated"
+    // at the same pace, unheard, and the file exists once it would have been sent.
+    let struck = false;
     for (const [index, chunk] of chunks.entries()) {
-      if (fault && index === faultAt) {
+      if (fault && index === faultAt && !struck) {
+        struck = true;
         this.#fault(gen, fault);
-        return;
+        if (!completes(fault)) return;
       }
       if (index > 0 && !(await core.scheduler.sleep(paced(interval, core.options)))) return;
       if (
@@ -153,9 +157,9 @@ class StreamSession {
       this.#send(chunk);
     }
     if (!(await core.scheduler.sleep(interval))) return;
-    if (fault) {
+    if (fault && !struck) {
       this.#fault(gen, fault);
-      return;
+      if (!completes(fault)) return;
     }
     this.#v3.complete(gen, rendered.file);
     if (this.#ws.readyState === WebSocket.OPEN) gen.deliveredAt = core.options.now();
@@ -163,14 +167,17 @@ class StreamSession {
     if (this.#ws.readyState === WebSocket.OPEN) this.#ws.close(1000);
   }
 
+  /** Ends the socket as `fault` says; the generation fails unless the fault lets it complete. */
   #fault(gen: V3Generation, fault: MidStreamFault): void {
     if (fault.kind === 'stream-error') {
       this.#v3.fail(gen, fault.message ?? 'Generation failed');
       this.#refuse(CLOSE.internal, fault.message ?? 'Generation failed');
-    } else {
-      this.#v3.fail(gen, 'Stream interrupted');
-      this.#drop();
+      return;
     }
+    if (!completes(fault)) this.#v3.fail(gen, 'Stream interrupted');
+    if (fault.kind === 'stream-close') {
+      if (this.#ws.readyState === WebSocket.OPEN) this.#ws.close(1000);
+    } else this.#drop();
   }
 
   #firstMessage(): Promise<string | undefined> {
@@ -213,6 +220,11 @@ class StreamSession {
 function rawText(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return (Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8');
+}
+
+/** Whether the generation goes on and completes after `fault` ended its socket. */
+function completes(fault: MidStreamFault): boolean {
+  return fault.kind !== 'stream-error' && fault.completes === true;
 }
 
 /** A chunk's interval with the stream's jitter: `interval` stretched by up to ± `streamJitter`. */

@@ -1,0 +1,138 @@
+/**
+ * A v3 stream that fails while its item plays (cut, `error` frame, closed without `completed`)
+ * is still heard in full: the rest comes from the generation's file (polled when the generation
+ * went on, made again when the API said it failed), from where the stream stopped, so nothing
+ * is heard twice; the member's share counts the item once, and the next item follows.
+ */
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DEFAULT_USERS, type EmulatorUser, type Fault } from '../../tools/emulator/index.ts';
+import { wavDurationMs } from '../../tools/emulator/wav.ts';
+import { startTestBot, type TestBot } from '../support/bot-harness.ts';
+import { sentence } from '../tts/emulated.ts';
+import { eventually } from './support.ts';
+
+const KEY = 'adx_midplay_stream_key_9d21e7';
+const USER: EmulatorUser = { userId: 'user_midplay', apiKey: KEY, plan: 'paid' };
+/** 200 ms chunks: the fault strikes after about a second of audio. */
+const CHUNK_MS = 200;
+const AFTER_CHUNKS = 5;
+let t: TestBot;
+
+beforeAll(async () => {
+  t = await startTestBot({
+    api: 'v3',
+    emulator: {
+      users: [...DEFAULT_USERS, USER],
+      streamChunkMs: CHUNK_MS,
+      streamSpeed: 2,
+      streamJitter: 0.3,
+    },
+  });
+  await t.configureKey(KEY);
+  t.discord.moveMember({ userId: 'member', channelId: t.discord.guild.voiceChannelId });
+  await eventually('the bot sees the member', () => t.discord.voiceStates().length === 1);
+  const joined = await t.discord.slash({ user: 'member', name: 'join' }).waitForReply(15_000);
+  expect(joined.content).toContain('Joined');
+}, 60_000);
+afterAll(async () => {
+  await t?.stop();
+});
+
+const guildId = () => t.discord.guild.id;
+const posts = () => t.emulator.counts()['POST /v3/tts']?.total ?? 0;
+
+/** The duration of a file, whatever its format (decoded to WAV by ffmpeg). */
+function fileDurationMs(file: Buffer): number {
+  const wav = execFileSync('ffmpeg', ['-v', 'error', '-i', 'pipe:0', '-f', 'wav', 'pipe:1'], {
+    input: file,
+  });
+  return wavDurationMs(wav);
+}
+
+/** How long the speech of `text` is: its completed generation's file. */
+function speechMs(text: string): number {
+  const done = t.emulator.v3
+    .generationsOf(USER.userId)
+    .filter((g) => g.status === 'COMPLETED' && text.includes(g.text.slice(0, 20)));
+  const last = done.at(-1);
+  if (last === undefined) throw new Error(`no completed generation for ${text.slice(0, 20)}`);
+  return fileDurationMs(t.emulator.audioOf(last.id) ?? Buffer.alloc(0));
+}
+
+/** The member's generations today in the usage ledger (what their daily share counts). */
+async function memberToday(): Promise<number> {
+  const now = Date.now();
+  const [today] = await t.bot.services.usage.days(guildId(), now, now);
+  return today?.members[t.discord.users.member?.id ?? ''] ?? 0;
+}
+
+let said = 0;
+/** Says a text never said before here, and resolves with the reply once the item ended. */
+async function say(length: number): Promise<{ text: string; reply: string }> {
+  said++;
+  const text = `Item ${said}. ${sentence(length)}`;
+  const handle = t.discord.slash({
+    user: 'member',
+    name: 'say',
+    options: { text, output: 'voice' },
+  });
+  await handle.waitFor(
+    (event) => event.kind === 'edit' && /Played|could not|Removed/.test(JSON.stringify(event)),
+    60_000,
+  );
+  return { text, reply: handle.lastMessage()?.content ?? '' };
+}
+
+/** Audio heard in the guild so far, once it reached `atLeast` (or after 5 s, for the failure's figures). */
+async function heardMs(atLeast: number): Promise<number> {
+  const received = () => t.voiceServer.received(guildId()).durationMs;
+  for (let waited = 0; received() < atLeast && waited < 5_000; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return received();
+}
+
+describe.each([2, 1])('a v3 stream at %s× real time failing after ~1 s of audio', (speed) => {
+  test.each<[string, Fault, number]>([
+    [
+      'cut, the generation going on',
+      { kind: 'stream-cut', afterChunks: AFTER_CHUNKS, completes: true },
+      0,
+    ],
+    [
+      'an `error` frame',
+      { kind: 'stream-error', afterChunks: AFTER_CHUNKS, message: 'engine overheated' },
+      1,
+    ],
+    [
+      'closed without `completed`',
+      { kind: 'stream-close', afterChunks: AFTER_CHUNKS, completes: true },
+      0,
+    ],
+  ])(
+    '%s: heard in full, once, paid once; the next follows',
+    async (_name, fault, madeAgain) => {
+      t.emulator.v3.setStreamSpeed(speed);
+      t.voiceServer.reset(guildId());
+      const submits = posts();
+      const charged = await memberToday();
+      t.emulator.fault(fault);
+      const failing = await say(60);
+      expect(failing.reply).toMatch(/Played/);
+      const expected = speechMs(failing.text);
+      const heard = await heardMs(0.9 * expected);
+      // The rest from the file where the stream stopped: whole, and nothing twice.
+      expect(heard / expected).toBeGreaterThan(0.9);
+      expect(heard / expected).toBeLessThan(1.1);
+      // Polled where the generation went on; made once more where the API said it failed.
+      expect(posts()).toBe(submits + madeAgain);
+      expect(await memberToday()).toBe(charged + 1);
+      const next = await say(30);
+      expect(next.reply).toMatch(/Played/);
+      const total = await heardMs(heard + 0.9 * speechMs(next.text));
+      expect((total - heard) / speechMs(next.text)).toBeGreaterThan(0.9);
+    },
+    90_000,
+  );
+});
