@@ -27,6 +27,7 @@ export interface MessageParams {
   'commands.config.forget': Record<string, never>;
   'commands.config.limits': Record<string, never>;
   'commands.config.limits-chat-daily': Record<string, never>;
+  'commands.config.limits-daily-budget': Record<string, never>;
   'commands.config.limits-member-daily': Record<string, never>;
   'commands.config.read-channel': Record<string, never>;
   'commands.config.read-channel-add': Record<string, never>;
@@ -156,6 +157,10 @@ export interface MessageParams {
   };
   'errors.cannot_join': {
     channel: Param;
+  };
+  'errors.daily_budget': {
+    budget: Param;
+    when: Param;
   };
   'errors.emotion_needs_advance': Record<string, never>;
   'errors.emotion_not_offered': Record<string, never>;
@@ -298,6 +303,10 @@ export interface MessageParams {
     channel: Param;
     count: number;
   };
+  'limits.budget_line': {
+    budget: Param;
+  };
+  'limits.budget_none': Record<string, never>;
   'limits.change': Record<string, never>;
   'limits.chat_line': {
     share: Param;
@@ -349,6 +358,11 @@ export interface MessageParams {
     voice: Param;
   };
   'preview.stored': Record<string, never>;
+  'queue.budget_spent': {
+    budget: Param;
+    spent: Param;
+    when: Param;
+  };
   'queue.chat': {
     stale: Param;
     waiting: Param;
@@ -665,6 +679,19 @@ export interface MessageParams {
     left: Param;
     limit: Param;
   };
+  'usage.money_budget': {
+    budget: Param;
+    month: Param;
+    today: Param;
+  };
+  'usage.money_none': Record<string, never>;
+  'usage.money_saved': {
+    saved: Param;
+  };
+  'usage.money_today': {
+    month: Param;
+    today: Param;
+  };
   'usage.nobody': Record<string, never>;
   'usage.server': {
     left: Param;
@@ -695,6 +722,9 @@ export interface MessageParams {
   'usage.you_share': {
     count: number;
     share: Param;
+  };
+  'usage.you_spent': {
+    amount: Param;
   };
   'voices.custom': Record<string, never>;
   'voices.footer': {

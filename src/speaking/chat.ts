@@ -7,10 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CHAT_LEDGER_ID } from '../store/index.ts';
-import type { SpeechRequest } from '../tts/index.ts';
+import type { GenerationCost, SpeechRequest } from '../tts/index.ts';
 import type { SpeakUpdate, SpeechSource } from '../voice/index.ts';
 import { AutoVoices } from './auto-voices.ts';
 import type { BlockedWords } from './blocked-words.ts';
+import { mergeSavingMicros } from './budget.ts';
 import { defaultChoice, pickVoice } from './choose.ts';
 import type { SpeakingContext } from './context.ts';
 import { LiveStreams, PCM_HINT } from './live-streams.ts';
@@ -47,7 +48,8 @@ export class ChatTurns {
   /**
    * The voice `author`'s messages are read in: theirs, else with `voices: auto` one of their own
    * among the key's voices (see `assignVoice`), else the server's default, as `/say` picks it. Refused with a UserError when the server has no key, or when the author's chat
-   * generations today reached the server's chat share (`chat-daily`, else `/say`'s share).
+   * generations today reached the server's chat share (`chat-daily`, else `/say`'s share), or
+   * when the server's daily budget is spent (the reader then stops reading).
    */
   async voiceOf(guildId: string, author: Pick<Requester, 'id' | 'name'>): Promise<ChatVoice> {
     const { settings, dailyLimit } = this.#context.options;
@@ -56,6 +58,7 @@ export class ChatTurns {
     const { chatDaily, memberDaily } = guild.limits;
     const share = memberDailyShare(chatDaily ?? memberDaily, dailyLimit);
     await this.#context.spending.check(guildId, { id: author.id, canManage: false }, share);
+    await this.#context.spending.checkBudget(guildId, guild.limits.dailyBudgetMicros);
     const choice = defaultChoice(user, guild.defaults);
     const voices = await client.voices(choice.model);
     const auto =
@@ -142,14 +145,26 @@ export class ChatTurns {
     const payer = authors.size === 1 && only !== undefined ? only : CHAT_LEDGER_ID;
     // One generation making this audio is paid once, a stream that failed and was submitted again included.
     const attempt = randomUUID();
+    const { spending } = this.#context;
+    // The turn's text is known only now: its predicted cost is held against the daily budget.
+    const budget = guild.limits.dailyBudgetMicros;
+    await spending.reserveMoney(guildId, attempt, budget, client.predictCost(request)?.micros);
     const generate = {
       signal: options.signal,
-      onSubmitted: async (generationId: string) => {
+      onSubmitted: async (generationId: string, cost?: GenerationCost) => {
         options.onSubmitted?.();
-        await this.#context.spending.record(guildId, payer, generationId, attempt);
+        const bill =
+          cost === undefined
+            ? undefined
+            : { ...cost, savedMicros: mergeSavingMicros(options.alone ?? [], cost) };
+        await spending.record(guildId, payer, generationId, attempt, bill);
       },
     };
-    if (streams === undefined) return (await client.generate(request, generate)).audioUrl;
-    return streams.hold(await client.live(request, generate), options.signal);
+    try {
+      if (streams === undefined) return (await client.generate(request, generate)).audioUrl;
+      return streams.hold(await client.live(request, generate), options.signal);
+    } finally {
+      spending.release(attempt);
+    }
   }
 }

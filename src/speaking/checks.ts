@@ -69,7 +69,15 @@ export class RequestChecks {
       guild.limits.memberDaily,
       this.#context.options.dailyLimit,
     );
-    return { input, output, validated, client, memberDaily };
+    const budget = guild.limits.dailyBudgetMicros;
+    return {
+      input,
+      output,
+      validated,
+      client,
+      memberDaily,
+      ...(budget === undefined || budget === 0 ? {} : { dailyBudget: budget }),
+    };
   }
 
   // The server's blocked words: with `blocked: skip` a text holding one is refused (the member
@@ -106,12 +114,16 @@ export class RequestChecks {
       request,
       origin: input.origin ?? {},
     };
-    await this.#context.spending.reserve(
-      input.guildId,
-      input.requester,
-      prepared.memberDaily,
-      ticket.id,
-    );
+    const { spending } = this.#context;
+    await spending.reserve(input.guildId, input.requester, prepared.memberDaily, ticket.id);
+    try {
+      // The server's money: everyone's, so nobody is exempt (an admin raises the budget).
+      const predicted = prepared.client.predictCost(request)?.micros;
+      await spending.reserveMoney(input.guildId, ticket.id, prepared.dailyBudget, predicted);
+    } catch (error) {
+      spending.release(ticket.id);
+      throw error;
+    }
     return { ...prepared, voice, request, ticket };
   }
 

@@ -66,7 +66,7 @@ export class Previews {
     try {
       const { generationId, audioUrl } = await client.generate(
         { text: PREVIEW_TEXT, voiceId: voice.voiceId, model },
-        { onSubmitted: (id) => spending.record(guildId, requester.id, id, ticketId) },
+        { onSubmitted: (id, cost) => spending.record(guildId, requester.id, id, ticketId, cost) },
       );
       const downloaded = await client.download(audioUrl);
       return { generationId, ...downloaded };

@@ -70,9 +70,11 @@ export { flushDeletions } from './sqlite.ts';
 export {
   addGeneration,
   CHAT_LEDGER_ID,
+  type DaySpend,
   type DayUsage,
   emptyDay,
   KeyvUsageLedger,
+  type LedgerBill,
   nextUtcDay,
   USAGE_DAYS_KEPT,
   type UsageLedger,
