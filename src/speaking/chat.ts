@@ -7,7 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CHAT_LEDGER_ID } from '../store/index.ts';
-import type { GenerationCost, SpeechRequest } from '../tts/index.ts';
+import {
+  billedChars,
+  billedTokens,
+  type GenerationCost,
+  type SpeechRequest,
+} from '../tts/index.ts';
 import type { SpeakUpdate, SpeechSource } from '../voice/index.ts';
 import { AutoVoices } from './auto-voices.ts';
 import type { BlockedWords } from './blocked-words.ts';
@@ -148,7 +153,10 @@ export class ChatTurns {
     const { spending } = this.#context;
     // The turn's text is known only now: its predicted cost is held against the daily budget.
     const budget = guild.limits.dailyBudgetMicros;
-    await spending.reserveMoney(guildId, attempt, budget, client.predictCost(request)?.micros);
+    await spending.reserveMoney(guildId, attempt, budget, {
+      tokens: billedTokens(billedChars(request.text)),
+      micros: client.predictCost(request)?.micros,
+    });
     const generate = {
       signal: options.signal,
       onSubmitted: async (generationId: string, cost?: GenerationCost) => {

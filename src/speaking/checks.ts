@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ValidatedSay, validateSay, withinControls } from '../speech/index.ts';
 import type { GuildSettings } from '../store/index.ts';
-import type { SpeechRequest } from '../tts/index.ts';
+import { billedChars, billedTokens, type SpeechRequest } from '../tts/index.ts';
 import type { BlockedWords } from './blocked-words.ts';
 import { chooseOutput, pickVoice } from './choose.ts';
 import type { SpeakingContext } from './context.ts';
@@ -118,8 +118,10 @@ export class RequestChecks {
     await spending.reserve(input.guildId, input.requester, prepared.memberDaily, ticket.id);
     try {
       // The server's money: everyone's, so nobody is exempt (an admin raises the budget).
-      const predicted = prepared.client.predictCost(request)?.micros;
-      await spending.reserveMoney(input.guildId, ticket.id, prepared.dailyBudget, predicted);
+      await spending.reserveMoney(input.guildId, ticket.id, prepared.dailyBudget, {
+        tokens: billedTokens(billedChars(request.text)),
+        micros: prepared.client.predictCost(request)?.micros,
+      });
     } catch (error) {
       spending.release(ticket.id);
       throw error;

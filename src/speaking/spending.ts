@@ -82,35 +82,41 @@ export class Spending {
   }
 
   /**
-   * Holds request `ticketId`'s predicted cost (micro-dollars; undefined before any price was
-   * seen) against the server's daily `budget`, or refuses it with when the budget starts again.
-   * Nothing is awaited between the check and the hold, so two requests cannot both take the
-   * last of it. A guild is served by one process, which therefore sees all of its spending.
+   * Holds request `ticketId`'s predicted cost against the server's daily `budget`, or refuses
+   * it with when the budget starts again. `estimate` is the text's billed tokens and, once the
+   * key's price was seen, its cost; else today's average price in the ledger prices it (after a
+   * restart), and only a server's first bill of the day goes unpriced. Nothing is awaited
+   * between the check and the hold, so two requests cannot both take the last of it. A guild
+   * is served by one process, which therefore sees all of its spending.
    */
   async reserveMoney(
     guildId: string,
     ticketId: string,
     budget: number | undefined,
-    predicted: number | undefined,
+    estimate: { readonly tokens: number; readonly micros: number | undefined },
   ): Promise<void> {
     if (budget === undefined || budget === 0) return;
     const { usage, clock } = this.#options;
     await usage.load(guildId, clock.now());
     const now = clock.now();
+    const spent = usage.spentToday(guildId, now) ?? { micros: 0, tokens: 0 };
+    const predicted =
+      estimate.micros ??
+      (spent.tokens === 0 ? undefined : Math.ceil((estimate.tokens * spent.micros) / spent.tokens));
     const check = checkBudget({
-      spent: usage.spentToday(guildId, now) ?? 0,
+      spent: spent.micros,
       reserved: this.#money.held(guildId),
       predicted,
       budget,
       now,
     });
     if (!check.ok) throw budgetRefusal(check);
-    this.#money.hold(guildId, ticketId, predicted ?? 0);
+    if (ticketId !== '') this.#money.hold(guildId, ticketId, predicted ?? 0);
   }
 
   /** Refuses when the server's spending today (recorded and held) reached its daily `budget`. */
   async checkBudget(guildId: string, budget: number | undefined): Promise<void> {
-    await this.reserveMoney(guildId, '', budget, undefined);
+    await this.reserveMoney(guildId, '', budget, { tokens: 0, micros: 0 });
   }
 
   /**
@@ -124,7 +130,7 @@ export class Spending {
     if (budget === undefined || budget === 0) return undefined;
     const { usage, clock } = this.#options;
     await usage.load(guildId, clock.now());
-    const spent = usage.spentToday(guildId, clock.now()) ?? 0;
+    const spent = usage.spentToday(guildId, clock.now())?.micros ?? 0;
     return budgetSpent(spent + this.#money.held(guildId), budget) ? { spent, budget } : undefined;
   }
 

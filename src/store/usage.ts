@@ -135,8 +135,14 @@ export interface UsageLedger {
   load(guildId: string, at: number): Promise<void>;
   /** Generations by the member on the UTC day of `at`, once loaded; undefined before. */
   memberToday(guildId: string, memberId: string, at: number): number | undefined;
-  /** Micro-dollars the server was billed on the UTC day of `at`, once loaded; undefined before. */
-  spentToday(guildId: string, at: number): number | undefined;
+  /**
+   * What the server was billed on the UTC day of `at` (micro-dollars and tokens), once loaded;
+   * undefined before.
+   */
+  spentToday(
+    guildId: string,
+    at: number,
+  ): { readonly micros: number; readonly tokens: number } | undefined;
   /** The server's usage per UTC day from `from` to `to` (instants, inclusive), oldest first. */
   days(guildId: string, from: number, to: number): Promise<DayUsage[]>;
   /** Deletes every recorded day of the server (forgetting it); resolves with how many there were. */
@@ -200,9 +206,10 @@ export class KeyvUsageLedger implements UsageLedger {
     return usage?.day === utcDay(at) ? (usage.members[memberId] ?? 0) : undefined;
   }
 
-  spentToday(guildId: string, at: number): number | undefined {
+  spentToday(guildId: string, at: number): { micros: number; tokens: number } | undefined {
     const usage = this.#today.get(guildId);
-    return usage?.day === utcDay(at) ? (usage.spend?.micros ?? 0) : undefined;
+    if (usage?.day !== utcDay(at)) return undefined;
+    return { micros: usage.spend?.micros ?? 0, tokens: usage.spend?.tokens ?? 0 };
   }
 
   async days(guildId: string, from: number, to: number): Promise<DayUsage[]> {
