@@ -21,6 +21,7 @@ import { REPO_ROOT } from '../tools/local-stack/index.ts';
 import { acceptanceBench } from './acceptance.ts';
 import { apiShapesBench } from './api-shapes.ts';
 import { blocklistBench } from './blocklist.ts';
+import { budgetBench } from './budget.ts';
 import { chatBench, spammyChatBench } from './chat.ts';
 import { coldStartBench } from './cold-start.ts';
 import { deliveryBench } from './delivery.ts';
@@ -98,6 +99,8 @@ const sections: Record<string, () => Promise<Row[]>> = {
   stalled: () => stalledReaderBench({ prefills: [1000, 5000], measured: quick ? 200 : 1000 }),
   // Issue 28: v3 streams at 2×, 1× and 0.5× real time, heard in full.
   pace: () => v3PaceBench(quick ? 3 : 6),
+  // Issue 31: the busy chat on v3 without and with a daily budget (half its spend).
+  budget: () => budgetBench(busyChatPlan),
 };
 /**
  * What `npm run bench` runs without `--only`: within 12 minutes on the project's 2-core machine.
