@@ -1,5 +1,6 @@
 /** The daily budget (issue 31): its check, the money held for requests, and what merging saved. */
 import fc from 'fast-check';
+import Keyv from 'keyv';
 import { describe, expect, test } from 'vitest';
 import { translatorFor } from '../../src/i18n/index.ts';
 import { errorText } from '../../src/refusal/index.ts';
@@ -10,6 +11,9 @@ import {
   mergeSavingMicros,
 } from '../../src/speaking/budget.ts';
 import { budgetRefusal } from '../../src/speaking/refusals.ts';
+import { Spending } from '../../src/speaking/spending.ts';
+import { KeyvUsageLedger } from '../../src/store/index.ts';
+import type { Clock } from '../../src/tts/index.ts';
 
 const NOON = Date.UTC(2026, 4, 10, 12);
 const MIDNIGHT = Date.UTC(2026, 4, 11);
@@ -122,5 +126,58 @@ describe('budgetRefusal', () => {
     );
     const de = errorText(translatorFor('de').t, refusal.id, refusal.context as never);
     expect(de).toContain('2,50');
+  });
+});
+
+describe('Spending: the budget with the ledger', () => {
+  function spending() {
+    let now = NOON;
+    const usage = new KeyvUsageLedger(new Keyv());
+    const warnings: unknown[] = [];
+    const spend = new Spending({
+      usage,
+      clock: { now: () => now, sleep: async () => true } as unknown as Clock,
+      logger: { warn: (...args: unknown[]) => void warnings.push(args) } as never,
+    });
+    const later = (ms: number): void => {
+      now += ms;
+    };
+    return { spend, usage, warnings, later };
+  }
+  const text = (tokens: number) => ({ tokens, micros: tokens * 10 });
+
+  test('held money counts until the bill is recorded; past the budget refused until midnight', async () => {
+    const { spend, usage, later } = spending();
+    await spend.reserveMoney('g', 't1', 300, text(10)); // 100 held
+    await spend.reserveMoney('g', 't2', 300, text(10)); // 200 held
+    await expect(spend.reserveMoney('g', 't3', 300, text(11))).rejects.toMatchObject({
+      id: 'daily_budget',
+    });
+    await spend.record('g', 'a', 'gen1', 't1', { tokens: 10, micros: 100 });
+    await spend.record('g', 'a', 'gen2', 't2', { tokens: 10, micros: 100 });
+    expect(usage.spentToday('g', NOON)).toEqual({ micros: 200, tokens: 20 });
+    await spend.reserveMoney('g', 't3', 300, text(10)); // exactly the budget
+    await expect(spend.checkBudget('g', 300)).rejects.toMatchObject({ id: 'daily_budget' });
+    spend.release('t3'); // ended without a generation
+    await spend.checkBudget('g', 300);
+    expect(await spend.budgetSpent('g', 300)).toBeUndefined();
+    await spend.record('g', 'a', 'gen3', 'x', { tokens: 10, micros: 100 });
+    expect(await spend.budgetSpent('g', 300)).toEqual({ spent: 300, budget: 300 });
+    // Other servers and no budget are untouched.
+    await spend.checkBudget('h', 300);
+    await spend.checkBudget('g', undefined);
+    later(12 * 3_600_000); // the next UTC day
+    await spend.checkBudget('g', 300);
+  });
+
+  test('before the key’s price is known, today’s ledger prices the text (after a restart)', async () => {
+    const { spend } = spending();
+    await spend.record('g', 'a', 'gen1', 't0', { tokens: 20, micros: 200 }); // 10 µ$ a token
+    // 10 tokens at today's price: 100 µ$, which does not fit in 250 − 200.
+    await expect(
+      spend.reserveMoney('g', 't1', 250, { tokens: 10, micros: undefined }),
+    ).rejects.toMatchObject({ id: 'daily_budget' });
+    await spend.reserveMoney('g', 't1', 300, { tokens: 10, micros: undefined });
+    await expect(spend.checkBudget('g', 300)).rejects.toMatchObject({ id: 'daily_budget' });
   });
 });
