@@ -103,10 +103,12 @@ export class TtsApiV3 implements TtsProtocol {
     return generationId;
   }
 
+  /** The submit answer's bill of `generationId` (`tokens`, `dollar_cost`), once. */
   takeCost(generationId: string): GenerationCost | undefined {
     return this.#bills.take(generationId);
   }
 
+  /** What `request` will cost at its model's price last seen by this key; undefined before. */
   predictCost(request: Pick<SpeechRequest, 'model' | 'text'>): GenerationCost | undefined {
     return this.#bills.predict(request);
   }
