@@ -32,6 +32,8 @@ export interface BusyChatSetup {
   readonly version: 'v2' | 'v3';
   /** v3 only: the key's cap on concurrent jobs, for the bot and the emulator alike. */
   readonly concurrentJobs?: number;
+  /** v3 only: the server's daily budget in US dollars (`/config limits daily-budget`). */
+  readonly dailyBudgetUsd?: number;
 }
 
 /** What one busy-chat run measured. */
@@ -56,6 +58,10 @@ export interface BusyChatResult {
   readonly via: { readonly stream: number; readonly http: number } | undefined;
   /** v3: streams refused (close 1008: over the allowance or the job cap); counted in `refusals` too. */
   readonly refusedStreams: number;
+  /** v3: micro-dollars the emulator billed the key (generations it did not give back). */
+  readonly billedMicros: number | undefined;
+  /** v3: the admin's `/usage` summary once the chat was read out (the money lines). */
+  readonly usage: string | undefined;
 }
 
 /** Seconds of tone per character in the emulator's audio at full time, like speech (as chat.ts). */
@@ -104,7 +110,11 @@ export async function runBusyChat(
     });
     const { discord, voiceServer } = stack;
     const guildId = discord.guild.id;
-    const admin = (name: string, subcommand?: string, options: Record<string, string> = {}) =>
+    const admin = (
+      name: string,
+      subcommand?: string,
+      options: Record<string, string | number> = {},
+    ) =>
       discord
         .slash({ user: 'admin', name, ...(subcommand ? { subcommand } : {}), options })
         .waitForReply(20_000);
@@ -124,6 +134,8 @@ export async function runBusyChat(
       'max-age': `${Math.round(maxAgeMs / 1000)}s`,
       voices: 'default',
     });
+    if (setup.dailyBudgetUsd !== undefined)
+      await admin('config', 'limits', { 'daily-budget': setup.dailyBudgetUsd });
     discord.moveMember({ userId: 'admin', channelId: discord.guild.voiceChannelId });
     const joined = await admin('join');
     if (!/Joined/.test(joined.content)) throw new Error(`/join answered "${joined.content}"`);
@@ -159,7 +171,13 @@ export async function runBusyChat(
       }
     }
     const drained = await waitUntilDrained(stack, started, 25 * minuteMs);
+    const usage =
+      setup.version === 'v3'
+        ? await discord.slash({ user: 'admin', name: 'usage' }).waitForReply(20_000)
+        : undefined;
+    const summary = (usage?.embeds as { description?: string }[] | undefined)?.[0]?.description;
     return measure(stack, setup, botUser, {
+      usage: summary,
       messages: plan.messages,
       minuteMs,
       maxAgeMs,
@@ -185,6 +203,7 @@ function measure(
     postedAt: readonly number[];
     lastPacketAt: number;
     droppedStale: number;
+    usage: string | undefined;
   },
 ): BusyChatResult {
   const { emulator, voiceServer, discord } = stack;
@@ -236,6 +255,10 @@ function measure(
             http: v3.filter((g) => g.via === 'http').length,
           },
     refusedStreams: streamRefusals,
+    billedMicros: v3
+      ?.filter((g) => g.status !== 'FAILED')
+      .reduce((sum, g) => sum + Math.round(g.dollarCost * 1_000_000), 0),
+    usage: run.usage,
   };
 }
 

@@ -21,6 +21,7 @@ import { REPO_ROOT } from '../tools/local-stack/index.ts';
 import { acceptanceBench } from './acceptance.ts';
 import { apiShapesBench } from './api-shapes.ts';
 import { blocklistBench } from './blocklist.ts';
+import { budgetBench } from './budget.ts';
 import { chatBench, spammyChatBench } from './chat.ts';
 import { coldStartBench } from './cold-start.ts';
 import { daveBench } from './dave.ts';
@@ -107,6 +108,8 @@ const sections: Record<string, () => Promise<Row[]>> = {
   ],
   dave: () =>
     daveBench(quick ? { warmUp: 1, voice: 4, servers: 10 } : { warmUp: 2, voice: 10, servers: 30 }),
+  // Issue 31: the busy chat on v3 without and with a daily budget (half its spend).
+  budget: () => budgetBench(busyChatPlan),
 };
 /**
  * What `npm run bench` runs without `--only`: within 12 minutes on the project's 2-core machine.

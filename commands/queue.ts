@@ -2,6 +2,8 @@ import { MessageFlags } from 'discord.js';
 import { type Command, guildCommand, guildIdOf } from '../src/discord/index.ts';
 import type { Translator } from '../src/i18n/index.ts';
 import { quoteSafely } from '../src/speech/index.ts';
+import { nextUtcDay } from '../src/store/index.ts';
+import { formatMoney } from '../src/usage/index.ts';
 import type { QueueEntry } from '../src/voice/index.ts';
 
 const SHOWN = 15;
@@ -48,7 +50,10 @@ export default {
     const chat = services.reader.stats(guildId);
     // Answer before the store: it can outlast Discord's 3 s.
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-    const reading = (await services.settings.guild(guildId)).reader.channels.length > 0;
+    const [reading, spent] = await Promise.all([
+      services.settings.guild(guildId).then((guild) => guild.reader.channels.length > 0),
+      services.speaking.budgetSpent(guildId),
+    ]);
     const chatLine =
       reading || chat.waiting + chat.droppedStale > 0
         ? `\n${t('queue.chat', { waiting: chat.waiting, stale: chat.droppedStale })}`
@@ -61,8 +66,17 @@ export default {
       collapsed + blocked + newMember + refused > 0
         ? `\n${t('queue.chat_rules', { collapsed, blocked, newMember, refused })}`
         : '';
+    // The chat reader stops when the server's daily budget is spent: say so, and until when.
+    const budgetLine =
+      spent === undefined
+        ? ''
+        : `\n${t('queue.budget_spent', {
+            spent: formatMoney(translator.language, spent.spent),
+            budget: formatMoney(translator.language, spent.budget),
+            when: `<t:${Math.ceil(nextUtcDay(services.clock.now()) / 1000)}:R>`,
+          })}`;
     await interaction.editReply({
-      content: `${header}\n${body}${chatLine}${paidLine}${rulesLine}`,
+      content: `${header}\n${body}${chatLine}${paidLine}${rulesLine}${budgetLine}`,
       allowedMentions: { parse: [] },
     });
   },

@@ -11,6 +11,7 @@ import {
   chartAltText,
   chartInput,
   chartSvg,
+  moneyFigures,
   rasterize,
   serverUsage,
   topMembers,
@@ -19,6 +20,8 @@ import {
 } from '../src/usage/index.ts';
 
 const HISTORY_DAYS = 14;
+/** Money is shown over the last 30 days (the ledger keeps 31). */
+const MONEY_DAYS = 30;
 const DAY_MS = 86_400_000;
 
 export default {
@@ -32,11 +35,15 @@ export default {
     const client = await guildClient(interaction, services);
     const manager = canManage(interaction);
     const now = services.clock.now();
-    const [usages, days, share] = await Promise.all([
+    const billsMoney = client.billsMoney;
+    const back = billsMoney ? MONEY_DAYS : manager ? HISTORY_DAYS : 1;
+    const [usages, read, share, guild] = await Promise.all([
       client.usage('generate'),
-      services.usage.days(guildId, manager ? now - (HISTORY_DAYS - 1) * DAY_MS : now, now),
+      services.usage.days(guildId, now - (back - 1) * DAY_MS, now),
       services.speaking.memberShareOf(guildId),
+      services.settings.guild(guildId),
     ]);
+    const days = read.slice(manager ? -HISTORY_DAYS : -1);
     const figures: UsageFigures = {
       server: serverUsage(usages, days.at(-1)?.total ?? 0),
       member: {
@@ -45,6 +52,10 @@ export default {
         share: manager ? undefined : share,
         freesAt: nextUtcDay(now),
       },
+      // v3 bills each generation: today, 30 days, yours, and what merging saved; v2 says it bills none.
+      money: billsMoney
+        ? moneyFigures(read, interaction.user.id, guild.limits.dailyBudgetMicros)
+        : 'none',
       ...(manager ? { history: { days, top: topMembers(days) }, shareForMembers: share } : {}),
     };
     const lines = usageLines(translator, figures);

@@ -9,12 +9,13 @@ import type { Services } from '../services.ts';
 import { saveLimits } from '../settings/index.ts';
 import { dailyLimitOf, memberDailyShare } from '../speaking/index.ts';
 import type { GuildLimits } from '../store/index.ts';
+import { dollarsToMicros, formatMoney } from '../usage/index.ts';
 import { guildIdOf, requireManager } from './guild.ts';
 import { described } from './localize.ts';
 
 /**
- * The `limits` subcommand: `member-daily` sets `/say`'s share, `chat-daily` the chat's; without
- * options it shows the limits.
+ * The `limits` subcommand: `member-daily` sets `/say`'s share, `chat-daily` the chat's,
+ * `daily-budget` the server's money per day (v3, in US dollars); without options it shows them.
  */
 export function limitsSubcommand(
   sub: SlashCommandSubcommandBuilder,
@@ -29,6 +30,11 @@ export function limitsSubcommand(
       described(o.setName('chat-daily'), 'commands.config.limits-chat-daily')
         .setMinValue(0)
         .setMaxValue(1_000_000),
+    )
+    .addNumberOption((o) =>
+      described(o.setName('daily-budget'), 'commands.config.limits-daily-budget')
+        .setMinValue(0)
+        .setMaxValue(1_000_000),
     );
 }
 
@@ -41,6 +47,8 @@ export function describeLimits(
     readonly chatSetting?: number | undefined;
     readonly dailyLimit: number | undefined;
     readonly perMemberQueue: number;
+    /** The daily budget in micro-dollars; absent or 0: none. */
+    readonly budgetMicros?: number | undefined;
   },
 ): string {
   const { t } = translator;
@@ -60,9 +68,13 @@ export function describeLimits(
       : input.chatSetting === 0
         ? none
         : t('limits.share', { count: input.chatSetting });
+  const budget = input.budgetMicros ?? 0;
   return [
     t('limits.share_line', { share: daily }),
     t('limits.chat_line', { share: chat }),
+    budget === 0
+      ? t('limits.budget_none')
+      : t('limits.budget_line', { budget: formatMoney(translator.language, budget) }),
     t('limits.queue_line', { count: input.perMemberQueue }),
     t('limits.change'),
   ].join('\n');
@@ -79,16 +91,20 @@ export async function runLimits(
   const guildId = guildIdOf(interaction);
   const memberDaily = interaction.options.getInteger('member-daily') ?? undefined;
   const chatDaily = interaction.options.getInteger('chat-daily') ?? undefined;
-  const changed = memberDaily !== undefined || chatDaily !== undefined;
+  const dollars = interaction.options.getNumber('daily-budget') ?? undefined;
+  const dailyBudgetMicros = dollars === undefined ? undefined : dollarsToMicros(dollars);
+  const changed =
+    memberDaily !== undefined || chatDaily !== undefined || dailyBudgetMicros !== undefined;
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const limits: GuildLimits = changed
-    ? await saveLimits(services.settings, guildId, { memberDaily, chatDaily })
+    ? await saveLimits(services.settings, guildId, { memberDaily, chatDaily, dailyBudgetMicros })
     : (await services.settings.guild(guildId)).limits;
   const description = describeLimits(translator, {
     setting: limits.memberDaily,
     chatSetting: limits.chatDaily,
     dailyLimit,
     perMemberQueue: services.config.queueMaxPerMember,
+    budgetMicros: limits.dailyBudgetMicros,
   });
   await interaction.editReply({
     content: changed ? `${translator.t('limits.saved')}\n${description}` : description,

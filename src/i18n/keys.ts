@@ -28,6 +28,7 @@ export interface MessageParams {
   'commands.config.forget': Record<string, never>;
   'commands.config.limits': Record<string, never>;
   'commands.config.limits-chat-daily': Record<string, never>;
+  'commands.config.limits-daily-budget': Record<string, never>;
   'commands.config.limits-member-daily': Record<string, never>;
   'commands.config.read-channel': Record<string, never>;
   'commands.config.read-channel-add': Record<string, never>;
@@ -174,6 +175,10 @@ export interface MessageParams {
   };
   'errors.cannot_join': {
     channel: Param;
+  };
+  'errors.daily_budget': {
+    budget: Param;
+    when: Param;
   };
   'errors.emotion_needs_advance': Record<string, never>;
   'errors.emotion_not_offered': Record<string, never>;
@@ -332,6 +337,10 @@ export interface MessageParams {
     channel: Param;
     count: number;
   };
+  'limits.budget_line': {
+    budget: Param;
+  };
+  'limits.budget_none': Record<string, never>;
   'limits.change': Record<string, never>;
   'limits.chat_line': {
     share: Param;
@@ -386,6 +395,11 @@ export interface MessageParams {
     voice: Param;
   };
   'preview.stored': Record<string, never>;
+  'queue.budget_spent': {
+    budget: Param;
+    spent: Param;
+    when: Param;
+  };
   'queue.chat': {
     stale: Param;
     waiting: Param;
@@ -742,6 +756,19 @@ export interface MessageParams {
     left: Param;
     limit: Param;
   };
+  'usage.money_budget': {
+    budget: Param;
+    month: Param;
+    today: Param;
+  };
+  'usage.money_none': Record<string, never>;
+  'usage.money_saved': {
+    saved: Param;
+  };
+  'usage.money_today': {
+    month: Param;
+    today: Param;
+  };
   'usage.nobody': Record<string, never>;
   'usage.server': {
     left: Param;
@@ -772,6 +799,9 @@ export interface MessageParams {
   'usage.you_share': {
     count: number;
     share: Param;
+  };
+  'usage.you_spent': {
+    amount: Param;
   };
   'voices.custom': Record<string, never>;
   'voices.footer': {

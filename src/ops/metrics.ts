@@ -6,7 +6,7 @@ import {
   Histogram,
   Registry,
 } from 'prom-client';
-import type { TtsEndpoint, TtsMetrics } from '../tts/index.ts';
+import type { GenerationCost, Model, TtsEndpoint, TtsMetrics } from '../tts/index.ts';
 
 /** How a generation ended for the member who asked for it. */
 export type GenerationOutcome = 'delivered' | 'failed' | 'cancelled' | 'cached';
@@ -49,6 +49,8 @@ export class PrometheusMetrics implements BotMetrics {
   readonly #lag: Histogram;
   readonly #cacheHits: Counter;
   readonly #twitch: Counter<'outcome'>;
+  readonly #tokens: Counter<'model'>;
+  readonly #dollars: Counter<'model'>;
   #gauges: MetricGauges | undefined;
   #ready: (() => Promise<readonly { readonly ok: boolean }[]>) | undefined;
 
@@ -77,6 +79,19 @@ export class PrometheusMetrics implements BotMetrics {
     this.#cacheHits = new Counter({
       name: 'tts_cache_hits_total',
       help: 'Speech served from the audio cache',
+      registers,
+    });
+    // What v3 billed, by model only: never a server id (unbounded, and whose money it is stays in the ledger).
+    this.#tokens = new Counter({
+      name: 'tts_billed_tokens_total',
+      help: 'Tokens v3 billed for generations, by model (streams at the price last seen)',
+      labelNames: ['model'],
+      registers,
+    });
+    this.#dollars = new Counter({
+      name: 'tts_billed_dollars_total',
+      help: 'US dollars v3 billed for generations, by model (the usage ledger keeps exact micro-dollars)',
+      labelNames: ['model'],
       registers,
     });
     this.#twitch = new Counter({
@@ -155,6 +170,11 @@ export class PrometheusMetrics implements BotMetrics {
 
   cacheHit(): void {
     this.#cacheHits.inc();
+  }
+
+  billed(model: Model, cost: GenerationCost): void {
+    this.#tokens.inc({ model }, cost.tokens);
+    this.#dollars.inc({ model }, cost.micros / 1_000_000);
   }
 
   /** The metrics as prom-client JSON, for aggregation in the shard manager. */

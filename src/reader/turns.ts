@@ -237,12 +237,15 @@ export class ReaderTurns {
       if (first === undefined) throw new NothingToRead('every message was deleted or too old');
       const { settings, phrases, crowd } = this.#options.current();
       const lines = chorusLines(turn.batch, this.#options.busyChat, phrases, crowd);
-      const { text, last } = composeBatch(lines, {
-        compact: turn.compact,
+      const compose = {
         saidPrefix: settings?.saidPrefix ?? true,
         minLength: this.#options.minTextLength,
-        last: this.#last,
         phrases,
+      };
+      const { text, last } = composeBatch(lines, {
+        ...compose,
+        compact: turn.compact,
+        last: this.#last,
       });
       this.#last = last;
       const attempt = new AbortController();
@@ -256,6 +259,15 @@ export class ReaderTurns {
       try {
         const options = {
           authors: turn.batch.map((message) => message.authorId),
+          // Each line as it would be said in a generation of its own: what merging saved.
+          ...(lines.length > 1
+            ? {
+                alone: lines.map(
+                  (line) =>
+                    composeBatch([line], { ...compose, compact: false, last: undefined }).text,
+                ),
+              }
+            : {}),
           signal: AbortSignal.any([signal, attempt.signal]),
           // The speed the rate model is told of when the turn has played, streamed or not.
           ...(turn.speed === base ? {} : { speed: turn.speed }),

@@ -9,9 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { voiceLanguages, voicesSpeaking } from '../speech/index.ts';
 import { CHAT_LEDGER_ID } from '../store/index.ts';
 import type { SpeechRequest, Voice } from '../tts/index.ts';
+import { billedChars, billedTokens, type GenerationCost } from '../tts/index.ts';
 import type { SpeakUpdate, SpeechSource } from '../voice/index.ts';
 import { AutoVoices } from './auto-voices.ts';
 import type { BlockedWords } from './blocked-words.ts';
+import { mergeSavingMicros } from './budget.ts';
 import { defaultChoice, pickVoice, speechLanguage } from './choose.ts';
 import type { SpeakingContext } from './context.ts';
 import { LiveStreams, PCM_HINT } from './live-streams.ts';
@@ -49,9 +51,10 @@ export class ChatTurns {
    * The voice `author`'s messages are read in: theirs, else with `voices: auto` one of their own
    * among the key's voices (see `assignVoice`), else the server's default, as `/say` picks it
    * (`author.voiceId`, chosen in Twitch chat, counts as theirs). Refused with a UserError when
-   * the server has no key, or when the author's chat generations today reached the server's chat share (`chat-daily`, else `/say`'s share).
-   * With the line's `text`, the voice reads in its language (see `speechLanguage`), and its
-   * key tells it apart, so a turn merges only lines of one language.
+   * the server has no key, when the author's chat generations today reached the server's chat
+   * share (`chat-daily`, else `/say`'s share), or when the server's daily budget is spent (the
+   * reader then stops reading). With the line's `text`, the voice reads in its language (see
+   * `speechLanguage`), and its key tells it apart, so a turn merges only lines of one language.
    */
   async voiceOf(
     guildId: string,
@@ -66,6 +69,7 @@ export class ChatTurns {
     const { chatDaily, memberDaily } = guild.limits;
     const share = memberDailyShare(chatDaily ?? memberDaily, dailyLimit);
     await this.#context.spending.check(guildId, { id: author.id, canManage: false }, share);
+    await this.#context.spending.checkBudget(guildId, guild.limits.dailyBudgetMicros);
     const choice = defaultChoice(user, guild.defaults);
     const voices = await client.voices(choice.model);
     const language =
@@ -189,14 +193,29 @@ export class ChatTurns {
     const payer = authors.size === 1 && only !== undefined ? only : CHAT_LEDGER_ID;
     // One generation making this audio is paid once, a stream that failed and was submitted again included.
     const attempt = randomUUID();
+    const { spending } = this.#context;
+    // The turn's text is known only now: its predicted cost is held against the daily budget.
+    const budget = guild.limits.dailyBudgetMicros;
+    await spending.reserveMoney(guildId, attempt, budget, {
+      tokens: billedTokens(billedChars(request.text)),
+      micros: client.predictCost(request)?.micros,
+    });
     const generate = {
       signal: options.signal,
-      onSubmitted: async (generationId: string) => {
+      onSubmitted: async (generationId: string, cost?: GenerationCost) => {
         options.onSubmitted?.();
-        await this.#context.spending.record(guildId, payer, generationId, attempt);
+        const bill =
+          cost === undefined
+            ? undefined
+            : { ...cost, savedMicros: mergeSavingMicros(options.alone ?? [], cost) };
+        await spending.record(guildId, payer, generationId, attempt, bill);
       },
     };
-    if (streams === undefined) return (await client.generate(request, generate)).audioUrl;
-    return streams.hold(await client.live(request, generate), options.signal);
+    try {
+      if (streams === undefined) return (await client.generate(request, generate)).audioUrl;
+      return streams.hold(await client.live(request, generate), options.signal);
+    } finally {
+      spending.release(attempt);
+    }
   }
 }

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ValidatedSay, validateSay, withinControls } from '../speech/index.ts';
 import type { GuildSettings } from '../store/index.ts';
-import type { SpeechRequest } from '../tts/index.ts';
+import { billedChars, billedTokens, type SpeechRequest } from '../tts/index.ts';
 import type { BlockedWords } from './blocked-words.ts';
 import { chooseOutput, pickVoice, speechLanguage } from './choose.ts';
 import type { SpeakingContext } from './context.ts';
@@ -76,7 +76,15 @@ export class RequestChecks {
       guild.limits.memberDaily,
       this.#context.options.dailyLimit,
     );
-    return { input, output, validated, client, memberDaily };
+    const budget = guild.limits.dailyBudgetMicros;
+    return {
+      input,
+      output,
+      validated,
+      client,
+      memberDaily,
+      ...(budget === undefined || budget === 0 ? {} : { dailyBudget: budget }),
+    };
   }
 
   // The server's blocked words: with `blocked: skip` a text holding one is refused (the member
@@ -115,12 +123,18 @@ export class RequestChecks {
       request,
       origin: input.origin ?? {},
     };
-    await this.#context.spending.reserve(
-      input.guildId,
-      input.requester,
-      prepared.memberDaily,
-      ticket.id,
-    );
+    const { spending } = this.#context;
+    await spending.reserve(input.guildId, input.requester, prepared.memberDaily, ticket.id);
+    try {
+      // The server's money: everyone's, so nobody is exempt (an admin raises the budget).
+      await spending.reserveMoney(input.guildId, ticket.id, prepared.dailyBudget, {
+        tokens: billedTokens(billedChars(request.text)),
+        micros: prepared.client.predictCost(request)?.micros,
+      });
+    } catch (error) {
+      spending.release(ticket.id);
+      throw error;
+    }
     return { ...prepared, voice, request, ticket };
   }
 

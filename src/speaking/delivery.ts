@@ -7,7 +7,12 @@
 import { expectedSpeechMs } from '../queue/index.ts';
 import { UserError } from '../refusal/index.ts';
 import { audioDurationMs } from '../speech/index.ts';
-import { openSniffed, type SpeechRequest, type TtsClient } from '../tts/index.ts';
+import {
+  type GenerationCost,
+  openSniffed,
+  type SpeechRequest,
+  type TtsClient,
+} from '../tts/index.ts';
 import type { SpeakUpdate } from '../voice/index.ts';
 import type { SpeakingContext } from './context.ts';
 import type { TicketJournal } from './journal.ts';
@@ -105,9 +110,9 @@ export class Delivery {
       const submitted = this.#onSubmitted(speech, journal);
       const { generationId, audioUrl, cached } = await client.generate(request, {
         // Accepted: the next in line may wait for the budget while this one generates.
-        onSubmitted: (id) => {
+        onSubmitted: (id, cost) => {
           leaveLine?.();
-          return submitted(id);
+          return submitted(id, cost);
         },
         onProgress: (progress) =>
           options.onProgress(
@@ -179,12 +184,13 @@ export class Delivery {
   // reservation at once), then journal it before its audio is awaited.
   #onSubmitted(speech: ReadySpeech, journal: TicketJournal) {
     const { ticket } = speech;
-    return async (generationId: string): Promise<void> => {
+    return async (generationId: string, cost?: GenerationCost): Promise<void> => {
       const recorded = this.#context.spending.record(
         ticket.guildId,
         ticket.requesterId,
         generationId,
         ticket.id,
+        cost,
       );
       await journal.submitted(generationId);
       await recorded;

@@ -3,7 +3,7 @@
  * PCM, which then flows straight into ffmpeg while the rest is still being generated. A stream
  * that fell back to submit-and-poll gives a file, opened as any other.
  */
-import type { FinishedGeneration, SpeechRequest, TtsClient } from '../tts/index.ts';
+import type { FinishedGeneration, GenerationCost, SpeechRequest, TtsClient } from '../tts/index.ts';
 import type { SpeechSource } from '../voice/index.ts';
 import { LiveStreams, PCM_HINT, type PcmDecoder } from './live-streams.ts';
 
@@ -16,7 +16,7 @@ import { LiveStreams, PCM_HINT, type PcmDecoder } from './live-streams.ts';
 export function liveSource(
   client: Pick<TtsClient, 'live' | 'stream'>,
   request: SpeechRequest,
-  onSubmitted?: (generationId: string) => Promise<void>,
+  onSubmitted?: (generationId: string, cost?: GenerationCost) => Promise<void>,
   onGenerated?: (finished: FinishedGeneration) => void,
   decode?: PcmDecoder,
 ): SpeechSource {

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { PREVIEW_TEXT, type PreviewAudio } from '../preview/index.ts';
 import { UserError } from '../refusal/index.ts';
 import { codeSpan, findVoice } from '../speech/index.ts';
-import type { Model, TtsClient, Voice } from '../tts/index.ts';
+import { billedChars, billedTokens, type Model, type TtsClient, type Voice } from '../tts/index.ts';
 import type { RequestChecks } from './checks.ts';
 import type { SpeakingContext } from './context.ts';
 import { queueRefusal } from './refusals.ts';
@@ -51,8 +51,8 @@ export class Previews {
     return { voice, audio, cached, channelId };
   }
 
-  // A sample not stored yet costs a generation: counted against the member's daily share, and
-  // recorded for them once the API accepts it.
+  // A sample not stored yet costs a generation: counted against the member's daily share and
+  // the server's daily budget, and recorded for them once the API accepts it.
   async #generate(
     input: PreviewInput,
     client: TtsClient,
@@ -64,10 +64,15 @@ export class Previews {
     const ticketId = randomUUID();
     await spending.reserve(guildId, requester, await this.#checks.memberShareOf(guildId), ticketId);
     try {
-      const { generationId, audioUrl } = await client.generate(
-        { text: PREVIEW_TEXT, voiceId: voice.voiceId, model },
-        { onSubmitted: (id) => spending.record(guildId, requester.id, id, ticketId) },
-      );
+      const request = { text: PREVIEW_TEXT, voiceId: voice.voiceId, model };
+      const guild = await this.#context.options.settings.guild(guildId);
+      await spending.reserveMoney(guildId, ticketId, guild.limits.dailyBudgetMicros, {
+        tokens: billedTokens(billedChars(request.text)),
+        micros: client.predictCost(request)?.micros,
+      });
+      const { generationId, audioUrl } = await client.generate(request, {
+        onSubmitted: (id, cost) => spending.record(guildId, requester.id, id, ticketId, cost),
+      });
       const downloaded = await client.download(audioUrl);
       return { generationId, ...downloaded };
     } finally {

@@ -5,6 +5,7 @@
  */
 import { UserError, userRefusal } from '../refusal/index.ts';
 import type { SpeakOutcome } from '../voice/index.ts';
+import type { BudgetCheck } from './budget.ts';
 import type { ShareCheck } from './quota.ts';
 
 /**
@@ -31,4 +32,13 @@ export function queueRefusal(
 /** The member's words for a used-up daily share: how many a day, and when it starts again. */
 export function shareRefusal(check: Extract<ShareCheck, { ok: false }>): UserError {
   return userRefusal('member_daily_limit', { share: check.share, freesAt: check.freesAt });
+}
+
+/** The member's words for a server's daily budget spent: how much a day, and when it starts again. */
+export function budgetRefusal(check: Extract<BudgetCheck, { ok: false }>): UserError {
+  // A number for display only (formatted as US dollars in the reader's language), never summed.
+  return new UserError('daily_budget', {
+    budget: check.budgetMicros / 1_000_000,
+    when: `<t:${Math.ceil(check.freesAt / 1000)}:R>`,
+  });
 }

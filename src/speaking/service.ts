@@ -107,9 +107,15 @@ export class SpeakingService {
     const client = await this.#context.clientFor(guildId, false);
     return client.generate(resumed.request, {
       ...options,
-      onSubmitted: async (generationId) => {
-        const recorded = this.#context.spending.record(guildId, requesterId, generationId);
-        await options.onSubmitted?.(generationId);
+      onSubmitted: async (generationId, cost) => {
+        const recorded = this.#context.spending.record(
+          guildId,
+          requesterId,
+          generationId,
+          undefined,
+          cost,
+        );
+        await options.onSubmitted?.(generationId, cost);
         await recorded;
       },
     });
@@ -153,6 +159,17 @@ export class SpeakingService {
    */
   memberShareOf(guildId: string): Promise<number | undefined> {
     return this.#checks.memberShareOf(guildId);
+  }
+
+  /**
+   * What the server was billed today and its daily budget (micro-dollars) when a budget is set
+   * and spent: speech and the chat reader are refused until the next UTC day. Else undefined.
+   */
+  async budgetSpent(
+    guildId: string,
+  ): Promise<{ readonly spent: number; readonly budget: number } | undefined> {
+    const guild = await this.#context.options.settings.guild(guildId);
+    return this.#context.spending.budgetSpent(guildId, guild.limits.dailyBudgetMicros);
   }
 
   /** The member's requests accepted but not yet submitted: counted against their daily share. */

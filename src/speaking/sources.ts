@@ -1,6 +1,7 @@
 /** How the speaking path hands speech to voice: queue sources over the TTS client, and item ends. */
 import {
   type FinishedGeneration,
+  type GenerationCost,
   openSniffed,
   type SpeechRequest,
   type TtsClient,
@@ -12,7 +13,7 @@ import type { SpeechEnd } from './types.ts';
 export function ttsSource(
   client: Pick<TtsClient, 'generate' | 'stream'>,
   request: SpeechRequest,
-  onSubmitted?: (generationId: string) => Promise<void>,
+  onSubmitted?: (generationId: string, cost?: GenerationCost) => Promise<void>,
   onGenerated?: (finished: FinishedGeneration) => void,
 ): SpeechSource {
   return {

@@ -1,13 +1,15 @@
 /**
  * Who pays for a generation: the daily shares a request is checked against (with the requests
  * accepted but not yet submitted held as reservations), and the usage ledger each accepted
- * generation is recorded in, once.
+ * generation is recorded in, once, with its bill where the API bills money (v3); and the
+ * server's daily budget, with the predicted cost of requests not yet billed held against it.
  */
 import type { Logger } from '../log/index.ts';
-import type { UsageLedger } from '../store/index.ts';
+import type { LedgerBill, UsageLedger } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
+import { budgetSpent, checkBudget, MoneyReservations } from './budget.ts';
 import { checkShare } from './quota.ts';
-import { shareRefusal } from './refusals.ts';
+import { budgetRefusal, shareRefusal } from './refusals.ts';
 import { Reservations } from './reservations.ts';
 import type { Requester } from './types.ts';
 
@@ -25,6 +27,7 @@ export interface SpendingOptions {
 export class Spending {
   readonly #options: SpendingOptions;
   readonly #reservations = new Reservations();
+  readonly #money = new MoneyReservations();
   /** Generations already recorded (identical requests at once share one), newest last. */
   readonly #recorded = new Set<string>();
 
@@ -78,9 +81,63 @@ export class Spending {
     if (!check.ok) throw shareRefusal(check);
   }
 
+  /**
+   * Holds request `ticketId`'s predicted cost against the server's daily `budget`, or refuses
+   * it with when the budget starts again. `estimate` is the text's billed tokens and, once the
+   * key's price was seen, its cost; else today's average price in the ledger prices it (after a
+   * restart), and only a server's first bill of the day goes unpriced. Nothing is awaited
+   * between the check and the hold, so two requests cannot both take the last of it. A guild
+   * is served by one process, which therefore sees all of its spending.
+   */
+  async reserveMoney(
+    guildId: string,
+    ticketId: string,
+    budget: number | undefined,
+    estimate: { readonly tokens: number; readonly micros: number | undefined },
+  ): Promise<void> {
+    if (budget === undefined || budget === 0) return;
+    const { usage, clock } = this.#options;
+    await usage.load(guildId, clock.now());
+    const now = clock.now();
+    const spent = usage.spentToday(guildId, now) ?? { micros: 0, tokens: 0 };
+    const predicted =
+      estimate.micros ??
+      (spent.tokens === 0 ? undefined : Math.ceil((estimate.tokens * spent.micros) / spent.tokens));
+    const check = checkBudget({
+      spent: spent.micros,
+      reserved: this.#money.held(guildId),
+      predicted,
+      budget,
+      now,
+    });
+    if (!check.ok) throw budgetRefusal(check);
+    if (ticketId !== '') this.#money.hold(guildId, ticketId, predicted ?? 0);
+  }
+
+  /** Refuses when the server's spending today (recorded and held) reached its daily `budget`. */
+  async checkBudget(guildId: string, budget: number | undefined): Promise<void> {
+    await this.reserveMoney(guildId, '', budget, { tokens: 0, micros: 0 });
+  }
+
+  /**
+   * Micro-dollars the server was billed today and its budget, when a budget is set and spent
+   * (what `/queue` says the chat stopped for); undefined otherwise.
+   */
+  async budgetSpent(
+    guildId: string,
+    budget: number | undefined,
+  ): Promise<{ readonly spent: number; readonly budget: number } | undefined> {
+    if (budget === undefined || budget === 0) return undefined;
+    const { usage, clock } = this.#options;
+    await usage.load(guildId, clock.now());
+    const spent = usage.spentToday(guildId, clock.now())?.micros ?? 0;
+    return budgetSpent(spent + this.#money.held(guildId), budget) ? { spent, budget } : undefined;
+  }
+
   /** Ends request `ticketId`'s reservation (submitted, or ended without a generation); idempotent. */
   release(ticketId: string): void {
     this.#reservations.release(ticketId);
+    this.#money.release(ticketId);
   }
 
   /**
@@ -89,12 +146,15 @@ export class Spending {
    * generating costs nothing: only the first is recorded. Nor does a request pay twice: a
    * stream the API said failed (it gives the reservation back) is submitted again under the same
    * `ticketId`, and only its first generation is recorded. A failed write is logged, not thrown.
+   * `bill` is what the API billed (v3): recorded with it, the money held for the request is
+   * let go once the ledger has it (both counted for a moment, never neither).
    */
   async record(
     guildId: string,
     payer: string,
     generationId: string,
     ticketId?: string,
+    bill?: LedgerBill,
   ): Promise<void> {
     const generation = `${guildId}:${generationId}`;
     const ticket = ticketId === undefined ? undefined : `${guildId}:ticket:${ticketId}`;
@@ -104,7 +164,7 @@ export class Spending {
       !this.#recorded.has(generation) && (ticket === undefined || !this.#recorded.has(ticket));
     const recorded = fresh
       ? this.#options.usage
-          .record(guildId, payer, this.#options.clock.now())
+          .record(guildId, payer, this.#options.clock.now(), bill)
           .catch((error: unknown) =>
             this.#options.logger.warn({ err: error, guildId }, 'usage ledger: record failed'),
           )
@@ -117,5 +177,6 @@ export class Spending {
     }
     if (ticketId !== undefined) this.#reservations.release(ticketId);
     await recorded;
+    if (ticketId !== undefined) this.#money.release(ticketId);
   }
 }

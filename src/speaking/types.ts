@@ -69,6 +69,8 @@ export interface PreparedSpeech {
   readonly client: TtsClient;
   /** Generations per member per day in force on the server; none when undefined. */
   readonly memberDaily: number | undefined;
+  /** The server's daily budget in micro-dollars (v3); none when absent. */
+  readonly dailyBudget?: number;
 }
 
 /** A prepared request with its voice chosen: exactly what goes to the API. */
@@ -217,6 +219,8 @@ export interface ChatVoice {
 /** How a chat turn is generated: for whom (the ledger), until when, and how fast. */
 export interface ChatGenerateOptions {
   readonly authors: readonly string[];
+  /** A merged turn's lines, each as it would be said alone: what merging saved is recorded. */
+  readonly alone?: readonly string[];
   readonly signal: AbortSignal;
   readonly onSubmitted?: () => void;
   /** Faster than the voice's own speed: a busy chat catching up. */

@@ -78,9 +78,11 @@ export {
 export {
   addGeneration,
   CHAT_LEDGER_ID,
+  type DaySpend,
   type DayUsage,
   emptyDay,
   KeyvUsageLedger,
+  type LedgerBill,
   nextUtcDay,
   USAGE_DAYS_KEPT,
   type UsageLedger,

@@ -29,6 +29,8 @@ export const guildLimitsSchema = z.object({
    * same share as `memberDaily`'s.
    */
   chatDaily: z.number().int().min(0).max(1_000_000).optional(),
+  /** The server's daily budget in micro-dollars (v3); absent or 0: none. */
+  dailyBudgetMicros: z.number().int().min(0).max(1_000_000_000_000).optional(),
 });
 export type GuildLimits = z.infer<typeof guildLimitsSchema>;
 

@@ -2,6 +2,7 @@ import { TtsApi } from './api.ts';
 import { type Audio, downloadAudio, type MediaPolicy, openAudio } from './audio.ts';
 import type { BudgetStore, LimitUsage } from './budget.ts';
 import type { Clock } from './clock.ts';
+import type { GenerationCost } from './cost.ts';
 import { TtsError, unsendableKeyError } from './errors.ts';
 import { API_PRIOR, type EstimatorPrior } from './estimator.ts';
 import { RateGate } from './gate.ts';
@@ -227,9 +228,22 @@ export class TtsClient {
       this.#waiting.delete(ticket);
     }
     const submittedAt = this.#options.clock.now();
-    await onSubmitted?.(generationId);
+    await onSubmitted?.(generationId, this.#api.takeCost?.(generationId));
     onProgress?.({ stage: 'generating', generationId });
     return this.resume({ generationId, request, submittedAt }, signal);
+  }
+
+  /**
+   * What `request` will cost in money at the price last seen for its model (v3); undefined on v2
+   * (which bills no money) and before any generation of the model was billed.
+   */
+  predictCost(request: Pick<SpeechRequest, 'model' | 'text'>): GenerationCost | undefined {
+    return this.#api.predictCost?.(request);
+  }
+
+  /** True where the API bills each generation in money (v3). */
+  get billsMoney(): boolean {
+    return this.#api.predictCost !== undefined;
   }
 
   /** Which of a request's controls (speed, emotion) the API honours, per model. */

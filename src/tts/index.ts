@@ -13,6 +13,14 @@ export { FallbackBudgetStore } from './budget-fallback.ts';
 export { TtsClient, type TtsClientOptions } from './client.ts';
 export { openSniffed, TtsClients } from './clients.ts';
 export { type Clock, systemClock } from './clock.ts';
+export {
+  billedChars,
+  billedTokens,
+  costAt,
+  type GenerationCost,
+  microsOf,
+  PriceBook,
+} from './cost.ts';
 export { createTtsClients, type TtsClientsConfig, type TtsStores } from './create.ts';
 export { type ApiChoice, productionClientOptions } from './defaults.ts';
 export { describeDetail, isTransient, TtsError, type TtsErrorKind } from './errors.ts';

@@ -5,6 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { Clock } from './clock.ts';
+import type { GenerationCost } from './cost.ts';
 import { TtsError } from './errors.ts';
 import type { LiveStream, PcmFormat, StreamHooks } from './protocol.ts';
 import { untilAborted } from './shared-generation.ts';
@@ -19,7 +20,7 @@ export interface FinishedSpeech {
 /** A caller's cancellation and listeners, as `TtsClient.generate` takes them. */
 export interface LiveOptions {
   readonly signal?: AbortSignal;
-  readonly onSubmitted?: (generationId: string) => Promise<void> | void;
+  readonly onSubmitted?: (generationId: string, cost?: GenerationCost) => Promise<void> | void;
   readonly onProgress?: (
     progress:
       | { readonly stage: 'waiting-for-budget'; readonly ahead: () => number }
@@ -99,9 +100,9 @@ export async function liveSpeech(options: LiveOptions, deps: LiveDeps): Promise<
   try {
     live = await deps.stream({
       signal,
-      onStarted: async (generationId) => {
+      onStarted: async (generationId, cost) => {
         started = { generationId, at: deps.clock.now() };
-        await onSubmitted?.(generationId);
+        await onSubmitted?.(generationId, cost);
         onProgress?.({ stage: 'generating', generationId });
       },
     });
@@ -204,9 +205,9 @@ export class SharedStreams {
     try {
       const speech = await make({
         ...options,
-        onSubmitted: async (generationId) => {
+        onSubmitted: async (generationId, cost) => {
           leader.submitted.resolve(generationId);
-          await options.onSubmitted?.(generationId);
+          await options.onSubmitted?.(generationId, cost);
         },
       });
       // Made without a submit of its own (nothing to journal): joiners take its id from here.

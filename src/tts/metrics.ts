@@ -1,3 +1,6 @@
+import type { GenerationCost } from './cost.ts';
+import type { Model } from './types.ts';
+
 /** Endpoints as counted in metrics: the four API calls, v3's stream, and audio downloads (`media`). */
 export type TtsEndpoint = 'tts' | 'status' | 'voices' | 'health' | 'stream' | 'media';
 
@@ -9,6 +12,8 @@ export interface TtsMetrics {
   noticeLag(seconds: number): void;
   /** Speech served from the audio cache: nothing was submitted. */
   cacheHit(): void;
+  /** v3 billed a generation of `model` (a stream at the price last seen); v2 bills no money. */
+  billed?(model: Model, cost: GenerationCost): void;
 }
 
 /** Which API endpoint a request address is, relative to the API's base address. */

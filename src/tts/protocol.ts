@@ -5,6 +5,7 @@
  * field names and how the API counts requests.
  */
 import type { Readable } from 'node:stream';
+import type { GenerationCost } from './cost.ts';
 import type { GenerationRecord, Model, SpeechRequest, Voice } from './types.ts';
 
 /** Raw PCM as a live stream sends it: sample format, rate and channels. */
@@ -18,7 +19,9 @@ export interface PcmFormat {
 export interface StreamHooks {
   readonly signal?: AbortSignal | undefined;
   /** The API accepted the request as generation `generationId` (awaited before the first chunk is handed over). */
-  readonly onStarted?: ((generationId: string) => Promise<void> | void) | undefined;
+  readonly onStarted?:
+    | ((generationId: string, cost?: GenerationCost) => Promise<void> | void)
+    | undefined;
 }
 
 /** A generation streaming its audio, handed over once its first chunk arrived. */
@@ -59,6 +62,10 @@ export interface TtsProtocol {
   readonly controls?: SpeechControls | undefined;
   /** Submits a generation and returns its id once accepted. */
   submit(request: SpeechRequest, signal?: AbortSignal): Promise<string>;
+  /** The bill of a generation this key submitted, once (v3); absent where the API bills no money. */
+  takeCost?(generationId: string): GenerationCost | undefined;
+  /** What a request will cost, at the price last seen (v3); undefined before any was seen. */
+  predictCost?(request: Pick<SpeechRequest, 'model' | 'text'>): GenerationCost | undefined;
   /** The current record of a generation. */
   status(generationId: string, signal?: AbortSignal): Promise<GenerationRecord>;
   /** Every voice the account may use with `model`. */

@@ -1,10 +1,12 @@
+import type { GenerationCost } from './cost.ts';
 import type { FinishedGeneration, GenerationProgress } from './types.ts';
 
 /** What a caller of a generation passes along: its own cancellation and progress listeners. */
 export interface GenerateOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: GenerationProgress) => void;
-  readonly onSubmitted?: (generationId: string) => Promise<void> | void;
+  /** The API accepted the request; `cost` is its bill where the API bills money (v3), for the first caller only. */
+  readonly onSubmitted?: (generationId: string, cost?: GenerationCost) => Promise<void> | void;
 }
 
 interface Flight {
@@ -55,9 +57,9 @@ export class SharedGenerations {
     const submitted = Promise.withResolvers<string>();
     // Nobody may be waiting on the id; its failure is the leader's to report.
     submitted.promise.catch(() => undefined);
-    const onSubmitted = async (generationId: string): Promise<void> => {
+    const onSubmitted = async (generationId: string, cost?: GenerationCost): Promise<void> => {
       submitted.resolve(generationId);
-      await options.onSubmitted?.(generationId);
+      await options.onSubmitted?.(generationId, cost);
     };
     const flight: Flight = {
       submitted: submitted.promise,

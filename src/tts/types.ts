@@ -32,6 +32,12 @@ export interface SpeechRequest {
   readonly language?: string;
 }
 
+/** One generation's bill (v3): billed tokens and what they cost, in micro-dollars (1e-6 USD). */
+export interface GenerationCost {
+  readonly tokens: number;
+  readonly micros: number;
+}
+
 /** Status of a generation; anything the client does not know is kept as text and treated as failure. */
 export type GenerationStatus = 'Generating' | 'Completed' | 'Failed';
 
@@ -42,6 +48,8 @@ export interface GenerationRecord {
   readonly audioUrl: string | null;
   readonly model: string;
   readonly error: string | null;
+  /** v3's bill of the generation (`tokens`, `dollar_cost`); v2 answers none. */
+  readonly cost?: GenerationCost;
 }
 
 /** A generation submitted and not yet finished: what the poller needs to schedule it. */

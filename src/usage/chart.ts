@@ -9,6 +9,8 @@
 export interface ChartDay {
   readonly label: string;
   readonly count: number;
+  /** What the day cost (v3), as printed above its bar (`$0.42`); absent: nothing printed. */
+  readonly money?: string;
 }
 
 /** What the chart shows. */
@@ -135,6 +137,12 @@ export function chartSvg(input: ChartInput): string {
     parts.push(
       `<rect class="bar" data-count="${bar.count}" x="${bar.x}" y="${bar.y}" width="${bar.width}" height="${bar.height}" rx="2" fill="${today ? COLORS.today : COLORS.bar}"/>`,
     );
+    const money = input.days[index]?.money;
+    if (money !== undefined && (index % labelEvery === 0 || today)) {
+      parts.push(
+        `<text class="money" x="${round(bar.x + bar.width / 2)}" y="${round(bar.y - 4)}" text-anchor="middle" fill="${COLORS.axis}" font-size="9">${escapeXml(money)}</text>`,
+      );
+    }
     if (index % labelEvery === 0 || today) {
       const middle = round(bar.x + bar.width / 2);
       parts.push(

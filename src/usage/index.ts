@@ -6,6 +6,7 @@ export {
   chartLayout,
   chartSvg,
 } from './chart.ts';
+export { dollarsToMicros, formatMoney } from './money.ts';
 export { type Raster, rasterize } from './png.ts';
 export {
   chartAltText,
@@ -13,6 +14,8 @@ export {
   dailyUsage,
   lowQuotaLine,
   type MemberUsage,
+  type MoneyFigures,
+  moneyFigures,
   quotaLow,
   type ServerUsage,
   serverUsage,

@@ -3,6 +3,7 @@ import type { Translator } from '../i18n/index.ts';
 import { CHAT_LEDGER_ID, type DayUsage } from '../store/index.ts';
 import type { LimitUsage } from '../tts/index.ts';
 import type { ChartInput } from './chart.ts';
+import { formatMoney } from './money.ts';
 
 /** `2026-05-14` → `05-14`, the chart's short label. */
 export function shortDay(day: string): string {
@@ -29,19 +30,62 @@ export interface MemberUsage {
   readonly freesAt: number;
 }
 
+/** What the server's key was billed (v3), in integer micro-dollars. */
+export interface MoneyFigures {
+  readonly today: number;
+  readonly last30: number;
+  /** What merged chat turns saved over the 30 days. */
+  readonly saved30: number;
+  readonly memberToday: number;
+  /** The server's daily budget; undefined when none is set. */
+  readonly budget: number | undefined;
+}
+
+/**
+ * The money figures of `days` (the last 30, today last) for `memberId`, with the server's
+ * `budget` (micro-dollars; 0 or undefined: none). Sums of integers only.
+ */
+export function moneyFigures(
+  days: readonly DayUsage[],
+  memberId: string,
+  budget: number | undefined,
+): MoneyFigures {
+  const today = days.at(-1)?.spend;
+  let last30 = 0;
+  let saved30 = 0;
+  for (const day of days.slice(-30)) {
+    last30 += day.spend?.micros ?? 0;
+    saved30 += day.spend?.savedMicros ?? 0;
+  }
+  return {
+    today: today?.micros ?? 0,
+    last30,
+    saved30,
+    memberToday: today?.members[memberId] ?? 0,
+    budget: budget === 0 ? undefined : budget,
+  };
+}
+
 /** Everything one `/usage` reply shows; `history` only for members with Manage Server. */
 export interface UsageFigures {
   readonly server: ServerUsage;
   readonly member: MemberUsage;
+  /**
+   * Money (v3 bills each generation); `'none'` where the key's API bills no money (v2), which
+   * the reply says; absent: no money line at all.
+   */
+  readonly money?: MoneyFigures | 'none';
   readonly history?: { readonly days: readonly DayUsage[]; readonly top: readonly TopMember[] };
   /** For managers (who are exempt): the share members have, when one is in force. */
   readonly shareForMembers?: number | undefined;
 }
 
-/** A member and their generations over the history shown. */
+/** A member and their generations over the history shown, and what they cost (v3). */
 export interface TopMember {
   readonly userId: string;
   readonly count: number;
+  /** Micro-dollars over the history; absent when nothing was billed (v2). */
+  readonly micros?: number;
 }
 
 /** The key's daily limit among its generate limits (the longest window of at least a day). */
@@ -67,11 +111,18 @@ export function serverUsage(usages: readonly LimitUsage[], today: number): Serve
 /** The members who generated most over `days`, most first (ties by id), at most `count`. */
 export function topMembers(days: readonly DayUsage[], count = 5): TopMember[] {
   const totals = new Map<string, number>();
-  for (const day of days)
+  const money = new Map<string, number>();
+  for (const day of days) {
     for (const [userId, n] of Object.entries(day.members))
       totals.set(userId, (totals.get(userId) ?? 0) + n);
+    for (const [userId, micros] of Object.entries(day.spend?.members ?? {}))
+      money.set(userId, (money.get(userId) ?? 0) + micros);
+  }
   return [...totals]
-    .map(([userId, n]) => ({ userId, count: n }))
+    .map(([userId, n]) => {
+      const micros = money.get(userId);
+      return micros === undefined ? { userId, count: n } : { userId, count: n, micros };
+    })
     .sort((a, b) => b.count - a.count || a.userId.localeCompare(b.userId))
     .slice(0, count);
 }
@@ -91,7 +142,7 @@ const when = (epochMs: number): string => `<t:${Math.ceil(epochMs / 1000)}:R>`;
 
 /** The embed's text: what everyone sees, then the history for managers. */
 export function usageLines(
-  { t }: Translator,
+  { t, language }: Translator,
   figures: UsageFigures,
 ): { summary: string[]; days?: string[]; top?: string[] } {
   const { server, member } = figures;
@@ -120,11 +171,14 @@ export function usageLines(
     summary.push(t('usage.share_used_up', { when: when(member.freesAt) }));
   if (figures.shareForMembers !== undefined)
     summary.push(t('usage.share_info', { share: figures.shareForMembers }));
+  summary.push(...moneyLines({ t, language }, figures.money));
+  const money = (micros: number | undefined): string =>
+    micros === undefined ? '' : ` · ${formatMoney(language, micros)}`;
   if (figures.history === undefined) return { summary };
   const { days, top } = figures.history;
   return {
     summary,
-    days: days.map((day) => `\`${shortDay(day.day)}\` ${day.total}`),
+    days: days.map((day) => `\`${shortDay(day.day)}\` ${day.total}${money(day.spend?.micros)}`),
     top:
       top.length === 0
         ? [t('usage.nobody')]
@@ -137,26 +191,55 @@ export function usageLines(
                 : twitch !== undefined
                   ? t('usage.top_twitch', { id: twitch })
                   : `<@${entry.userId}>`;
-            return `${i + 1}. ${who} — ${entry.count}`;
+            return `${i + 1}. ${who} — ${entry.count}${money(entry.micros)}`;
           }),
   };
 }
 
-/** The chart's input: the history's days and the daily limit line. */
+/** The money lines of `/usage`: spent today and over 30 days (of the budget), yours, and what merging saved. */
+function moneyLines(
+  { t, language }: Pick<Translator, 't' | 'language'>,
+  money: UsageFigures['money'],
+): string[] {
+  if (money === undefined) return [];
+  if (money === 'none') return [t('usage.money_none')];
+  const format = (micros: number) => formatMoney(language, micros);
+  const lines = [
+    money.budget === undefined
+      ? t('usage.money_today', { today: format(money.today), month: format(money.last30) })
+      : t('usage.money_budget', {
+          today: format(money.today),
+          budget: format(money.budget),
+          month: format(money.last30),
+        }),
+    t('usage.you_spent', { amount: format(money.memberToday) }),
+  ];
+  if (money.saved30 > 0) lines.push(t('usage.money_saved', { saved: format(money.saved30) }));
+  return lines;
+}
+
+/** The chart's input: the history's days (with what each cost, on v3) and the daily limit line. */
 export function chartInput(figures: UsageFigures): ChartInput {
   return {
     days: (figures.history?.days ?? []).map((day) => ({
       label: shortDay(day.day),
       count: day.total,
+      // Digits and `$` only: the image's text is the same in every language.
+      ...(day.spend === undefined ? {} : { money: formatMoney('en', day.spend.micros) }),
     })),
     limit: figures.server.limit,
   };
 }
 
 /** The chart's alt text: what it shows, with every figure, for screen readers (Discord allows 1024). */
-export function chartAltText({ t }: Translator, figures: UsageFigures): string {
+export function chartAltText({ t, language }: Translator, figures: UsageFigures): string {
   const days = figures.history?.days ?? [];
-  const values = days.map((day) => `${shortDay(day.day)}: ${day.total}`).join(', ');
+  const values = days
+    .map((day) => {
+      const money = day.spend === undefined ? '' : ` (${formatMoney(language, day.spend.micros)})`;
+      return `${shortDay(day.day)}: ${day.total}${money}`;
+    })
+    .join(', ');
   const head =
     figures.server.limit === undefined
       ? t('usage.alt', { count: days.length })

@@ -47,6 +47,19 @@ function warnings(message: { content?: string } | undefined): string[] {
 }
 
 /** What `/usage` says of the server once 3 generations used it up: v2's window, v3's day. */
+/** The money lines (issue 31): v3 bills each generation; v2 says it bills no money. */
+const MONEY =
+  api.version === 'v3'
+    ? [
+        expect.stringMatching(
+          /^\*\*Spent today \(UTC\):\*\* \$0\.\d+ · \*\*last 30 days:\*\* \$0\.\d+$/,
+        ),
+        expect.stringMatching(/^\*\*You spent today:\*\* \$0\.\d+$/),
+      ]
+    : ['No money figures: this key’s API (v2) bills no money per generation.'];
+/** What v3 adds after a figure: its money. */
+const SPENT = api.version === 'v3' ? ' · \\$0\\.\\d+' : '';
+
 const SERVER_AFTER_THREE =
   DAILY === undefined
     ? ['**This server today (UTC):** 3 generations']
@@ -83,6 +96,7 @@ describe('/usage and the quota line of /say', () => {
       ...SERVER_AFTER_THREE,
       '**You today:** 2 of your daily share of 2',
       expect.stringMatching(/^Your daily share is used up; it starts again <t:\d+:R>\.$/),
+      ...MONEY,
     ]);
     expect(embed.fields ?? []).toEqual([]);
     expect(handle.files()).toEqual([]);
@@ -96,14 +110,17 @@ describe('/usage and the quota line of /say', () => {
       ...SERVER_AFTER_THREE,
       '**You today:** 1 generation',
       '**Per-member share:** 2 generations per member per day (members with Manage Server are exempt).',
+      ...MONEY,
     ]);
     const fields = (embed.fields ?? []) as Json[];
     expect(fields.map((f) => f.name)).toEqual(['Last 14 days (UTC)', 'Top members']);
     const days = String(fields[0]?.value).split('\n');
     expect(days).toHaveLength(14);
-    expect(days.at(-1)).toMatch(/^`\d\d-\d\d` 3$/);
+    expect(days.at(-1)).toMatch(new RegExp(`^\`\\d\\d-\\d\\d\` 3${SPENT}$`));
     const ids = t.discord.users;
-    expect(fields[1]?.value).toBe(`1. <@${ids.member?.id}> — 2\n2. <@${ids.admin?.id}> — 1`);
+    expect(fields[1]?.value).toMatch(
+      new RegExp(`^1\\. <@${ids.member?.id}> — 2${SPENT}\n2\\. <@${ids.admin?.id}> — 1${SPENT}$`),
+    );
     expect((embed.image as Json | undefined)?.url).toBe('attachment://usage.png');
     const [file] = handle.files();
     expect(file?.filename).toBe('usage.png');
@@ -114,7 +131,7 @@ describe('/usage and the quota line of /say', () => {
     const limitLine = DAILY === undefined ? '' : `; the dashed line is the daily limit of ${DAILY}`;
     expect(attachment?.description).toMatch(
       new RegExp(
-        `^Bar chart of this server’s TTS generations over the last 14 days, today last${limitLine}\\. .*: 3$`,
+        `^Bar chart of this server’s TTS generations over the last 14 days, today last${limitLine}\\. .*: 3${api.version === 'v3' ? ' \\(\\$0\\.\\d+\\)' : ''}$`,
       ),
     );
   });

@@ -56,3 +56,22 @@ describe('describeLimits', () => {
     expect(lines[1]).toMatch(new RegExp(`^\\*\\*Chat share:\\*\\* ${chat}, read aloud`));
   });
 });
+
+describe('describeLimits: the daily budget (issue 31)', () => {
+  const input = { setting: undefined, dailyLimit: undefined, perMemberQueue: 3 };
+
+  test('none by default, saying how to set one', () => {
+    expect(describeLimits(en, input).split('\n')[2]).toBe(
+      '**Daily budget:** none (v3 bills each generation; set one with `daily-budget:<dollars>`).',
+    );
+    expect(describeLimits(en, { ...input, budgetMicros: 0 }).split('\n')[2]).toContain('none');
+  });
+
+  test('a budget, in US dollars in the reader’s language', () => {
+    expect(describeLimits(en, { ...input, budgetMicros: 2_500_000 }).split('\n')[2]).toBe(
+      '**Daily budget:** $2.50 a day for the whole server (v3 bills each generation); past it, `/say` and the chat reader stop until 00:00 UTC.',
+    );
+    const de = describeLimits(translatorFor('de'), { ...input, budgetMicros: 2_500_000 });
+    expect(de.replace(/\s/g, ' ')).toContain('**Tagesbudget:** 2,50 $ pro Tag');
+  });
+});

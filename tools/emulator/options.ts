@@ -60,6 +60,8 @@ export interface EmulatorOptions {
   onRequest?: (entry: RequestLogEntry) => void;
   /** v3 limits per plan, replacing the defaults (`V3_LIMITS`: free 120/min + 5 jobs, paid 240 + 20). */
   v3Limits?: Partial<Record<Plan, V3PlanLimits>>;
+  /** v3's price of a `base` token in US dollars (`advanced` costs four times as much). Default 0.000001. */
+  usdPerToken?: number;
   /** How long a v3 job stays `IN_QUEUE` before `GENERATING`, in ms. Default 150. */
   queueMs?: number;
   /** Audio in each binary frame of a v3 stream, in ms. Default 200. */
@@ -140,6 +142,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     ffmpegPath: 'ffmpeg',
     onRequest: () => undefined,
     v3Limits: {},
+    usdPerToken: 0.000001,
     queueMs: 150,
     streamChunkMs: 200,
     streamSpeed: 2,

@@ -4,11 +4,13 @@
  * plus the live stream.
  */
 import type { BudgetStore } from '../budget.ts';
+import type { GenerationCost } from '../cost.ts';
 import { TtsError } from '../errors.ts';
 import { RateGate } from '../gate.ts';
 import { type ApiRequest, callApi, type HttpContext } from '../http.ts';
 import type { LiveStream, StreamHooks, TtsProtocol } from '../protocol.ts';
 import type { GenerationRecord, Model, SpeechRequest, Voice } from '../types.ts';
+import { Bills } from './bills.ts';
 import { type HeldJob, type JobSlots, JobTracker } from './jobs.ts';
 import { openStream, streamUrl } from './stream.ts';
 import { GuardedBudgets, LearnedWindow } from './window.ts';
@@ -52,11 +54,13 @@ export class TtsApiV3 implements TtsProtocol {
   readonly #window = new LearnedWindow();
   readonly #jobs: JobTracker;
   readonly #options: V3Options;
+  readonly #bills: Bills;
   readonly stream: TtsProtocol['stream'];
   readonly controls = V3_CONTROLS;
 
   constructor(http: HttpContext, options: V3Options) {
     this.#options = options;
+    this.#bills = new Bills(http.metrics);
     const { clock } = http;
     const gate = new RateGate({
       store: new GuardedBudgets(options.budgets, this.#window),
@@ -93,9 +97,20 @@ export class TtsApiV3 implements TtsProtocol {
       this.#settleRefused(job, error);
       throw error;
     }
-    const { generationId } = parseRecord(answer, 'POST /v3/tts');
+    const { generationId, cost } = parseRecord(answer, 'POST /v3/tts');
     this.#jobs.bind(job, generationId);
+    if (cost !== undefined) this.#bills.billed(generationId, request.model, cost);
     return generationId;
+  }
+
+  /** The submit answer's bill of `generationId` (`tokens`, `dollar_cost`), once. */
+  takeCost(generationId: string): GenerationCost | undefined {
+    return this.#bills.take(generationId);
+  }
+
+  /** What `request` will cost at its model's price last seen by this key; undefined before. */
+  predictCost(request: Pick<SpeechRequest, 'model' | 'text'>): GenerationCost | undefined {
+    return this.#bills.predict(request);
   }
 
   /** GET /v3/tts: the record, in the poller's statuses; an ended job gives its slot back. */
@@ -115,6 +130,8 @@ export class TtsApiV3 implements TtsProtocol {
       throw error;
     }
     const found = parseRecord(answer, 'GET /v3/tts');
+    if (found.cost !== undefined && (found.model === 'base' || found.model === 'advanced'))
+      this.#bills.seen(found.model === 'advanced' ? 'advance' : 'base', found.cost);
     if (found.status === 'Generating') this.#jobs.running(generationId);
     else this.#jobs.ended(generationId);
     return found;
@@ -194,10 +211,10 @@ export class TtsApiV3 implements TtsProtocol {
         v3Body(request),
         {
           signal,
-          onStarted: (generationId) => {
+          onStarted: async (generationId) => {
             started = true;
             this.#jobs.bind(job, generationId);
-            return hooks.onStarted?.(generationId);
+            return hooks.onStarted?.(generationId, await this.#streamCost(generationId, request));
           },
         },
       );
@@ -211,6 +228,22 @@ export class TtsApiV3 implements TtsProtocol {
       (error: unknown) => this.#settleStream(job, error, true),
     );
     return live;
+  }
+
+  /**
+   * A stream's bill: its `started` frame carries none, so it is billed at the model's price last
+   * seen; before any was, its record is read once (one request) to learn it.
+   */
+  async #streamCost(
+    generationId: string,
+    request: SpeechRequest,
+  ): Promise<GenerationCost | undefined> {
+    if (!this.#bills.knows(request.model)) {
+      await this.status(generationId).catch((error: unknown) =>
+        this.#options.onBackgroundError(error),
+      );
+    }
+    return this.#bills.streamed(request);
   }
 
   /** A submit failed: a refusal started no job; a lost answer may have, so its lease runs out. */

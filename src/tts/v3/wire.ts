@@ -3,6 +3,7 @@
  * bodies, records, statuses and voice pages. Pure.
  */
 import { z } from 'zod';
+import { microsOf } from '../cost.ts';
 import { TtsError } from '../errors.ts';
 import type { SpeechControls } from '../protocol.ts';
 import type { GenerationRecord, Model, SpeechRequest, Voice } from '../types.ts';
@@ -97,6 +98,9 @@ const record = z
     audio_url: z.string().nullish(),
     model: z.string().nullish(),
     error_message: z.string().nullish(),
+    // The bill (`guides/pricing.mdx`); a record without one is still a record.
+    tokens: z.number().int().nonnegative().nullish().catch(undefined),
+    dollar_cost: z.number().nonnegative().finite().nullish().catch(undefined),
   })
   .transform(
     (body): GenerationRecord => ({
@@ -105,6 +109,9 @@ const record = z
       audioUrl: body.audio_url ?? null,
       model: body.model ?? '',
       error: body.error_message ?? null,
+      ...(typeof body.tokens === 'number' && typeof body.dollar_cost === 'number'
+        ? { cost: { tokens: body.tokens, micros: microsOf(body.dollar_cost) } }
+        : {}),
     }),
   );
 

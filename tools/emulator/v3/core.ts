@@ -14,8 +14,6 @@ import {
 import { tokensFor, transition, type V3Generation, V3Store } from './records.ts';
 import type { V3Refusal, V3Request } from './validate.ts';
 
-/** Dollars per token on `base`; `advanced` costs four times as much (an emulator figure). */
-const USD_PER_TOKEN = 0.000001;
 /** Credits of the shared balance per token: a base token is four characters, as v2 bills. */
 const CREDITS_PER_TOKEN = 4;
 
@@ -58,10 +56,11 @@ export class V3Core {
     const tokens = tokensFor(request.chars);
     const factor = request.model === 'advanced' ? 4 : 1;
     const credits = tokens * CREDITS_PER_TOKEN * factor;
-    const dollarCost = Number((tokens * USD_PER_TOKEN * factor).toFixed(8));
+    const usdPerToken = this.core.options.usdPerToken;
+    const dollarCost = Number((tokens * usdPerToken * factor).toFixed(8));
     const balance = this.core.balanceOf(user.userId) ?? 0;
     if (!this.core.charge(user.userId, credits)) {
-      const wallet = (balance * USD_PER_TOKEN) / CREDITS_PER_TOKEN;
+      const wallet = (balance * usdPerToken) / CREDITS_PER_TOKEN;
       const detail = `Insufficient balance. Cost: $${dollarCost.toFixed(4)}, wallet: $${wallet.toFixed(2)}, topup: $0.00`;
       return { status: 402, detail };
     }

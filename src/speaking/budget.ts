@@ -1,0 +1,78 @@
+/**
+ * A server's daily budget (v3 bills each generation in money): whether one more fits, counting
+ * what the ledger recorded today, what is reserved for requests not yet billed, and what this
+ * one is predicted to cost. Pure, apart from the reservations' own bookkeeping.
+ */
+import { nextUtcDay } from '../store/index.ts';
+import { billedChars, billedTokens, type GenerationCost } from '../tts/index.ts';
+
+/** Outcome of {@link checkBudget}. */
+export type BudgetCheck =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly budgetMicros: number; readonly freesAt: number };
+
+/**
+ * Whether a generation predicted to cost `predicted` micro-dollars fits in the server's daily
+ * `budget` (micro-dollars; undefined or 0: none) with `spent` recorded today and `reserved`
+ * under way. A prediction not yet possible (no price seen) counts as 0: the spend already at
+ * the budget still refuses.
+ */
+export function checkBudget(input: {
+  readonly spent: number;
+  readonly reserved: number;
+  readonly predicted: number | undefined;
+  readonly budget: number | undefined;
+  readonly now: number;
+}): BudgetCheck {
+  const { spent, reserved, predicted, budget, now } = input;
+  if (budget === undefined || budget === 0) return { ok: true };
+  const committed = spent + reserved;
+  if (committed < budget && committed + (predicted ?? 0) <= budget) return { ok: true };
+  return { ok: false, budgetMicros: budget, freesAt: nextUtcDay(now) };
+}
+
+/** True when the server's budget is spent: nothing more can be read or said today. */
+export function budgetSpent(spent: number, budget: number | undefined): boolean {
+  return budget !== undefined && budget > 0 && spent >= budget;
+}
+
+/** Micro-dollars held for requests predicted but not yet billed, per server; released by id, once. */
+export class MoneyReservations {
+  readonly #held = new Map<string, { readonly guildId: string; readonly micros: number }>();
+  readonly #byGuild = new Map<string, number>();
+
+  /** Micro-dollars held in the server now. */
+  held(guildId: string): number {
+    return this.#byGuild.get(guildId) ?? 0;
+  }
+
+  /** Holds `micros` for request `id` (a second hold of the same id replaces the first). */
+  hold(guildId: string, id: string, micros: number): void {
+    this.release(id);
+    if (micros <= 0) return;
+    this.#held.set(id, { guildId, micros });
+    this.#byGuild.set(guildId, this.held(guildId) + micros);
+  }
+
+  /** Ends request `id`'s hold (billed, or ended without a generation); idempotent. */
+  release(id: string): void {
+    const hold = this.#held.get(id);
+    if (hold === undefined) return;
+    this.#held.delete(id);
+    const left = this.held(hold.guildId) - hold.micros;
+    if (left > 0) this.#byGuild.set(hold.guildId, left);
+    else this.#byGuild.delete(hold.guildId);
+  }
+}
+
+/**
+ * What a merged chat turn saved, in micro-dollars: its lines `alone` (each billed at least 30
+ * characters) at the turn's own price per token, less what the turn cost. 0 for one line, or
+ * when merging saved nothing.
+ */
+export function mergeSavingMicros(alone: readonly string[], turn: GenerationCost): number {
+  if (alone.length < 2 || turn.tokens === 0) return 0;
+  const tokens = alone.reduce((sum, line) => sum + billedTokens(billedChars(line)), 0);
+  const saved = tokens - turn.tokens;
+  return saved <= 0 ? 0 : Math.floor((saved * turn.micros) / turn.tokens);
+}

@@ -1,0 +1,55 @@
+/**
+ * What a v3 generation costs (docs/API-V3.md, Billing): `ceil(max(30, characters) / 4)` tokens
+ * times the plan's per-token rate for the model, answered as `tokens` and `dollar_cost` by every
+ * submit. Money is kept in integer micro-dollars, never summed as floats. Pure.
+ */
+import type { GenerationCost, Model } from './types.ts';
+
+export type { GenerationCost };
+
+/** Characters as the API counts them: code points. */
+export function billedChars(text: string): number {
+  return [...text].length;
+}
+
+/** Billed tokens of a text of `chars` characters: short texts are billed as 30 characters. */
+export function billedTokens(chars: number): number {
+  return Math.ceil(Math.max(30, chars) / 4);
+}
+
+/** US dollars as integer micro-dollars (the API answers a JSON number such as `0.000008`). */
+export function microsOf(dollars: number): number {
+  return Math.round(dollars * 1_000_000);
+}
+
+/**
+ * The last price per token each model was seen billed at, for a key: what a text will cost
+ * before it is submitted. v3 publishes no rates (they are the plan's), so they are learned.
+ */
+export class PriceBook {
+  readonly #seen = new Map<Model, GenerationCost>();
+
+  /** Remembers a billed generation's price; bills of no tokens teach nothing. */
+  observe(model: Model, cost: GenerationCost): void {
+    if (cost.tokens > 0 && cost.micros >= 0) this.#seen.set(model, cost);
+  }
+
+  /** True once a price of `model` was seen. */
+  knows(model: Model): boolean {
+    return this.#seen.has(model);
+  }
+
+  /** What `text` will cost with `model` at the last price seen; undefined before any was seen. */
+  predict(model: Model, text: string): GenerationCost | undefined {
+    return costAt(this.#seen.get(model), billedTokens(billedChars(text)));
+  }
+}
+
+/** `tokens` at the price of `seen` (micro-dollars rounded up: a reservation never falls short). */
+export function costAt(
+  seen: GenerationCost | undefined,
+  tokens: number,
+): GenerationCost | undefined {
+  if (seen === undefined) return undefined;
+  return { tokens, micros: Math.ceil((tokens * seen.micros) / seen.tokens) };
+}

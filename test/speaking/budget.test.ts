@@ -1,0 +1,183 @@
+/** The daily budget (issue 31): its check, the money held for requests, and what merging saved. */
+import fc from 'fast-check';
+import Keyv from 'keyv';
+import { describe, expect, test } from 'vitest';
+import { translatorFor } from '../../src/i18n/index.ts';
+import { errorText } from '../../src/refusal/index.ts';
+import {
+  budgetSpent,
+  checkBudget,
+  MoneyReservations,
+  mergeSavingMicros,
+} from '../../src/speaking/budget.ts';
+import { budgetRefusal } from '../../src/speaking/refusals.ts';
+import { Spending } from '../../src/speaking/spending.ts';
+import { KeyvUsageLedger } from '../../src/store/index.ts';
+import type { Clock } from '../../src/tts/index.ts';
+
+const NOON = Date.UTC(2026, 4, 10, 12);
+const MIDNIGHT = Date.UTC(2026, 4, 11);
+
+describe('checkBudget', () => {
+  test.each([
+    // spent, reserved, predicted, budget, ok
+    [0, 0, 100, undefined, true],
+    [5000, 0, 100, 0, true], // 0: no budget
+    [0, 0, 100, 300, true],
+    [200, 0, 100, 300, true], // exactly the budget
+    [200, 50, 100, 300, false], // held money counts
+    [250, 0, 100, 300, false],
+    [299, 0, undefined, 300, true], // unpriced: allowed below the budget
+    [300, 0, undefined, 300, false], // …never at it
+    [300, 0, 0, 300, false],
+  ])(
+    'spent %d, held %d, predicted %s, budget %s → ok %s',
+    (spent, reserved, predicted, budget, ok) => {
+      const check = checkBudget({ spent, reserved, predicted, budget, now: NOON });
+      expect(check.ok).toBe(ok);
+      if (!check.ok) expect(check).toEqual({ ok: false, budgetMicros: budget, freesAt: MIDNIGHT });
+    },
+  );
+
+  test('property: requests held at their exact cost never take the spend past the budget', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 10_000 }),
+        fc.array(fc.integer({ min: 8, max: 2000 }), { maxLength: 60 }),
+        fc.array(fc.boolean(), { maxLength: 60 }),
+        (budget, costs, settleFirst) => {
+          const held = new MoneyReservations();
+          let spent = 0;
+          const open: { id: string; micros: number }[] = [];
+          costs.forEach((micros, i) => {
+            // Some requests are billed (recorded, then let go) before the next one is checked.
+            if (settleFirst[i] === true) {
+              const done = open.shift();
+              if (done !== undefined) {
+                spent += done.micros;
+                held.release(done.id);
+              }
+            }
+            const check = checkBudget({
+              spent,
+              reserved: held.held('g'),
+              predicted: micros,
+              budget,
+              now: NOON,
+            });
+            if (!check.ok) return;
+            held.hold('g', String(i), micros);
+            open.push({ id: String(i), micros });
+          });
+          for (const rest of open) spent += rest.micros;
+          expect(spent).toBeLessThanOrEqual(budget);
+        },
+      ),
+    );
+  });
+
+  test('budgetSpent: only with a budget, once reached', () => {
+    expect(budgetSpent(300, 300)).toBe(true);
+    expect(budgetSpent(299, 300)).toBe(false);
+    expect(budgetSpent(10_000, undefined)).toBe(false);
+    expect(budgetSpent(10_000, 0)).toBe(false);
+  });
+});
+
+describe('MoneyReservations', () => {
+  test('per server, released once by id; a second hold of an id replaces the first', () => {
+    const held = new MoneyReservations();
+    held.hold('g', 'a', 100);
+    held.hold('g', 'b', 50);
+    held.hold('h', 'c', 7);
+    expect(held.held('g')).toBe(150);
+    held.hold('g', 'a', 30);
+    expect(held.held('g')).toBe(80);
+    held.release('a');
+    held.release('a');
+    expect(held.held('g')).toBe(50);
+    held.release('b');
+    expect(held.held('g')).toBe(0);
+    expect(held.held('h')).toBe(7);
+  });
+});
+
+describe('mergeSavingMicros', () => {
+  test.each([
+    // lines alone, the turn's tokens and micros, saved
+    [['hi'], 8, 80, 0], // one line: nothing merged
+    [['bobby said hi.', 'carol said yo.'], 8, 80, 80], // 8 + 8 tokens alone, 8 merged
+    [['a'.repeat(100), 'b'.repeat(100)], 50, 500, 0], // long lines: billed by length either way
+    [['x', 'y', 'z'], 8, 8, 16], // 1 micro-dollar a token
+    [['x', 'y'], 8, 7, 7], // rounded down: never more saved than was
+  ])('%j as one turn of %d tokens (%d µ$) saved %d µ$', (alone, tokens, micros, saved) => {
+    expect(mergeSavingMicros(alone, { tokens, micros })).toBe(saved);
+  });
+});
+
+describe('budgetRefusal', () => {
+  test('says the budget in US dollars in the reader’s language, and when it starts again', () => {
+    const refusal = budgetRefusal({ ok: false, budgetMicros: 2_500_000, freesAt: MIDNIGHT });
+    expect(refusal.id).toBe('daily_budget');
+    const when = `<t:${MIDNIGHT / 1000}:R>`;
+    const en = errorText(translatorFor('en-US').t, refusal.id, refusal.context as never);
+    expect(en).toBe(
+      `This server has spent its daily TTS budget ($2.50). Speech starts again ${when}; an admin can change the budget with \`/config limits daily-budget\`.`,
+    );
+    const de = errorText(translatorFor('de').t, refusal.id, refusal.context as never);
+    expect(de).toContain('2,50');
+  });
+});
+
+describe('Spending: the budget with the ledger', () => {
+  function spending() {
+    let now = NOON;
+    const usage = new KeyvUsageLedger(new Keyv());
+    const warnings: unknown[] = [];
+    const spend = new Spending({
+      usage,
+      clock: { now: () => now, sleep: async () => true } as unknown as Clock,
+      logger: { warn: (...args: unknown[]) => void warnings.push(args) } as never,
+    });
+    const later = (ms: number): void => {
+      now += ms;
+    };
+    return { spend, usage, warnings, later };
+  }
+  const text = (tokens: number) => ({ tokens, micros: tokens * 10 });
+
+  test('held money counts until the bill is recorded; past the budget refused until midnight', async () => {
+    const { spend, usage, later } = spending();
+    await spend.reserveMoney('g', 't1', 300, text(10)); // 100 held
+    await spend.reserveMoney('g', 't2', 300, text(10)); // 200 held
+    await expect(spend.reserveMoney('g', 't3', 300, text(11))).rejects.toMatchObject({
+      id: 'daily_budget',
+    });
+    await spend.record('g', 'a', 'gen1', 't1', { tokens: 10, micros: 100 });
+    await spend.record('g', 'a', 'gen2', 't2', { tokens: 10, micros: 100 });
+    expect(usage.spentToday('g', NOON)).toEqual({ micros: 200, tokens: 20 });
+    await spend.reserveMoney('g', 't3', 300, text(10)); // exactly the budget
+    await expect(spend.checkBudget('g', 300)).rejects.toMatchObject({ id: 'daily_budget' });
+    spend.release('t3'); // ended without a generation
+    await spend.checkBudget('g', 300);
+    expect(await spend.budgetSpent('g', 300)).toBeUndefined();
+    await spend.record('g', 'a', 'gen3', 'x', { tokens: 10, micros: 100 });
+    expect(await spend.budgetSpent('g', 300)).toEqual({ spent: 300, budget: 300 });
+    // Other servers and no budget are untouched.
+    await spend.checkBudget('h', 300);
+    await spend.checkBudget('g', undefined);
+    later(12 * 3_600_000); // the next UTC day
+    await spend.checkBudget('g', 300);
+  });
+
+  test('before the key’s price is known, today’s ledger prices the text (after a restart)', async () => {
+    const { spend } = spending();
+    await spend.record('g', 'a', 'gen1', 't0', { tokens: 20, micros: 200 }); // 10 µ$ a token
+    // 10 tokens at today's price: 100 µ$, which does not fit in 250 − 200.
+    await expect(
+      spend.reserveMoney('g', 't1', 250, { tokens: 10, micros: undefined }),
+    ).rejects.toMatchObject({ id: 'daily_budget' });
+    await spend.reserveMoney('g', 't1', 300, { tokens: 10, micros: undefined });
+    await expect(spend.checkBudget('g', 300)).rejects.toMatchObject({ id: 'daily_budget' });
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * What v3 bills (issue 31): the formula, the submit answer's `tokens` and `dollar_cost` parsed
+ * into integer micro-dollars and handed to `onSubmitted`, and a stream (whose `started` frame
+ * has no bill) billed at the price last seen, learned from its record when none was.
+ */
+import { describe, expect, test } from 'vitest';
+import {
+  billedChars,
+  billedTokens,
+  type GenerationCost,
+  microsOf,
+  PriceBook,
+} from '../../src/tts/index.ts';
+import { parseRecord } from '../../src/tts/v3/wire.ts';
+import { USER_ONE } from '../../tools/emulator/index.ts';
+import { sentence } from './emulated.ts';
+import { v3ClientsFor, withEmulator } from './v3-emulated.ts';
+
+describe('the bill of a text', () => {
+  test.each([
+    [0, 8],
+    [1, 8],
+    [30, 8],
+    [31, 8],
+    [32, 8],
+    [33, 9],
+    [100, 25],
+    [5000, 1250],
+  ])('%d characters are billed %d tokens', (chars, tokens) => {
+    expect(billedTokens(chars)).toBe(tokens);
+  });
+
+  test('characters are code points, as the API counts them', () => {
+    expect(billedChars('héllo 👋')).toBe(7);
+  });
+
+  test.each([
+    [0.000008, 8],
+    [0.00012, 120],
+    [2.5, 2_500_000],
+    [0.1 + 0.2, 300_000], // no float dust in micro-dollars
+  ])('$%d is %d micro-dollars', (dollars, micros) => {
+    expect(microsOf(dollars)).toBe(micros);
+  });
+
+  test('a price is learned per model and predicts a text, rounded up; none before', () => {
+    const prices = new PriceBook();
+    expect(prices.predict('base', 'hi')).toBeUndefined();
+    prices.observe('base', { tokens: 8, micros: 3 });
+    expect(prices.predict('base', 'hi')).toEqual({ tokens: 8, micros: 3 });
+    expect(prices.predict('base', 'x'.repeat(100))).toEqual({ tokens: 25, micros: 10 }); // 9.375 up
+    expect(prices.predict('advance', 'hi')).toBeUndefined();
+  });
+
+  test('the record’s tokens and dollar_cost are parsed; a record without them still parses', () => {
+    const record = { generation_id: 'gen_1', status: 'IN_QUEUE' };
+    expect(parseRecord({ ...record, tokens: 10, dollar_cost: 0.00001 }, 'x').cost).toEqual({
+      tokens: 10,
+      micros: 10,
+    });
+    expect(parseRecord(record, 'x').cost).toBeUndefined();
+    expect(parseRecord({ ...record, tokens: 'ten', dollar_cost: null }, 'x').cost).toBeUndefined();
+  });
+});
+
+describe('v3 bills through the client', () => {
+  // 25 micro-dollars a base token: a price no default gives.
+  const emu = withEmulator({ usdPerToken: 0.000025 });
+
+  test('a submit hands its bill to onSubmitted, once; later texts are predicted at that price', async () => {
+    const client = v3ClientsFor(emu(), { streaming: false }).clients.forKey(USER_ONE.apiKey);
+    expect(client.billsMoney).toBe(true);
+    const text = sentence(100);
+    const request = { text, voiceId: 'am_2riuownnf', model: 'base' } as const;
+    expect(client.predictCost(request)).toBeUndefined();
+    const bills: (GenerationCost | undefined)[] = [];
+    const done = await client.generate(request, {
+      onSubmitted: (_id, cost) => void bills.push(cost),
+    });
+    const record = emu().v3.generation(done.generationId);
+    const tokens = billedTokens(billedChars(text));
+    expect(record?.tokens).toBe(tokens);
+    expect(bills).toEqual([{ tokens, micros: microsOf(record?.dollarCost ?? -1) }]);
+    expect(bills[0]?.micros).toBe(tokens * 25);
+    expect(client.predictCost({ ...request, text: 'short' })).toEqual({ tokens: 8, micros: 200 });
+  });
+
+  test('a stream is billed at the price learned from its record (one read), then at the price seen', async () => {
+    const client = v3ClientsFor(emu(), { streaming: true }).clients.forKey(USER_ONE.apiKey);
+    const bills: (GenerationCost | undefined)[] = [];
+    for (const text of [sentence(60), `Another: ${sentence(90)}`]) {
+      const speech = await client.live(
+        { text, voiceId: 'am_2riuownnf', model: 'base' },
+        { onSubmitted: (_id, cost) => void bills.push(cost) },
+      );
+      if (speech.kind === 'live') {
+        speech.pcm.resume();
+        await speech.finished;
+      }
+    }
+    const streams = emu()
+      .v3.generationsOf(USER_ONE.userId)
+      .filter((g) => g.via === 'stream');
+    expect(bills).toEqual(
+      streams.map((g) => ({ tokens: g.tokens, micros: microsOf(g.dollarCost) })),
+    );
+    // The price was read once, from the first stream's record.
+    expect(emu().counts()['GET /v3/tts']?.total).toBe(1);
+  });
+});
