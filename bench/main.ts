@@ -25,6 +25,7 @@ import { chatBench, spammyChatBench } from './chat.ts';
 import { coldStartBench } from './cold-start.ts';
 import { deliveryBench } from './delivery.ts';
 import { pollingBench } from './polling.ts';
+import { quietChatBench } from './quiet-chat.ts';
 import { saturationBench } from './saturation.ts';
 import { scaleBench } from './scale.ts';
 import { stalledReaderBench } from './stalled-reader.ts';
@@ -98,6 +99,8 @@ const sections: Record<string, () => Promise<Row[]>> = {
   stalled: () => stalledReaderBench({ prefills: [1000, 5000], measured: quick ? 200 : 1000 }),
   // Issue 28: v3 streams at 2×, 1× and 0.5× real time, heard in full.
   pace: () => v3PaceBench(quick ? 3 : 6),
+  // Issue 30: a quiet chat (a message every 10–20 s) heard at once, v2 and v3 (7.5 min: by --only).
+  quiet: () => quietChatBench({ messages: quick ? 8 : 30, minGapMs: 10_000, maxGapMs: 20_000 }),
 };
 /**
  * What `npm run bench` runs without `--only`: within 12 minutes on the project's 2-core machine.

@@ -12,6 +12,8 @@ export interface PendingMessage extends ChatLine {
   readonly id: string;
   /** Messages merge only with messages spoken in the same voice (voice, model, speed). */
   readonly voiceKey: string;
+  /** Its own hold as the oldest waiting (see `mergeHoldMs`); the backlog's `holdMs` when absent. */
+  readonly holdMs?: number;
 }
 
 /** Settings of a {@link ChatBacklog}. */
@@ -138,7 +140,7 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
   /** When the oldest unread message ends its hold; undefined when none waits. */
   readyAt(): number | undefined {
     const first = this.#first();
-    return first === undefined ? undefined : first.message.at + this.#options.holdMs;
+    return first === undefined ? undefined : first.message.at + this.#holdOf(first.message);
   }
 
   /**
@@ -221,7 +223,7 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     for (const entry of stale) this.#drop(entry);
     const staleMessages = [...stale].sort((a, b) => a.seq - b.seq).map((e) => e.message);
     const head = this.#first();
-    if (head === undefined || now - head.message.at < this.#options.holdMs)
+    if (head === undefined || now - head.message.at < this.#holdOf(head.message))
       return { batch: [], stale: staleMessages };
     const candidates = timed.filter((e) => !stale.has(e) && !riding.has(e) && !held.has(e.message));
     const first = candidates[0];
@@ -280,6 +282,10 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     this.#bareChars = 0;
     this.#taken.clear();
     return count;
+  }
+
+  #holdOf(message: M): number {
+    return message.holdMs ?? this.#options.holdMs;
   }
 
   #first(): Entry<M> | undefined {

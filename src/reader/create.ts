@@ -18,7 +18,7 @@ export interface ReaderDiscord {
 
 /** The chat reader of streamer mode, speaking through the speaking service. */
 export function createReader(deps: {
-  readonly config: Pick<Config, 'minTextLength' | 'readerBusyChat'>;
+  readonly config: Pick<Config, 'minTextLength' | 'readerBusyChat' | 'readerHoldQuietChat'>;
   readonly store: Pick<BotStore, 'settings'>;
   readonly speaking: SpeakingService;
   readonly voice: VoiceService;
@@ -41,6 +41,7 @@ export function createReader(deps: {
     logger: deps.logger,
     minTextLength: deps.config.minTextLength,
     busyChat: deps.config.readerBusyChat,
+    holdQuietChat: deps.config.readerHoldQuietChat,
     translatorOf: discord.translatorOf,
   });
 }
