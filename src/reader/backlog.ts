@@ -19,8 +19,8 @@ export interface PendingMessage extends ChatLine {
 /** Settings of a {@link ChatBacklog}. */
 export interface BacklogOptions {
   /**
-   * The oldest message waits this long before a batch starts, so a quick delete is free and
-   * neighbours merge; younger messages then ride along in the same batch.
+   * The oldest message waits this long (or its own `holdMs`) before a batch starts, so a quick
+   * delete is free and neighbours merge; younger messages then ride along in the same batch.
    */
   readonly holdMs: number;
   /** Most characters one batch (one generation) may hold, prefixes included. */
