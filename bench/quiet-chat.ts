@@ -2,8 +2,9 @@
  * A quiet chat heard at once (issue 30): one message every 10–20 s in a read channel, each
  * timed from posted to its first voice packet at the fake voice server, on v2 (submit and
  * poll) and on v3 streaming, at real time; beside the naive client (submit, poll every second,
- * download, transcode) on the same texts in the v2 run, on its own key. The two stacks run at
- * the same time (30 messages take about 7.5 minutes), so it is run by name: `--only quiet`.
+ * download, transcode) on the same texts in the v2 run, on its own key; and on v3 with the hold
+ * of before (`READER_HOLD_QUIET_CHAT=on`). The three stacks run at the same time (30 messages
+ * take about 7.5 minutes), so it is run by name: `--only quiet`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EmulatorOptions } from '../tools/emulator/index.ts';
@@ -72,10 +73,15 @@ interface QuietRun {
 /** Runs the quiet chat on v2 and on v3 streaming at once and returns its rows. */
 export async function quietChatBench(plan: QuietChatPlan): Promise<Row[]> {
   const script = quietScript(plan);
-  const [v2, v3] = await Promise.all([quietRun('v2', script), quietRun('v3', script)]);
+  const [v2, v3, held] = await Promise.all([
+    quietRun('v2', script),
+    quietRun('v3', script),
+    quietRun('v3', script, true),
+  ]);
   const section = 'quiet';
   const v2s = summarize(v2.heardMs);
   const v3s = summarize(v3.heardMs);
+  const helds = summarize(held.heardMs);
   const naive = summarize(v2.naiveMs);
   const over = summarize(v2.overGenerationMs);
   const gaps = `one message every ${plan.minGapMs / 1000}–${plan.maxGapMs / 1000} s, ${plan.messages} messages`;
@@ -108,12 +114,25 @@ export async function quietChatBench(plan: QuietChatPlan): Promise<Row[]> {
       target: `≤ ${formatMs(800)} (p50)`,
       met: meets(v3s.median, { max: 800 }),
     },
+    {
+      section,
+      measure: `the same on v3 with every message held 1 s as before (READER_HOLD_QUIET_CHAT=on) (p50 / p95, n=${helds.n})`,
+      ours: formatSummary(helds),
+      naive: '',
+      ratio: '',
+      target: '',
+      met: undefined,
+    },
   ];
 }
 
 /** The quiet chat into a fresh stack on one API version (and, on v2, the naive client beside). */
-async function quietRun(version: 'v2' | 'v3', script: readonly QuietLine[]): Promise<QuietRun> {
-  const user = benchUser(`quiet_${version}`);
+async function quietRun(
+  version: 'v2' | 'v3',
+  script: readonly QuietLine[],
+  holdQuietChat = false,
+): Promise<QuietRun> {
+  const user = benchUser(`quiet_${version}${holdQuietChat ? '_held' : ''}`);
   const naiveUser = benchUser(`quiet_naive_${version}`);
   const emulator: EmulatorOptions = {
     users: [user, naiveUser],
@@ -125,7 +144,10 @@ async function quietRun(version: 'v2' | 'v3', script: readonly QuietLine[]): Pro
   const stack = await startLocalStack({
     emulator,
     api: version,
-    env: version === 'v3' ? { TTS_STREAMING: 'on' } : {},
+    env: {
+      ...(version === 'v3' ? { TTS_STREAMING: 'on' } : {}),
+      READER_HOLD_QUIET_CHAT: holdQuietChat ? 'on' : 'off',
+    },
     discord: {
       extraUsers: [...new Set(script.map((line) => line.member))],
       guilds: [{ textChannels: ['general', 'chat'] }],
@@ -154,7 +176,8 @@ async function quietRun(version: 'v2' | 'v3', script: readonly QuietLine[]): Pro
       if (wait > 0) await sleep(wait);
       postedAt.push(Date.now());
       discord.sendMessage({ user: line.member, channelId, content: line.text });
-      if (version === 'v2') naive.push(naiveHeard(stack.emulator.baseUrl, naiveUser.apiKey, line));
+      if (version === 'v2' && !holdQuietChat)
+        naive.push(naiveHeard(stack.emulator.baseUrl, naiveUser.apiKey, line));
     }
     // The last message's speech: its generation and a few seconds of audio.
     await sleep(8000);
