@@ -361,6 +361,19 @@ describe('ChatReader, a quiet chat heard at once (issue 30)', () => {
     expect(stage.submitted).toHaveLength(2);
   });
 
+  test('a chat at a message every 1.5 s, each read before the next, is busy: the next is held', async () => {
+    for (const [i, name] of ['Bobby', 'Carol', 'Dave'].entries()) {
+      post(name, `a busy chat read as it comes, message ${i + 1}`);
+      await wait(1500);
+      expect(stage.played).toHaveLength(i + 1);
+    }
+    post('Erin', 'the fourth message waits to merge');
+    await wait(0);
+    expect(stage.submitted).toHaveLength(3);
+    await wait(1000);
+    expect(stage.submitted).toHaveLength(4);
+  });
+
   test('once the chat is busy, a message waits out the hold and its neighbours merge', async () => {
     for (const [i, name] of ['Bobby', 'Carol', 'Dave'].entries()) {
       post(name, `warming up the chat, message ${i + 1}`);
