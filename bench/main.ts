@@ -27,6 +27,7 @@ import { coldStartBench } from './cold-start.ts';
 import { daveBench } from './dave.ts';
 import { deliveryBench } from './delivery.ts';
 import { pollingBench } from './polling.ts';
+import { quietChatBench } from './quiet-chat.ts';
 import { saturationBench } from './saturation.ts';
 import { scaleBench } from './scale.ts';
 import { stalledReaderBench } from './stalled-reader.ts';
@@ -110,6 +111,8 @@ const sections: Record<string, () => Promise<Row[]>> = {
     daveBench(quick ? { warmUp: 1, voice: 4, servers: 10 } : { warmUp: 2, voice: 10, servers: 30 }),
   // Issue 31: the busy chat on v3 without and with a daily budget (half its spend).
   budget: () => budgetBench(busyChatPlan),
+  // Issue 30: a quiet chat (a message every 10–20 s) heard at once, v2 and v3 (7.5 min: by --only).
+  quiet: () => quietChatBench({ messages: quick ? 8 : 30, minGapMs: 10_000, maxGapMs: 20_000 }),
 };
 /**
  * What `npm run bench` runs without `--only`: within 12 minutes on the project's 2-core machine.

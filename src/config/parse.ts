@@ -59,6 +59,11 @@ export interface Config extends TtsConfig, StoreConfig {
    * before them, for benchmarks that compare the two. Blocked words and new members apply either way.
    */
   readonly readerBusyChat: boolean;
+  /**
+   * Hold a quiet chat's messages for merging too, as before issue 30 (benchmarks and tests that
+   * compare); off reads a quiet chat's message at once and holds only a busy chat's.
+   */
+  readonly readerHoldQuietChat: boolean;
   /** How long a removed server's data is kept in case the bot is added back (0: deleted at once). */
   readonly dataRetentionMs: number;
   /** What generations are expected to take before the bot learned them for a key. */
@@ -216,6 +221,7 @@ const schema = ttsSchema.extend({
     .transform((text) => [...new Set(text.split(',').map(Number))])
     .optional(),
   READER_BUSY_CHAT: z.enum(['on', 'off']).default('on'),
+  READER_HOLD_QUIET_CHAT: z.enum(['on', 'off']).default('off'),
   TWITCH_CHAT_URL: z.url({ protocol: /^wss?$/ }).default('wss://irc-ws.chat.twitch.tv:443'),
   DATA_RETENTION: z
     .string()
@@ -329,6 +335,7 @@ export function parseConfig(env: Env): Config {
     shardList: shardList(e),
     twitchChatUrl: e.TWITCH_CHAT_URL,
     readerBusyChat: e.READER_BUSY_CHAT === 'on',
+    readerHoldQuietChat: e.READER_HOLD_QUIET_CHAT === 'on',
     dataRetentionMs: e.DATA_RETENTION,
     generationPrior: e.TTS_GENERATION_TIME,
   };

@@ -7,17 +7,56 @@ import {
   type Client,
   Events,
   type Message,
+  MessageFlags,
+  MessageReferenceType,
   type PartialMessage,
   PermissionFlagsBits,
 } from 'discord.js';
 import type { Logger } from '../log/index.ts';
-import type { ChatReader, IncomingMessage } from '../reader/index.ts';
+import type { ChatContent, ChatReader, IncomingMessage } from '../reader/index.ts';
 
-/** A discord.js message as the reader's plain input; undefined outside servers or without content. */
+/** What a message (or a forwarded message's snapshot) carries that can be spoken. */
+function contentOf(
+  message: Pick<Message | PartialMessage, 'content' | 'attachments' | 'stickers'>,
+): ChatContent {
+  return {
+    content: message.content ?? '',
+    attachments: [...message.attachments.values()].map((a) => ({
+      name: a.name,
+      contentType: a.contentType,
+    })),
+    stickers: [...message.stickers.values()].map((s) => s.name),
+  };
+}
+
+/** The message a forward carries (Discord sends it as a snapshot), if `message` is a forward. */
+function forwardedOf(message: Message | PartialMessage): ChatContent | undefined {
+  if (message.reference?.type !== MessageReferenceType.Forward) return undefined;
+  const snapshot = message.messageSnapshots.first();
+  return snapshot === undefined ? undefined : contentOf(snapshot);
+}
+
+/** A poll's question and answers as text, if the message carries one. */
+function pollOf(message: Message | PartialMessage): ChatContent['poll'] {
+  const poll = message.poll;
+  if (poll === null || poll === undefined) return undefined;
+  return {
+    question: poll.question.text ?? '',
+    answers: [...poll.answers.values()].flatMap((answer) => answer.text ?? []),
+  };
+}
+
+/**
+ * A discord.js message as the reader's plain input; undefined outside servers or without content.
+ * A forward is read as what it forwards (its content also meets `ignore-prefixes`), a poll as
+ * its question and answers; @silent ones say so (`silent`).
+ */
 export function incomingMessage(message: Message | PartialMessage): IncomingMessage | undefined {
   const { guild, author } = message;
   if (guild === null || author === null || message.content === null) return undefined;
   const member = message.member;
+  const forwarded = forwardedOf(message);
+  const poll = pollOf(message);
   return {
     id: message.id,
     guildId: guild.id,
@@ -30,14 +69,13 @@ export function incomingMessage(message: Message | PartialMessage): IncomingMess
     roleIds: member ? [...member.roles.cache.keys()].filter((id) => id !== guild.id) : [],
     authorVoiceChannelId: guild.voiceStates.cache.get(author.id)?.channelId ?? undefined,
     joinedAt: member?.joinedTimestamp ?? undefined,
-    content: message.content,
+    content:
+      message.content === '' && forwarded !== undefined ? forwarded.content : message.content,
+    silent: message.flags.has(MessageFlags.SuppressNotifications),
     message: {
-      content: message.content,
-      attachments: [...message.attachments.values()].map((a) => ({
-        name: a.name,
-        contentType: a.contentType,
-      })),
-      stickers: [...message.stickers.values()].map((s) => s.name),
+      ...contentOf(message),
+      ...(forwarded === undefined ? {} : { forwarded }),
+      ...(poll === undefined ? {} : { poll }),
     },
     names: {
       user: (id) =>

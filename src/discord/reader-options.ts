@@ -19,6 +19,7 @@ import {
   EMOJI_MODES,
   READ_BOTS,
   READER_BOUNDS,
+  SILENT_MODES,
   SPOILER_MODES,
   VOICE_MODES,
 } from '../store/index.ts';
@@ -59,6 +60,14 @@ export function withReaderSubcommand(
       )
       .addBooleanOption((o) =>
         described(o.setName('auto-join'), 'commands.config.reader-auto-join'),
+      )
+      .addBooleanOption((o) =>
+        described(o.setName('voice-chat'), 'commands.config.reader-voice-chat'),
+      )
+      .addStringOption((o) =>
+        described(o.setName('silent'), 'commands.config.reader-silent').addChoices(
+          ...choices(SILENT_MODES),
+        ),
       )
       .addIntegerOption((o) =>
         described(o.setName('max-length'), 'commands.config.reader-max-length')
@@ -122,6 +131,8 @@ function readerInput(interaction: ChatInputCommandInteraction): ReaderOptionsInp
     ignoreRole: value(o.getRole('ignore-role'))?.id,
     voiceMembersOnly: value(o.getBoolean('voice-members-only')),
     autoJoin: value(o.getBoolean('auto-join')),
+    voiceChat: value(o.getBoolean('voice-chat')),
+    silent: value(o.getString('silent')) as ReaderOptionsInput['silent'],
     maxLength: value(o.getInteger('max-length')),
     maxAge: value(o.getString('max-age')),
     emoji: value(o.getString('emoji')) as ReaderOptionsInput['emoji'],

@@ -50,8 +50,10 @@ export interface MessageParams {
   'commands.config.reader-priority-role': Record<string, never>;
   'commands.config.reader-read-bots': Record<string, never>;
   'commands.config.reader-said-prefix': Record<string, never>;
+  'commands.config.reader-silent': Record<string, never>;
   'commands.config.reader-spoilers': Record<string, never>;
   'commands.config.reader-twitch-badges': Record<string, never>;
+  'commands.config.reader-voice-chat': Record<string, never>;
   'commands.config.reader-voice-members-only': Record<string, never>;
   'commands.config.reader-voices': Record<string, never>;
   'commands.config.remove-api-key': Record<string, never>;
@@ -511,6 +513,10 @@ export interface MessageParams {
   };
   'reader.show_twitch_chatters': Record<string, never>;
   'reader.speech.and_more': Record<string, never>;
+  'reader.speech.asked': {
+    name: Param;
+    text: Param;
+  };
   'reader.speech.audio': {
     count: number;
   };
@@ -528,6 +534,10 @@ export interface MessageParams {
   'reader.speech.file': {
     count: number;
   };
+  'reader.speech.forwarded': {
+    name: Param;
+    text: Param;
+  };
   'reader.speech.full_stop': Record<string, never>;
   'reader.speech.image': {
     count: number;
@@ -535,6 +545,10 @@ export interface MessageParams {
   'reader.speech.link': Record<string, never>;
   'reader.speech.link_to': {
     host: Param;
+  };
+  'reader.speech.poll': {
+    options: Param;
+    question: Param;
   };
   'reader.speech.preface': Record<string, never>;
   'reader.speech.role': Record<string, never>;
@@ -557,6 +571,10 @@ export interface MessageParams {
   'reader.speech.someone': Record<string, never>;
   'reader.speech.sticker': {
     count: number;
+  };
+  'reader.speech.sticker_named': {
+    count: number;
+    names: Param;
   };
   'reader.speech.unknown_author': Record<string, never>;
   'reader.speech.video': {

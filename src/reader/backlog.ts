@@ -17,13 +17,15 @@ export interface PendingMessage extends ChatLine {
    * never dropped as stale, however long it waits.
    */
   readonly paid?: boolean;
+  /** Its own hold as the oldest waiting (see `mergeHoldMs`); the backlog's `holdMs` when absent. */
+  readonly holdMs?: number;
 }
 
 /** Settings of a {@link ChatBacklog}. */
 export interface BacklogOptions {
   /**
-   * The oldest message waits this long before a batch starts, so a quick delete is free and
-   * neighbours merge; younger messages then ride along in the same batch.
+   * The oldest message waits this long (or its own `holdMs`) before a batch starts, so a quick
+   * delete is free and neighbours merge; younger messages then ride along in the same batch.
    */
   readonly holdMs: number;
   /** Most characters one batch (one generation) may hold, prefixes included. */
@@ -150,7 +152,7 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
   /** When the oldest unread message ends its hold; undefined when none waits. */
   readyAt(): number | undefined {
     const first = this.#first();
-    return first === undefined ? undefined : first.message.at + this.#options.holdMs;
+    return first === undefined ? undefined : first.message.at + this.#holdOf(first.message);
   }
 
   /**
@@ -235,7 +237,7 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     for (const entry of stale) this.#drop(entry);
     const staleMessages = [...stale].sort((a, b) => a.seq - b.seq).map((e) => e.message);
     const head = this.#first();
-    if (head === undefined || now - head.message.at < this.#options.holdMs)
+    if (head === undefined || now - head.message.at < this.#holdOf(head.message))
       return { batch: [], stale: staleMessages };
     const candidates = timed.filter((e) => !stale.has(e) && !riding.has(e) && !held.has(e.message));
     const first = candidates[0];
@@ -294,6 +296,10 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     this.#bareChars = 0;
     this.#taken.clear();
     return count;
+  }
+
+  #holdOf(message: M): number {
+    return message.holdMs ?? this.#options.holdMs;
   }
 
   #first(): Entry<M> | undefined {

@@ -12,8 +12,11 @@ export interface ChatLine {
   readonly authorName: string;
   /** Speakable text (see `cleanMessage`). */
   readonly text: string;
-  /** `did`: a Twitch `/me` action, read as "Bobby waves". */
-  readonly kind: 'said' | 'sent' | 'did';
+  /**
+   * `did`: a Twitch `/me` action, read as "Bobby waves"; `forwarded`: "Bobby forwarded: …";
+   * `asked`: a poll, "Bobby asked: … Options: …".
+   */
+  readonly kind: 'said' | 'sent' | 'did' | 'forwarded' | 'asked';
   /** When the bot received it (ms). */
   readonly at: number;
   /** Said by many ("7 people said LUL."): read as it is, with no "Bobby said". */
@@ -96,6 +99,9 @@ export function composeBatch(
         if (!withPrefix[i]) return endSentence(line.text, phrases);
         const name = spokenName(line.authorName, phrases);
         if (line.kind === 'did') return endSentence(`${name} ${line.text}`, phrases);
+        if (line.kind === 'forwarded')
+          return phrases.forwarded(name, endSentence(line.text, phrases));
+        if (line.kind === 'asked') return endSentence(phrases.asked(name, line.text), phrases);
         return line.kind === 'sent'
           ? endSentence(phrases.sent(name, line.text), phrases)
           : (options.compact === true ? phrases.saidShort : phrases.said)(

@@ -23,6 +23,8 @@ export interface ReaderOptionsInput {
   readonly ignoreMember?: string | undefined;
   readonly ignoreRole?: string | undefined;
   readonly voiceMembersOnly?: boolean | undefined;
+  readonly voiceChat?: boolean | undefined;
+  readonly silent?: ReaderSettings['silent'] | undefined;
   readonly autoJoin?: boolean | undefined;
   readonly maxLength?: number | undefined;
   readonly maxAge?: string | undefined;
@@ -69,6 +71,8 @@ export function applyReaderOptions(
   if (input.readBots !== undefined) next.readBots = input.readBots;
   if (input.voiceMembersOnly !== undefined) next.voiceMembersOnly = input.voiceMembersOnly;
   if (input.autoJoin !== undefined) next.autoJoin = input.autoJoin;
+  if (input.voiceChat !== undefined) next.voiceChat = input.voiceChat;
+  if (input.silent !== undefined) next.silent = input.silent;
   if (input.emoji !== undefined) next.emoji = input.emoji;
   if (input.spoilers !== undefined) next.spoilers = input.spoilers;
   if (input.blocked !== undefined) next.blocked = input.blocked;
@@ -185,6 +189,8 @@ export function describeReader(
     t('reader.show_roles', { value: list(settings.ignoredRoles, (id) => `<@&${id}>`) }),
     `**voice-members-only:** ${onOff(settings.voiceMembersOnly)}`,
     `**auto-join:** ${onOff(settings.autoJoin)}`,
+    `**voice-chat:** ${onOff(settings.voiceChat)}`,
+    `**silent:** ${settings.silent}`,
     `**max-length:** ${t('reader.characters', { length: settings.maxLength })}`,
     `**max-age:** ${formatDuration(settings.maxAgeMs)}`,
     `**emoji:** ${settings.emoji}`,

@@ -19,7 +19,7 @@ export interface ReaderDiscord {
 
 /** The chat reader of streamer mode, speaking through the speaking service. */
 export function createReader(deps: {
-  readonly config: Pick<Config, 'minTextLength' | 'readerBusyChat'>;
+  readonly config: Pick<Config, 'minTextLength' | 'readerBusyChat' | 'readerHoldQuietChat'>;
   readonly store: Pick<BotStore, 'settings'>;
   readonly speaking: SpeakingService;
   readonly voice: VoiceService;
@@ -44,6 +44,7 @@ export function createReader(deps: {
     logger: deps.logger,
     minTextLength: deps.config.minTextLength,
     busyChat: deps.config.readerBusyChat,
+    holdQuietChat: deps.config.readerHoldQuietChat,
     translatorOf: discord.translatorOf,
     ...(deps.blocklists === undefined ? {} : { blocklists: deps.blocklists }),
   });

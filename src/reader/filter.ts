@@ -15,6 +15,8 @@ export interface MessageFacts {
   /** The voice channel the author is in, if any. */
   readonly authorVoiceChannelId: string | undefined;
   readonly content: string;
+  /** Sent as @silent (no notification: Discord's SUPPRESS_NOTIFICATIONS flag). */
+  readonly silent?: boolean;
   /** When the author joined the server (ms), if the source knows it: the new-member rule. */
   readonly joinedAt?: number | undefined;
   /**
@@ -38,6 +40,7 @@ export type ReadDecision =
       readonly read: false;
       readonly why:
         | 'not-a-read-channel'
+        | 'silent'
         | 'badge'
         | 'own-message'
         | 'bot'
@@ -51,7 +54,9 @@ export type ReadDecision =
 
 /**
  * Decides whether a message is read, given where the bot is in voice (undefined: nowhere) and
- * the time (the new-member rule is checked only when `now` is given).
+ * the time (the new-member rule is checked only when `now` is given). The text chat of the
+ * bot's voice channel counts as a read channel with `voice-chat` on; every other rule applies
+ * to it alike.
  */
 export function readDecision(
   message: MessageFacts,
@@ -64,12 +69,12 @@ export function readDecision(
     why,
   });
   const twitch = message.twitchChannel;
-  if (
-    twitch === undefined
-      ? !settings.channels.includes(message.channelId)
-      : !settings.twitchChannels.includes(twitch)
-  )
+  const readChannel =
+    settings.channels.includes(message.channelId) ||
+    (settings.voiceChat && botChannelId !== undefined && message.channelId === botChannelId);
+  if (twitch === undefined ? !readChannel : !settings.twitchChannels.includes(twitch))
     return no('not-a-read-channel');
+  if (message.silent === true && settings.silent === 'skip') return no('silent');
   const wanted = settings.twitchBadges;
   if (
     twitch !== undefined &&

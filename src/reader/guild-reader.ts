@@ -8,7 +8,7 @@ import type { ReaderSettings } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import { ChatBacklog } from './backlog.ts';
 import { type CrowdPhrases, ENGLISH_CROWD_PHRASES } from './crowd-phrases.ts';
-import { nextTurnAt } from './pacing.ts';
+import { mergeHoldMs, nextTurnAt, PACE_GAPS } from './pacing.ts';
 import { ENGLISH_PHRASES, type ReaderPhrases } from './phrases.ts';
 import type { SpokenMessage } from './text.ts';
 import type { ReaderMessage, Turn } from './turn.ts';
@@ -39,6 +39,8 @@ export interface GuildReaderOptions {
   readonly logger: Logger;
   readonly minTextLength: number;
   readonly holdMs: number;
+  /** Hold every message, the quiet chat's too (see `ChatReaderOptions.holdQuietChat`). */
+  readonly holdQuietChat?: boolean;
   readonly batchChars: number;
   readonly retryMs: number;
   /** Choruses, chatter shares, priority and speed-ups (see `ChatReaderOptions.busyChat`). */
@@ -72,6 +74,8 @@ export class GuildReader {
   readonly #origins = new Map<string, MessageOrigin>();
   /** How many origins are remembered before the next prune. */
   #pruneAt = ORIGINS_KEPT;
+  /** When the latest messages arrived, oldest first: how busy the chat is (see `mergeHoldMs`). */
+  readonly #arrivals: number[] = [];
 
   constructor(options: GuildReaderOptions) {
     this.#options = options;
@@ -136,7 +140,10 @@ export class GuildReader {
     return this.#turns.busy;
   }
 
-  /** Adds a received message and queues a turn when one is due. */
+  /**
+   * Adds a received message and queues a turn when one is due: at once in a quiet chat, after
+   * the merge hold in a busy one (see `mergeHoldMs`).
+   */
   add(message: ReaderMessage, channelId?: string): void {
     if (channelId !== undefined) {
       if (this.#origins.size >= this.#pruneAt) this.#pruneOrigins();
@@ -146,7 +153,11 @@ export class GuildReader {
         channelId,
       });
     }
-    this.#backlog.add(message);
+    this.#arrivals.push(message.at);
+    if (this.#arrivals.length > PACE_GAPS + 1) this.#arrivals.shift();
+    const { holdMs, holdQuietChat } = this.#options;
+    const hold = holdQuietChat === true ? holdMs : mergeHoldMs(this.#arrivals, holdMs);
+    this.#backlog.add({ ...message, holdMs: hold });
     this.#turns.trim();
     this.#schedule();
   }

@@ -27,6 +27,32 @@ export function nextTurnAt(usages: readonly LimitUsage[], lastTurnAt: number, no
 }
 
 /**
+ * A chat is busy enough for the merge hold to pay when its latest messages came at most this
+ * many holds apart on average: the next message is then likely (about 40 % or more, for
+ * messages at random times) to arrive within the hold and share the generation.
+ */
+export const BUSY_GAP_HOLDS = 2;
+
+/** How many of the latest gaps between a chat's messages say how busy it is. */
+export const PACE_GAPS = 3;
+
+/**
+ * How long a message waits, when it is the oldest waiting, for others to merge with it: the
+ * full `holdMs` when the chat is busy (its latest {@link PACE_GAPS} gaps average at most
+ * {@link BUSY_GAP_HOLDS} holds), none when it has been quiet, so a quiet chat's message is
+ * read at once. `arrivals`: when the chat's latest messages arrived, oldest first, the new
+ * message last. Pure.
+ */
+export function mergeHoldMs(arrivals: readonly number[], holdMs: number): number {
+  const recent = arrivals.slice(-(PACE_GAPS + 1));
+  const first = recent[0];
+  const last = recent[recent.length - 1];
+  if (first === undefined || last === undefined || recent.length < 2) return 0;
+  const meanGap = (last - first) / (recent.length - 1);
+  return meanGap <= BUSY_GAP_HOLDS * holdMs ? holdMs : 0;
+}
+
+/**
  * Share of max-age the speech forecast aims at: a message is read only if it is forecast to
  * be heard within three quarters of max-age, leaving the rest for what the forecast cannot
  * see (a `/say` item in between, the generation itself, a voice slower than learned).

@@ -17,6 +17,14 @@ export interface ReaderPhrases {
   saidShort(name: string, text: string): string;
   /** "Bobby sent an image" (the caller adds the full stop). */
   sent(name: string, what: string): string;
+  /** "Bobby forwarded: hello." (`text` ends as for `said`). */
+  forwarded(name: string, text: string): string;
+  /** "Bobby asked: Pizza tonight? Options: yes and no" (the caller adds the full stop). */
+  asked(name: string, text: string): string;
+  /** "Pizza tonight? Options: yes and no": a poll's question (ending its sentence) and its answers. */
+  poll(question: string, options: readonly string[]): string;
+  /** "a sticker: Wave", "2 stickers: Wave and Hi". */
+  stickers(names: readonly string[]): string;
   /** "look at this, with an image". */
   withExtras(text: string, extras: string): string;
   /** "a link to example.com", or "a link" when the host cannot be read. */
@@ -58,6 +66,12 @@ export function readerPhrases(translator: Translator): ReaderPhrases {
     said: (name, text) => t('reader.speech.said', { name, text }),
     saidShort: (name, text) => t('reader.speech.said_short', { name, text }),
     sent: (name, what) => t('reader.speech.sent', { name, what }),
+    forwarded: (name, text) => t('reader.speech.forwarded', { name, text }),
+    asked: (name, text) => t('reader.speech.asked', { name, text }),
+    poll: (question, options) =>
+      t('reader.speech.poll', { question, options: list.format(options) }),
+    stickers: (names) =>
+      t('reader.speech.sticker_named', { count: names.length, names: list.format(names) }),
     withExtras: (text, extras) => t('reader.speech.with', { text, extras }),
     link: (host) =>
       host === undefined ? t('reader.speech.link') : t('reader.speech.link_to', { host }),

@@ -26,8 +26,16 @@ export interface ChatReaderOptions {
   readonly logger: Logger;
   /** The API's shortest text. */
   readonly minTextLength: number;
-  /** How long the oldest message waits before a turn starts (a quick delete is then free). Default 1000. */
+  /**
+   * How long the oldest message of a busy chat waits before a turn starts, so neighbours merge
+   * and a quick delete is free; a quiet chat's message does not wait (see `mergeHoldMs`). Default 1000.
+   */
   readonly holdMs?: number;
+  /**
+   * Hold a quiet chat's messages too, as before issue 30 (benchmarks compare; tests of the
+   * hold itself). Default false.
+   */
+  readonly holdQuietChat?: boolean;
   /** Most characters one generation holds. Default 600 (about 40 s of speech). */
   readonly batchChars?: number;
   /** Wait before asking a full queue again. Default 2000. */
@@ -266,6 +274,7 @@ export class ChatReader {
         logger: this.#logger,
         minTextLength: this.#options.minTextLength,
         holdMs: this.#options.holdMs ?? 1000,
+        holdQuietChat: this.#options.holdQuietChat ?? false,
         batchChars: this.#options.batchChars ?? 600,
         retryMs: this.#options.retryMs ?? 2000,
         busyChat: this.#options.busyChat ?? true,

@@ -26,7 +26,12 @@ export interface AttachmentInfo {
 export interface ChatContent {
   readonly content: string;
   readonly attachments: readonly AttachmentInfo[];
+  /** Sticker names. */
   readonly stickers: readonly string[];
+  /** The message it forwards (its snapshot): read as "Bobby forwarded: …" in place of its own. */
+  readonly forwarded?: ChatContent;
+  /** A poll it carries: read as "Bobby asked: … Options: …". */
+  readonly poll?: { readonly question: string; readonly answers: readonly string[] };
 }
 
 /** How the reader speaks a message, from the server's reader settings. */
@@ -37,10 +42,13 @@ export interface CleanupOptions {
   readonly maxLength: number;
 }
 
-/** A message made speakable: `said` has words; `sent` only attachments or stickers. */
+/**
+ * A message made speakable: `said` has words; `sent` only attachments or stickers;
+ * `forwarded` is what another message said; `asked` is a poll.
+ */
 export interface SpokenMessage {
   readonly text: string;
-  readonly kind: 'said' | 'sent';
+  readonly kind: 'said' | 'sent' | 'forwarded' | 'asked';
 }
 
 /**
@@ -114,7 +122,11 @@ export function endSentence(text: string, phrases: ReaderPhrases): string {
   return SENTENCE_END.test(text) ? text : `${text}${phrases.fullStop}`;
 }
 
-/** Speakable text of a chat message in the phrases' language, or empty when nothing is left to say. */
+/**
+ * Speakable text of a chat message in the phrases' language, or empty when nothing is left to
+ * say. A forward is the forwarded message cleaned alike; a poll its question and answers, each
+ * cleaned alike; both within `maxLength`.
+ */
 export function cleanMessage(
   message: ChatContent,
   names: MentionNames,
@@ -122,6 +134,12 @@ export function cleanMessage(
   phrases: ReaderPhrases,
   dictionary: readonly DictionaryEntry[] = [],
 ): SpokenMessage {
+  if (message.poll !== undefined)
+    return pollMessage(message.poll, names, options, phrases, dictionary);
+  if (message.forwarded !== undefined) {
+    const { text } = cleanMessage(message.forwarded, names, options, phrases, dictionary);
+    return { text, kind: 'forwarded' };
+  }
   const budget = WORK_FACTOR * options.maxLength;
   const input = cutAt(visibleText(message.content), budget);
   const speakable = cutAt(speakableBody(input.text, names, options, phrases, input.cut), budget);
@@ -134,6 +152,26 @@ export function cleanMessage(
   const text =
     extras === '' || cut ? body : phrases.withExtras(body.replace(/[.!?。！？]$/, ''), extras);
   return { text: truncate(text, options.maxLength, phrases, cut), kind: 'said' };
+}
+
+/** A poll as one text: "Pizza tonight? Options: yes and no", at most `maxLength`. */
+function pollMessage(
+  poll: NonNullable<ChatContent['poll']>,
+  names: MentionNames,
+  options: CleanupOptions,
+  phrases: ReaderPhrases,
+  dictionary: readonly DictionaryEntry[],
+): SpokenMessage {
+  const clean = (content: string) =>
+    cleanMessage({ content, attachments: [], stickers: [] }, names, options, phrases, dictionary)
+      .text;
+  const question = clean(poll.question);
+  const answers = poll.answers.map(clean).filter((answer) => answer !== '');
+  const text =
+    answers.length === 0
+      ? question
+      : phrases.poll(question === '' ? '' : endSentence(question, phrases), answers).trim();
+  return { text: truncate(text, options.maxLength, phrases), kind: 'asked' };
 }
 
 /**
@@ -225,8 +263,15 @@ function extrasPhrase(message: ChatContent, phrases: ReaderPhrases): string {
     const kind = attachmentKind(attachment);
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
-  if (message.stickers.length > 0) counts.set('sticker', message.stickers.length);
-  return phrases.list([...counts].map(([kind, count]) => phrases.count(kind, count)));
+  const parts = [...counts].map(([kind, count]) => phrases.count(kind, count));
+  const stickers = message.stickers.map((name) => finalPass(name, phrases).slice(0, 40));
+  if (stickers.length > 0)
+    parts.push(
+      stickers.every((name) => name !== '')
+        ? phrases.stickers(stickers)
+        : phrases.count('sticker', stickers.length),
+    );
+  return phrases.list(parts);
 }
 
 function attachmentKind({ name, contentType }: AttachmentInfo): AttachmentKind {

@@ -34,6 +34,7 @@ export {
   READER_BOUNDS,
   type ReaderSettings,
   readerSettingsSchema,
+  SILENT_MODES,
   SPOILER_MODES,
   TWITCH_BADGES,
   VOICE_MODES,

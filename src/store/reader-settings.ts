@@ -5,6 +5,8 @@ import { z } from 'zod';
 export const READ_BOTS = ['none', 'webhooks', 'all'] as const;
 /** How Unicode and custom emoji are spoken. */
 export const EMOJI_MODES = ['names', 'drop'] as const;
+/** Whether @silent messages (sent without notifying anyone) are read or skipped. */
+export const SILENT_MODES = ['read', 'skip'] as const;
 /** Whether spoiler-marked text is skipped or read. */
 export const SPOILER_MODES = ['skip', 'read'] as const;
 /** What a message (or `/say` text) with a blocked word gets: not read at all, or read with a "beep". */
@@ -58,6 +60,14 @@ export const readerSettingsSchema = z.object({
   ignoredMembers: z.array(id).max(READER_BOUNDS.ignored).default([]),
   ignoredRoles: z.array(id).max(READER_BOUNDS.ignored).default([]),
   voiceMembersOnly: z.boolean().default(false),
+  /**
+   * The text chat of the voice channel the bot is in is read like a read channel. Off unless
+   * turned on: reading spends the server's API key, and a server that uses the bot for `/say`
+   * alone never asked for its call's chat to be read.
+   */
+  voiceChat: z.boolean().default(false),
+  /** @silent messages: their author chose not to notify anyone, so by default they are not read. */
+  silent: z.enum(SILENT_MODES).default('skip'),
   autoJoin: z.boolean().default(false),
   maxLength: z
     .number()

@@ -35,7 +35,17 @@ export function dispatchMessageCreate(
       ...(message.webhook_id === undefined ? { member: world.member(guild, authorId, false) } : {}),
       mentions,
       mention_roles: mentionRoles,
-      ...(visible ? {} : { content: '', embeds: [], attachments: [], components: [] }),
+      // Without MessageContent Discord empties these, a poll too (`message_snapshots` alike).
+      ...(visible
+        ? {}
+        : {
+            content: '',
+            embeds: [],
+            attachments: [],
+            components: [],
+            poll: undefined,
+            message_snapshots: undefined,
+          }),
     };
     gateway.send(session, type, payload);
   }

@@ -191,9 +191,12 @@ export class FakeDiscord {
   }
 
   /**
-   * A user posts in a text channel or a voice channel's chat: MESSAGE_CREATE (needs
-   * GuildMessages; content needs MessageContent). With `webhook`, the message is relayed by a
-   * webhook of that name (a bot author, no member), as chat bridges post.
+   * A user posts in a text channel or a voice channel's chat (`channelId` the voice channel's):
+   * MESSAGE_CREATE (needs GuildMessages; content needs MessageContent). With `webhook`, the
+   * message is relayed by a webhook of that name (a bot author, no member), as chat bridges
+   * post. Also as Discord sends them: `flags` (4096: @silent), `stickers` (`sticker_items`), a
+   * forward (`message_reference` of type 1 and a `message_snapshots` entry; no content of its
+   * own) and a `poll`.
    */
   sendMessage(input: {
     user?: UserRef;
@@ -201,6 +204,14 @@ export class FakeDiscord {
     content: string;
     webhook?: { name: string };
     attachments?: Array<{ filename: string; contentType: string; size?: number }>;
+    flags?: number;
+    stickers?: readonly string[];
+    forward?: {
+      content: string;
+      attachments?: Array<{ filename: string; contentType: string }>;
+      stickers?: readonly string[];
+    };
+    poll?: { question: string; answers: readonly string[] };
   }): MessageJson {
     const channelId = input.channelId ?? this.guild.textChannelId;
     const found = this.#world.channel(channelId);
@@ -216,26 +227,76 @@ export class FakeDiscord {
           bot: true,
         }
       : this.#world.user(input.user ?? 'member');
-    const attachments = (input.attachments ?? []).map((file) => {
-      const id = this.#world.nextId();
-      const url = `${this.apiUrl}/attachments/${channelId}/${id}/${encodeURIComponent(file.filename)}`;
-      return {
-        id,
-        filename: file.filename,
-        size: file.size ?? 1024,
-        content_type: file.contentType,
-        url,
-        proxy_url: url,
-      };
-    });
+    const attachmentsOf = (
+      files: Array<{ filename: string; contentType: string; size?: number }>,
+    ) =>
+      files.map((file) => {
+        const id = this.#world.nextId();
+        const url = `${this.apiUrl}/attachments/${channelId}/${id}/${encodeURIComponent(file.filename)}`;
+        return {
+          id,
+          filename: file.filename,
+          size: file.size ?? 1024,
+          content_type: file.contentType,
+          url,
+          proxy_url: url,
+        };
+      });
+    const stickerItems = (names: readonly string[]) =>
+      names.map((name) => ({ id: this.#world.nextId(), name, format_type: 1 }));
+    const forward = input.forward;
     const message = this.#messages.create({
       channelId,
       guildId: found.guild.id,
       author,
-      data: { content: input.content },
+      data: { content: input.content, flags: input.flags ?? 0 },
       files: [],
       type: 0,
-      extra: { ...(webhookId ? { webhook_id: webhookId } : {}), attachments },
+      extra: {
+        ...(webhookId ? { webhook_id: webhookId } : {}),
+        attachments: attachmentsOf(input.attachments ?? []),
+        ...(input.stickers ? { sticker_items: stickerItems(input.stickers) } : {}),
+        ...(forward
+          ? {
+              message_reference: {
+                type: 1,
+                message_id: this.#world.nextId(),
+                channel_id: channelId,
+                guild_id: found.guild.id,
+              },
+              message_snapshots: [
+                {
+                  message: {
+                    type: 0,
+                    content: forward.content,
+                    embeds: [],
+                    attachments: attachmentsOf(forward.attachments ?? []),
+                    ...(forward.stickers ? { sticker_items: stickerItems(forward.stickers) } : {}),
+                    timestamp: new Date().toISOString(),
+                    edited_timestamp: null,
+                    flags: 0,
+                    mentions: [],
+                    mention_roles: [],
+                  },
+                },
+              ],
+            }
+          : {}),
+        ...(input.poll
+          ? {
+              poll: {
+                question: { text: input.poll.question },
+                answers: input.poll.answers.map((text, i) => ({
+                  answer_id: i + 1,
+                  poll_media: { text },
+                })),
+                expiry: new Date(Date.now() + 86_400_000).toISOString(),
+                allow_multiselect: false,
+                layout_type: 1,
+              },
+            }
+          : {}),
+      },
     });
     dispatchMessageCreate(this.#world, this.#gateway, message);
     return structuredClone(message);

@@ -80,7 +80,8 @@ test('120 messages from 10 members in a minute: all heard, merged, in order, fre
     expect(order, `viewer ${member}`).toEqual(Array.from({ length: PER_MEMBER }, (_, i) => i));
   }
   const generations = api.heard(t.emulator).length;
-  expect(generations).toBeLessThanOrEqual(40);
+  // 40 before issue 30; the burst's first message, into a quiet chat, is now read at once alone.
+  expect(generations).toBeLessThanOrEqual(41);
   expect(t.bot.services.reader.stats(t.discord.guild.id).droppedStale).toBe(0);
   const submits = t.emulator.counts()[api.submit];
   expect(submits?.byStatus[429]).toBeUndefined();

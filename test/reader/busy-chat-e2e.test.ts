@@ -18,6 +18,9 @@ beforeAll(async () => {
   t = await startTestBot({
     // Tone audio 5 ms per character: turns play out quickly.
     emulator: { toneSecondsPerChar: 0.005, generationMs: () => 300 },
+    // Each burst below stands for a chat already busy: its first message is held too (issue 30
+    // reads a quiet chat's message at once, which a burst into an idle bot would look like).
+    env: { READER_HOLD_QUIET_CHAT: 'on' },
     discord: {
       extraUsers: ['bobby', 'carol', 'dave', 'flooder', 'newbie'],
       guilds: [

@@ -93,6 +93,18 @@ describe('composeBatch', () => {
     expect(compose(lines, last)).toBe(spoken);
   });
 
+  test('a forward and a poll always say who posted them (issue 30), with or without said-prefix', () => {
+    const forwarded: ChatLine = { ...line('b', 'hello from elsewhere', 0), kind: 'forwarded' };
+    const asked: ChatLine = {
+      ...line('b', 'Pizza tonight? Options: yes and no', 1),
+      kind: 'asked',
+    };
+    for (const saidPrefix of [true, false])
+      expect(compose([forwarded, asked], undefined, saidPrefix)).toBe(
+        'Bobby forwarded: hello from elsewhere. Bobby asked: Pizza tonight? Options: yes and no.',
+      );
+  });
+
   test('without the said-prefix setting, only short text and attachments name the author', () => {
     expect(compose([line('b', 'this is a long enough message', 0)], undefined, false)).toBe(
       'this is a long enough message.',

@@ -136,6 +136,70 @@ describe('readDecision', () => {
       'voice',
       { read: true },
     ],
+    // Issue 30: @silent messages, and the chat of the bot's voice channel.
+    [
+      'an @silent message by default',
+      { silent: true },
+      {},
+      'voice',
+      { read: false, why: 'silent' },
+    ],
+    [
+      'an @silent message with silent: read',
+      { silent: true },
+      { silent: 'read' },
+      'voice',
+      { read: true },
+    ],
+    [
+      "the bot's voice channel chat, voice-chat off (the default)",
+      { channelId: 'voice' },
+      {},
+      'voice',
+      { read: false, why: 'not-a-read-channel' },
+    ],
+    [
+      "the bot's voice channel chat, voice-chat on",
+      { channelId: 'voice' },
+      { voiceChat: true },
+      'voice',
+      { read: true },
+    ],
+    [
+      "another voice channel's chat, voice-chat on",
+      { channelId: 'voice2' },
+      { voiceChat: true },
+      'voice',
+      { read: false, why: 'not-a-read-channel' },
+    ],
+    [
+      'a voice chat while the bot is in no voice channel',
+      { channelId: 'voice' },
+      { voiceChat: true, autoJoin: true },
+      undefined,
+      { read: false, why: 'not-a-read-channel' },
+    ],
+    [
+      'the voice chat, an author not in the call, voice-members-only',
+      { channelId: 'voice', authorVoiceChannelId: undefined },
+      { voiceChat: true, voiceMembersOnly: true },
+      'voice',
+      { read: false, why: 'not-listening' },
+    ],
+    [
+      'the voice chat, an ignored prefix',
+      { channelId: 'voice', content: '!skip' },
+      { voiceChat: true },
+      'voice',
+      { read: false, why: 'ignored-prefix' },
+    ],
+    [
+      'an @silent message in the voice chat',
+      { channelId: 'voice', silent: true },
+      { voiceChat: true },
+      'voice',
+      { read: false, why: 'silent' },
+    ],
   ])('%s', (_, facts, change, botChannel, decision) => {
     expect(readDecision({ ...base, ...facts }, settings(change), botChannel)).toEqual(decision);
   });

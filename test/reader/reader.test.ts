@@ -141,8 +141,12 @@ let reader: ChatReader;
 let guild: GuildSettings;
 let nextId = 0;
 
-/** A reader over the stage; `locale` is the server's community locale, when it has one. */
-function newReader(locale?: () => string): ChatReader {
+/**
+ * A reader over the stage; `locale` is the server's community locale, when it has one. Its
+ * quiet chat is held as a busy one's (`holdQuietChat`), so the hold's own rules can be seen
+ * on one or two messages; the quiet chat read at once has its tests below.
+ */
+function newReader(locale?: () => string, holdQuietChat = true): ChatReader {
   return new ChatReader({
     settings: { guild: async () => guild },
     speaking: {
@@ -155,6 +159,7 @@ function newReader(locale?: () => string): ChatReader {
     clock,
     logger: pino({ level: 'silent' }),
     minTextLength: 30,
+    holdQuietChat,
     ...(locale === undefined ? {} : { translatorOf: () => translatorFor(locale()) }),
   });
 }
@@ -342,6 +347,52 @@ describe('ChatReader', () => {
       'Bobby schreibt: hallo zusammen, schön euch zu sehen. Carol schickt ein Bild.',
       'Hier kommt, was im Chat steht. Bobby schreibt: good game.',
       'Carolさん：こんばんは example.comへのリンク。',
+    ]);
+  });
+});
+
+describe('ChatReader, a quiet chat heard at once (issue 30)', () => {
+  beforeEach(() => {
+    reader = newReader(undefined, false);
+  });
+
+  test('each message of a quiet chat starts its generation as it comes, with no hold', async () => {
+    post('Bobby', 'anyone around this evening?');
+    await wait(0);
+    expect(stage.submitted).toEqual(['Bobby said anyone around this evening?']);
+    await wait(15_000);
+    post('Carol', 'yes, just got here myself');
+    await wait(0);
+    expect(stage.submitted).toHaveLength(2);
+  });
+
+  test('a chat at a message every 1.5 s, each read before the next, is busy: the next is held', async () => {
+    for (const [i, name] of ['Bobby', 'Carol', 'Dave'].entries()) {
+      post(name, `a busy chat read as it comes, message ${i + 1}`);
+      await wait(1500);
+      expect(stage.played).toHaveLength(i + 1);
+    }
+    post('Erin', 'the fourth message waits to merge');
+    await wait(0);
+    expect(stage.submitted).toHaveLength(3);
+    await wait(1000);
+    expect(stage.submitted).toHaveLength(4);
+  });
+
+  test('once the chat is busy, a message waits out the hold and its neighbours merge', async () => {
+    for (const [i, name] of ['Bobby', 'Carol', 'Dave'].entries()) {
+      post(name, `warming up the chat, message ${i + 1}`);
+      await wait(600);
+    }
+    const before = stage.submitted.length;
+    post('Erin', 'first of two in a busy chat');
+    await wait(100);
+    post('Finn', 'second of two in a busy chat');
+    await wait(0);
+    expect(stage.submitted).toHaveLength(before);
+    await wait(1000);
+    expect(stage.submitted.slice(before)).toEqual([
+      'Erin said first of two in a busy chat. Finn said second of two in a busy chat.',
     ]);
   });
 });

@@ -75,7 +75,13 @@ describe('cleanMessage', () => {
       [],
       '2 images',
     ],
-    [[{ name: 'notes.pdf', contentType: 'application/pdf' }], ['wave'], 'a file and a sticker'],
+    [
+      [{ name: 'notes.pdf', contentType: 'application/pdf' }],
+      ['wave'],
+      'a file and a sticker: wave',
+    ],
+    [[], ['Wave', 'Hi there'], '2 stickers: Wave and Hi there'],
+    [[], ['<@1> **x**'], 'a sticker: 1 x'],
     [[{ name: 'clip.mp4', contentType: 'video/mp4' }], [], 'a video'],
   ])('attachments %j and stickers %j are %j', (attachments, stickers, spoken) => {
     const alone = cleanMessage({ content: '', attachments, stickers }, names, options, EN);
@@ -196,21 +202,33 @@ describe('cleanMessage in the server’s language', () => {
       'de',
       [pdf],
       ['wave'],
-      'eine Datei und einen Sticker',
-      'look, dazu eine Datei und einen Sticker',
+      'eine Datei und einen Sticker: wave',
+      'look, dazu eine Datei und einen Sticker: wave',
     ],
     ['fr', [image], [], 'une image', 'look, avec une image'],
     [
       'fr',
       [pdf],
       ['wave'],
-      'un fichier et un autocollant',
-      'look, avec un fichier et un autocollant',
+      'un fichier et un autocollant : wave',
+      'look, avec un fichier et un autocollant : wave',
     ],
     ['es-ES', [image, png], [], '2 imágenes', 'look, con 2 imágenes'],
-    ['es-ES', [pdf], ['wave'], 'un archivo y un sticker', 'look, con un archivo y un sticker'],
+    [
+      'es-ES',
+      [pdf],
+      ['wave'],
+      'un archivo y un sticker: wave',
+      'look, con un archivo y un sticker: wave',
+    ],
     ['ja', [image], [], '画像1枚', 'look、画像1枚付き'],
-    ['ja', [pdf], ['wave'], 'ファイル1件、スタンプ1個', 'look、ファイル1件、スタンプ1個付き'],
+    [
+      'ja',
+      [pdf],
+      ['wave'],
+      'ファイル1件、スタンプ「wave」',
+      'look、ファイル1件、スタンプ「wave」付き',
+    ],
   ] as const)(
     '%s: attachments %j and stickers %j are %j',
     (language, files, stickers, alone, withText) => {
@@ -301,5 +319,45 @@ describe('invariants', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('cleanMessage: forwards and polls (issue 30)', () => {
+  const empty = { content: '', attachments: [], stickers: [] };
+
+  test('a forward is the forwarded message, cleaned like any, its attachments named', () => {
+    const forwarded = {
+      content: '**Big** news <@1> at https://example.com/a',
+      attachments: [{ name: 'cat.png', contentType: 'image/png' }],
+      stickers: [],
+    };
+    expect(cleanMessage({ ...empty, forwarded }, names, options, EN)).toEqual({
+      text: `Big news ${names.user('1')} at a link to example.com, with an image`,
+      kind: 'forwarded',
+    });
+    expect(
+      cleanMessage({ ...empty, forwarded: { ...forwarded, content: '' } }, names, options, EN),
+    ).toEqual({ text: 'an image', kind: 'forwarded' });
+  });
+
+  test('a poll is its question and answers, each cleaned, within max-length', () => {
+    const poll = { question: 'Pizza **tonight**', answers: ['yes 🍕', 'no', '<@1>'] };
+    expect(cleanMessage({ ...empty, poll }, names, options, EN)).toEqual({
+      text: `Pizza tonight. Options: yes pizza, no, and ${names.user('1')}`,
+      kind: 'asked',
+    });
+    for (const maxLength of [20, 40, 60]) {
+      const long = { question: 'A question '.repeat(30), answers: ['one answer '.repeat(5)] };
+      const { text } = cleanMessage({ ...empty, poll: long }, names, { ...options, maxLength }, EN);
+      expect(text.length).toBeLessThanOrEqual(maxLength);
+      expect(text).toMatch(/and more$/);
+    }
+  });
+
+  test.each(['de', 'fr', 'es-ES', 'ja'] as const)('%s: the poll glue is translated', (language) => {
+    const poll = { question: 'Pizza?', answers: ['yes', 'no'] };
+    const { text } = cleanMessage({ ...empty, poll }, names, options, PHRASES[language]);
+    expect(text).not.toBe('Pizza? Options: yes and no');
+    expect(text).toContain('Pizza?');
   });
 });
