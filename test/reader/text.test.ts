@@ -218,8 +218,8 @@ describe('cleanMessage in the server’s language', () => {
       'es-ES',
       [pdf],
       ['wave'],
-      'un archivo y un sticker: wave',
-      'look, con un archivo y un sticker: wave',
+      'un archivo y una pegatina: wave',
+      'look, con un archivo y una pegatina: wave',
     ],
     ['ja', [image], [], '画像1枚', 'look、画像1枚付き'],
     [
