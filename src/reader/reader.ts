@@ -7,7 +7,7 @@
 import { english, type Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import { UserError } from '../refusal/index.ts';
-import { BlocklistCache, screenText } from '../speech/index.ts';
+import { BlocklistCache, screenAfter, screenText } from '../speech/index.ts';
 import type { GuildSettings, SettingsStore } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import { type CrowdPhrases, crowdPhrases } from './crowd-phrases.ts';
@@ -15,6 +15,7 @@ import { readDecision } from './filter.ts';
 import { GuildReader, type MessageOrigin } from './guild-reader.ts';
 import { type ReaderPhrases, readerPhrases } from './phrases.ts';
 import { hasPriority } from './priority.ts';
+import { RecentSaid } from './recent-said.ts';
 import { cleanMessage, type SpokenMessage } from './text.ts';
 import type { ChatSpeaking, ChatVoice, IncomingMessage } from './types.ts';
 
@@ -87,6 +88,8 @@ export class ChatReader {
   /** Kept apart from the readers, which go when idle: counted since the bot started. */
   readonly #skips = new Map<string, Skips>();
   readonly #blocklists: BlocklistCache;
+  /** Each author's recent text, in servers with blocked words: a word spelled over messages. */
+  readonly #recent = new RecentSaid();
   /** When each server's chat refusal (by reason) was last logged. */
   readonly #refusalLogged = new Map<string, number>();
 
@@ -231,13 +234,19 @@ export class ChatReader {
 
   // The message as the server's blocked words allow it: undefined when it is not to be read
   // (`skip`), else with a "beep" over each blocked word (`bleep`).
+  // With `before`, what the author said just before: a word spelled over their messages is
+  // caught in the one that completes it, even when each is read in a turn of its own (the final
+  // screen of a composed turn sees one turn only).
   #screen(
     guild: GuildSettings,
     spoken: SpokenMessage,
     crowd: CrowdPhrases,
+    before = '',
   ): SpokenMessage | undefined {
-    const text = this.#screenName(guild, spoken.text, crowd);
-    return text === undefined ? undefined : { ...spoken, text };
+    if (guild.blockedWords.length === 0) return spoken;
+    const matcher = this.#blocklists.matcher(guild.blockedWords);
+    const screened = screenAfter(matcher, before, spoken.text, guild.reader.blocked, crowd.bleep);
+    return screened.blocked ? undefined : { ...spoken, text: screened.text };
   }
 
   // Any text read aloud (the message, the author's name before it) as the blocked words allow
@@ -316,7 +325,8 @@ export class ChatReader {
       guild.dictionary,
     );
     if (cleaned.text === '') return false;
-    const spoken = this.#screen(guild, cleaned, crowd);
+    const recentKey = `${guildId}:${message.authorId}`;
+    const spoken = this.#screen(guild, cleaned, crowd, this.#recent.before(recentKey, at));
     const authorName = this.#screenName(guild, message.authorName, crowd);
     if (spoken === undefined || authorName === undefined) {
       this.#count(guildId, 'blocked');
@@ -368,6 +378,7 @@ export class ChatReader {
       },
       message.channelId,
     );
+    if (guild.blockedWords.length > 0) this.#recent.said(recentKey, spoken.text, at);
     return true;
   }
 }

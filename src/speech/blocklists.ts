@@ -52,3 +52,28 @@ export function screenText(
   if (mode === 'skip' || spans.some((span) => span.tooCostly)) return { blocked: true };
   return { blocked: false, text: bleepSpans(text, spans, bleepWord), bleeped: true };
 }
+
+/**
+ * `text` screened as said right after `before` by the same author: a blocked word spelled over
+ * messages that are read in turns of their own ("f", then "u", "c", "k") is caught in the message
+ * that completes it. Spans inside `before` alone were screened with their own message and are
+ * left alone; a span reaching into `text` blocks it under `skip`, or is bleeped over the part of it
+ * in `text` (a lone "k" becomes the bleep). With `before` empty this is {@link screenText}.
+ */
+export function screenAfter(
+  matcher: BlocklistMatcher,
+  before: string,
+  text: string,
+  mode: 'skip' | 'bleep',
+  bleepWord: string,
+): Screened {
+  if (before === '' || matcher.size === 0) return screenText(matcher, text, mode, bleepWord);
+  const offset = before.length + 1;
+  const spans = matcher
+    .find(`${before} ${text}`)
+    .filter((span) => span.end > offset)
+    .map((span) => ({ ...span, start: Math.max(0, span.start - offset), end: span.end - offset }));
+  if (spans.length === 0) return { blocked: false, text, bleeped: false };
+  if (mode === 'skip' || spans.some((span) => span.tooCostly)) return { blocked: true };
+  return { blocked: false, text: bleepSpans(text, spans, bleepWord), bleeped: true };
+}

@@ -6,7 +6,7 @@ export {
   STEP_BUDGET,
   type StepMeter,
 } from './blocklist.ts';
-export { BlocklistCache, type Screened, screenText } from './blocklists.ts';
+export { BlocklistCache, type Screened, screenAfter, screenText } from './blocklists.ts';
 export { loadLanguageDetector } from './detector.ts';
 export { audioDurationMs } from './duration.ts';
 export {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { BLOCKLIST_LIMITS, compileBlocklist } from '../../src/speech/blocklist.ts';
-import { BlocklistCache, screenText } from '../../src/speech/blocklists.ts';
+import { BlocklistCache, screenAfter, screenText } from '../../src/speech/blocklists.ts';
 import { READER_BOUNDS } from '../../src/store/index.ts';
 
 describe('screenText', () => {
@@ -34,6 +34,43 @@ describe('screenText', () => {
           const screened = screenText(matcher, parts.join(' '), 'bleep', 'beep');
           if (screened.blocked) throw new Error('bleep never blocks');
           expect(matcher.find(screened.text)).toEqual([]);
+        },
+      ),
+    );
+  });
+});
+
+describe("screenAfter: a word spelled over one author's messages read in turns of their own", () => {
+  const matcher = compileBlocklist(['fuck', 'bad word']);
+  test.each([
+    ['', 'a clean line', 'bleep', { blocked: false, text: 'a clean line', bleeped: false }],
+    ['f. u. c', 'k', 'skip', { blocked: true }],
+    ['f. u. c', 'k', 'bleep', { blocked: false, text: 'beep', bleeped: true }],
+    ['f', 'u. c. k. and more', 'bleep', { blocked: false, text: 'beep. and more', bleeped: true }],
+    ['bad', 'word, I said', 'skip', { blocked: true }],
+    ['bad', 'word, I said', 'bleep', { blocked: false, text: 'beep, I said', bleeped: true }],
+    // What was screened with its own message is not screened again in the next one.
+    ['fuck', 'hello there', 'skip', { blocked: false, text: 'hello there', bleeped: false }],
+    ['hello', 'so fuck it', 'bleep', { blocked: false, text: 'so beep it', bleeped: true }],
+  ] as const)('%j then %j with %s', (before, text, mode, screened) => {
+    expect(screenAfter(matcher, before, text, mode, 'beep')).toEqual(screened);
+  });
+
+  test("property: the author's messages, each screened after the ones before, never spell a blocked word together", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('f', 'u', 'c', 'k', 'fu', 'ck', 'bad', 'word', 'hi', '.'), {
+          minLength: 1,
+          maxLength: 10,
+        }),
+        (messages) => {
+          let said = '';
+          for (const message of messages) {
+            const screened = screenAfter(matcher, said, message, 'bleep', 'beep');
+            if (screened.blocked) throw new Error('bleep never blocks');
+            said = said === '' ? screened.text : `${said} ${screened.text}`;
+          }
+          expect(matcher.find(said)).toEqual([]);
         },
       ),
     );
