@@ -157,6 +157,20 @@ describe("v3's language_code", () => {
     expect(body.language_code).toBe(code);
   });
 
+  // Base's English follows the voice's accent: a British voice (`bf_`/`bm_`, accent British in
+  // the voice list) read with `a` sounds American.
+  test.each([
+    ['base', 'bf_jp71qvnzd', 'en', 'b'],
+    ['base', 'bm_5tyh0q2xw', 'en', 'b'],
+    ['base', 'af_3kbq21leo', 'en', 'a'],
+    ['base', 'am_2riuownnf', 'en', 'a'],
+    ['base', 'bf_jp71qvnzd', 'ja', 'j'],
+    ['base', 'custom-clone', 'en', 'a'],
+    ['advance', 'bf_adv_j4r7t0', 'en', 'en'],
+  ] as const)('%s model, voice %s, %s → %s', (model, voiceId, language, code) => {
+    expect(v3Body({ text: 'hi', voiceId, model, language }).language_code).toBe(code);
+  });
+
   test('no language, no language_code', () => {
     expect(v3Body({ text: 'hi', voiceId: 'v', model: 'base' })).not.toHaveProperty('language_code');
   });
