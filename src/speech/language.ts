@@ -111,7 +111,8 @@ export function lineLanguage(
   const server = spoken(fallbacks.server, speakable);
   const fallback = spoken(fallbacks.member, speakable) ?? server;
   const verdict = scriptVerdict(text, speakable);
-  if (verdict.kind === 'decided') return verdict.language;
+  // Kana decides Japanese whatever the model speaks: one without it reads the line as any other.
+  if (verdict.kind === 'decided') return spoken(verdict.language, speakable) ?? server;
   if (verdict.kind === 'other') return server;
   if (verdict.kind !== 'latin' || verdict.letters < MIN_DETECT_LETTERS || detect === undefined)
     return fallback;

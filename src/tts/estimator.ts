@@ -143,21 +143,26 @@ export class GenerationEstimator {
 
   /**
    * How long a new generation of `textLength` characters will surely run, going by the latest
-   * {@link RECENT_SAMPLES} generations: the largest share of its estimate that one of them was
-   * seen running (a first poll that found one done says nothing here), times the estimate; 0
-   * while fewer are learned. A slow API (or model) shows
-   * here that its generations run past the first poll's cap, so the cap can give way.
+   * {@link RECENT_SAMPLES} generations: the smallest share of its estimate that they were seen
+   * running, times the estimate; 0 while fewer are learned. A slow API (or model) shows here that
+   * its generations run past the first poll's cap (`capMs`), so the cap can give way. One found
+   * done at its first poll after the cap (the lift was not needed: the API is fast again) counts
+   * as share 0 and brings the cap back at once; one found done within the cap says nothing about
+   * it (a short text of a slow model) and is left out, but at least one must have been seen running.
    */
-  surelyRunsMs(model: Model, textLength: number): number {
+  surelyRunsMs(model: Model, textLength: number, capMs = 0): number {
     const recent = this.#state(model).samples.slice(-RECENT_SAMPLES);
     if (recent.length < RECENT_SAMPLES) return 0;
-    const share = Math.max(
-      ...recent.map((s) => {
+    const shares: number[] = [];
+    for (const s of recent) {
+      if (s.afterMs > 0) {
         const expected = this.estimate(model, s.textLength);
-        return expected > 0 ? Math.min(1, s.afterMs / expected) : 0;
-      }),
-    );
-    return share * this.estimate(model, textLength);
+        shares.push(expected > 0 ? Math.min(1, s.afterMs / expected) : 0);
+      } else if (s.byMs > capMs) {
+        shares.push(0);
+      }
+    }
+    return shares.length === 0 ? 0 : Math.min(...shares) * this.estimate(model, textLength);
   }
 
   /** When to poll a new generation first, in ms after submission; 0 when nothing is known yet. */

@@ -27,6 +27,11 @@ export interface PollSchedulerOptions {
 
 /** The first poll waits at most this many of the longest poll intervals after submission. */
 const FIRST_POLL_CAP_INTERVALS = 5;
+/**
+ * However slow the latest generations were, a first poll waits at most this many times that cap:
+ * the lift rests on two generations, and an API that is fast again is noticed by the next poll.
+ */
+const FIRST_POLL_LIFT_FACTOR = 3;
 /** Earliest first poll (and quickest re-check) a learned estimate may ask for, in ms. */
 const QUICK_POLL_FLOOR_MS = 250;
 /**
@@ -120,8 +125,8 @@ export class PollScheduler {
         estimator.estimate(model, textLength) + MARGIN_SHARE * this.#lagBudgetMs(),
       );
       const probe = planned > 0 ? estimator.probeAfter(model, textLength) : undefined;
-      const plannedAt =
-        submittedAt + this.#firstWait(planned, estimator.surelyRunsMs(model, textLength));
+      const surelyRuns = estimator.surelyRunsMs(model, textLength, this.#firstPollCapMs());
+      const plannedAt = submittedAt + this.#firstWait(planned, surelyRuns);
       const entry: Entry = {
         generation,
         signal,
@@ -147,6 +152,10 @@ export class PollScheduler {
     });
   }
 
+  #firstPollCapMs(): number {
+    return this.#options.maxIntervalMs * FIRST_POLL_CAP_INTERVALS;
+  }
+
   #lagBudgetMs(): number {
     return LAG_BUDGET_SHARE * this.#options.minIntervalMs;
   }
@@ -157,14 +166,15 @@ export class PollScheduler {
    * is known, and never more than a few intervals, since an estimate fitted to other lengths
    * can be far off; unless the latest generations of the model say that this one surely runs
    * longer (a slow API or model: a capped first poll would be followed by a re-check every lag
-   * budget up to the finish).
+   * budget up to the finish), and then at most {@link FIRST_POLL_LIFT_FACTOR} times that cap.
    */
   #firstWait(plannedMs: number, surelyRunsMs = 0): number {
-    const { minIntervalMs, maxIntervalMs } = this.#options;
+    const { minIntervalMs } = this.#options;
     if (plannedMs <= 0) return minIntervalMs;
+    const cap = this.#firstPollCapMs();
     return Math.min(
       Math.max(QUICK_POLL_FLOOR_MS, plannedMs),
-      Math.max(maxIntervalMs * FIRST_POLL_CAP_INTERVALS, surelyRunsMs),
+      Math.max(cap, Math.min(FIRST_POLL_LIFT_FACTOR * cap, surelyRunsMs)),
     );
   }
 

@@ -248,6 +248,10 @@ export class VoiceLink {
       const open = daveReady(this.connection);
       if (open && this.#subscription === undefined) {
         this.#subscription = this.connection.subscribe(player);
+        // Ready again (after op 31 the re-add comes as a DAVE `debug` event): the watchdog ends
+        // here, not through the stateChange that subscribing happens to emit.
+        this.#watchdog?.abort();
+        this.#watchdog = undefined;
       } else if (!open && this.#subscription !== undefined) {
         this.#subscription.unsubscribe();
         this.#subscription = undefined;

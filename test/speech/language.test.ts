@@ -92,6 +92,12 @@ describe('lineLanguage with the shipped identifier', () => {
     expect(lineLanguage('สวัสดีครับทุกคน', detect, fallbacks)).toBe('es');
     // A server language the model cannot speak either: the model's default (none sent).
     expect(lineLanguage('привет всем', detect, { speakable: BASE, server: 'de' })).toBeUndefined();
+    // Kana is Japanese whatever the model speaks: a model without Japanese reads it in the
+    // server's language.
+    expect(lineLanguage('こんにちは', detect, { speakable: ['en', 'fr'], server: 'fr' })).toBe(
+      'fr',
+    );
+    expect(lineLanguage('こんにちは', detect, { speakable: ['en', 'fr'] })).toBeUndefined();
   });
 
   test('an API that takes no language (v2) never gets one', () => {
@@ -108,8 +114,18 @@ describe('lineLanguage with the shipped identifier', () => {
   test('whatever the line, the language is one the model speaks, or none', () => {
     fc.assert(
       fc.property(
-        fc.string({ unit: 'grapheme' }),
-        fc.constantFrom(BASE, ADVANCED),
+        fc.oneof(
+          fc.string({ unit: 'grapheme' }),
+          // Lines every script rule decides (kana, Hangul, Devanagari, Cyrillic, Han).
+          fc.constantFrom(
+            'こんにちは',
+            '안녕하세요 여러분',
+            'नमस्ते दोस्तों',
+            'привет всем',
+            '今日天气很好',
+          ),
+        ),
+        fc.subarray([...ADVANCED]),
         (line, speakable) => {
           const got = lineLanguage(line, detect, { speakable, member: 'de', server: 'xx' });
           expect(got === undefined || speakable.includes(got)).toBe(true);
@@ -155,6 +171,20 @@ describe("v3's language_code", () => {
     expect(v3LanguageCode(model, language)).toBe(code);
     const body = v3Body({ text: 'hi', voiceId: 'v', model, language });
     expect(body.language_code).toBe(code);
+  });
+
+  // Base's English follows the voice's accent: a British voice (`bf_`/`bm_`, accent British in
+  // the voice list) read with `a` sounds American.
+  test.each([
+    ['base', 'bf_jp71qvnzd', 'en', 'b'],
+    ['base', 'bm_5tyh0q2xw', 'en', 'b'],
+    ['base', 'af_3kbq21leo', 'en', 'a'],
+    ['base', 'am_2riuownnf', 'en', 'a'],
+    ['base', 'bf_jp71qvnzd', 'ja', 'j'],
+    ['base', 'custom-clone', 'en', 'a'],
+    ['advance', 'bf_adv_j4r7t0', 'en', 'en'],
+  ] as const)('%s model, voice %s, %s → %s', (model, voiceId, language, code) => {
+    expect(v3Body({ text: 'hi', voiceId, model, language }).language_code).toBe(code);
   });
 
   test('no language, no language_code', () => {

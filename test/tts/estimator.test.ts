@@ -216,6 +216,42 @@ describe('GenerationEstimator following a time that changes', () => {
   });
 });
 
+describe('GenerationEstimator.surelyRunsMs', () => {
+  test('both latest generations seen running near their estimate: about the estimate', () => {
+    const estimator = new GenerationEstimator();
+    for (let i = 0; i < 2; i++) estimator.observe('base', 100, { afterMs: 18_800, byMs: 19_200 });
+    expect(estimator.surelyRunsMs('base', 100)).toBeGreaterThan(18_000);
+  });
+
+  test('one of them found done at its first poll says nothing runs surely: 0', () => {
+    const estimator = new GenerationEstimator();
+    for (let i = 0; i < 10; i++) estimator.observe('base', 100, { afterMs: 1900, byMs: 2100 });
+    for (let i = 0; i < 2; i++) estimator.observe('base', 100, { afterMs: 18_800, byMs: 19_200 });
+    // Back to 2 s: its first poll (at the slow estimate) found it done.
+    estimator.observe('base', 100, { afterMs: 0, byMs: 18_800 });
+    expect(estimator.surelyRunsMs('base', 100)).toBe(0);
+  });
+
+  test('one found done within the cap (a short text of a slow model) is left out', () => {
+    const estimator = new GenerationEstimator();
+    estimator.observe('base', 250, { afterMs: 12_600, byMs: 13_000 });
+    estimator.observe('base', 30, { afterMs: 0, byMs: 4_300 });
+    expect(estimator.surelyRunsMs('base', 250, 10_000)).toBeGreaterThan(10_000);
+    // Found done at a first poll past the cap: the lift was not needed.
+    estimator.observe('base', 30, { afterMs: 0, byMs: 12_000 });
+    expect(estimator.surelyRunsMs('base', 250, 10_000)).toBe(0);
+  });
+
+  test('the smallest share of the two counts', () => {
+    const estimator = new GenerationEstimator();
+    estimator.observe('base', 100, { afterMs: 10_000, byMs: 10_400 });
+    estimator.observe('base', 100, { afterMs: 2_000, byMs: 10_400 });
+    const estimate = estimator.estimate('base', 100);
+    expect(estimator.surelyRunsMs('base', 100)).toBeLessThanOrEqual(2_000 * 1.01);
+    expect(estimate).toBeGreaterThan(2_000);
+  });
+});
+
 describe('GenerationEstimator probes', () => {
   const done = (length: number, byMs: number): Row => [length, { afterMs: 0, byMs }];
   // At 100 characters the prior says 2300 ms.

@@ -125,24 +125,57 @@ const TARGETS: Limits = {
   warmLagMs: LAG_TARGET_MS,
 };
 
+type Cell = 'freshPolls' | 'freshLag' | 'warmPolls' | 'warmLag';
+const TARGET_OF: Readonly<Record<Cell, number>> = {
+  freshPolls: TARGETS.freshPolls,
+  freshLag: TARGETS.freshLagMs,
+  warmPolls: TARGETS.warmPolls,
+  warmLag: TARGETS.warmLagMs,
+};
+
+/**
+ * The cells that miss the issue's target: the limit asserted (the measured worst of seeds 1–3 in
+ * the comment, after the lift fix of the first poll's cap) and which cells miss.
+ */
+const MISSED: readonly (readonly [string, Limits, Cell])[] = [
+  // Fresh polls: at least 1.67 for any first text (the first generation's search from the
+  // 5x faster API's time to this one's, at most a lag budget apart). Measured 2.33.
+  ['2x slower', { ...TARGETS, freshPolls: 2.34 }, 'freshPolls'],
+  // Measured 2.00 (a step of 0.17 above it is 2.17).
+  ['1.5 s + 20/char', { ...TARGETS, freshPolls: 2 }, 'freshPolls'],
+  // Fresh: the same search, and a fixed cost cannot be told from a per-character one after a
+  // single length (the prior's slope is kept: a longer second text is polled late).
+  // Measured 3.00 polls, lag 3820 ms.
+  ['fixed 4 s', { ...TARGETS, freshPolls: 3, freshLagMs: 3900 }, 'freshPolls'],
+  ['fixed 4 s', { ...TARGETS, freshPolls: 3, freshLagMs: 3900 }, 'freshLag'],
+  // Warm polls: the fit (and the last two generations' level) trails a steady slowing.
+  // Measured fresh 2.00, warm 2.96.
+  ['drift 1x to 3x', { ...TARGETS, freshPolls: 2, warmPolls: 3.1 }, 'freshPolls'],
+  ['drift 1x to 3x', { ...TARGETS, freshPolls: 2, warmPolls: 3.1 }, 'warmPolls'],
+  // Neither target can be met at σ = 0.5 by any schedule (about 4 polls for the lag).
+  // Measured fresh 2.67 / 2136 ms, warm 3.29 / 7400 ms.
+  ...(['freshPolls', 'freshLag', 'warmPolls', 'warmLag'] as const).map(
+    (cell) =>
+      [
+        'jitter sigma 0.5',
+        { freshPolls: 2.67, freshLagMs: 2200, warmPolls: 3.3, warmLagMs: 7500 },
+        cell,
+      ] as const,
+  ),
+];
+
 describe('the poll schedule against simulated APIs (fresh: 6 generations, warm: 24 after)', () => {
   // Where a limit is above the issue's target, docs/polling-schedule.md proves that no schedule
   // meets that cell's targets together with the other cells' (or at all), and the limit is what
-  // this schedule achieves (seeds 1–3, the worst of them).
+  // this schedule achieves: the worst of seeds 1–3, measured with
+  // `SHAPES_PRINT=1 npx vitest run --project v2 test/tts/schedule-shapes.test.ts -t figures`,
+  // plus at most 5 % (a mean of 6 fresh generations moves in steps of 0.17, of 24 warm in 0.04).
+  // Each such cell also has a `test.fails` below asserting the issue's target: it turns red, to be
+  // moved up here, the day the schedule meets it.
   test.each<[string, Limits]>([
     ['the prior', TARGETS],
     ['5x faster', TARGETS],
-    // Fresh polls: at least 1.67 for any first text (the first generation's search from the
-    // 5x faster API's time to this one's, at most a lag budget apart).
-    ['2x slower', { ...TARGETS, freshPolls: 2.34 }],
-    ['1.5 s + 20/char', { ...TARGETS, freshPolls: 2 }],
-    // Fresh: the same search, and a fixed cost cannot be told from a per-character one after a
-    // single length (the prior's slope is kept: a longer second text is polled late).
-    ['fixed 4 s', { ...TARGETS, freshPolls: 3, freshLagMs: 3900 }],
-    // Warm polls: the fit (and the last two generations' level) trails a steady slowing.
-    ['drift 1x to 3x', { ...TARGETS, freshPolls: 2, warmPolls: 3.2 }],
-    // Neither target can be met at σ = 0.5 by any schedule (about 4 polls for the lag).
-    ['jitter sigma 0.5', { freshPolls: 2.67, freshLagMs: 2200, warmPolls: 3.3, warmLagMs: 7500 }],
+    ...new Map(MISSED.map(([name, limits]) => [name, limits] as const)),
   ])('%s: polls and notice lag p95 within the limits, fresh and warm', async (name, limits) => {
     for (const run of await cells(shapeNamed(name))) {
       expect(run.freshPolls).toBeLessThanOrEqual(limits.freshPolls);
@@ -151,6 +184,14 @@ describe('the poll schedule against simulated APIs (fresh: 6 generations, warm: 
       expect(run.warmLag).toBeLessThanOrEqual(limits.warmLagMs);
     }
   });
+
+  test.fails.each(MISSED.map(([name, , missed]) => [name, missed] as const))(
+    '%s: the issue’s target for %s (not met: see the limits above)',
+    async (name, missed) => {
+      const worst = Math.max(...(await cells(shapeNamed(name))).map((run) => run[missed]));
+      expect(worst).toBeLessThanOrEqual(TARGET_OF[missed]);
+    },
+  );
 
   test.each(SHAPES)(
     '%s: every generation is noticed once done, never before',

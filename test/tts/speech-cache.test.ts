@@ -20,6 +20,7 @@ import { FakeClock } from '../support/fake-clock.ts';
 import { sentence, TIME_SCALE } from './emulated.ts';
 
 const HOUR = 3_600_000;
+const GOLDEN_TEXT = 'Golden key: a request from before the language setting.';
 const base: SpeechRequest = { text: sentence(), voiceId: 'am_2riuownnf', model: 'base' };
 const advance: SpeechRequest = { ...base, voiceId: 'af_adv_w3n8q1', model: 'advance' };
 
@@ -44,6 +45,30 @@ describe('speechCacheKey', () => {
     ['a language against none', base, { ...base, language: 'en' }],
   ])('different key: %s', (_, a, b) => {
     expect(speechCacheKey('k1', a)).not.toBe(speechCacheKey('k1', b));
+  });
+
+  // Golden keys, computed with speechCacheKey as it was before the language (commit 9d3da48):
+  // a request without a language keeps its key, so audio cached before still answers.
+  test.each<[string, SpeechRequest, string]>([
+    [
+      'base with a speed',
+      { text: GOLDEN_TEXT, voiceId: 'am_2riuownnf', model: 'base', speed: 1.2 },
+      'key-1:6zTb-u9VS2wV8Bz4wSzCrdNU510uA7kSu0x9fRYGo6Q',
+    ],
+    [
+      'advance with emotion, temperature and top_p',
+      {
+        text: GOLDEN_TEXT,
+        voiceId: 'af_adv_w3n8q1',
+        model: 'advance',
+        emotion: 'happy',
+        temperature: 0.7,
+        topP: 0.9,
+      },
+      'key-1:Ov1YfR3OlGaRGRbWcW7BCQJZWFuXTwUOAm8ev4iyFlY',
+    ],
+  ])('a request without a language keeps its key from before (%s)', (_, request, key) => {
+    expect(speechCacheKey('key-1', request)).toBe(key);
   });
 
   test('keys are per API key and never contain the spoken text', () => {

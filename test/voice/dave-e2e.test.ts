@@ -179,19 +179,27 @@ describe('DAVE end to end while the group and the connection change', () => {
     const ssrcs = () =>
       t.voiceServer.connections().flatMap((c) => (c.guildId === guildId() ? [c.ssrc] : []));
     const [before] = ssrcs();
-    const { heard, expectedMs } = await sayAndHear(70, async () => {
-      t.voiceServer.dropConnections(guildId(), VoiceCloseCode.SessionNoLongerValid);
-      await eventually(
-        'a new session and group',
-        () =>
-          ssrcs().some((ssrc) => ssrc !== before) &&
-          t.voiceServer.daveStats(guildId())?.epoch === 1,
-        10_000,
-      );
-    });
-    expect(stats().members).toEqual([MEMBER_D, MEMBER_B]);
-    expect(heard.dave).toMatchObject({ plaintext: 0, failed: 0 });
-    expectWhole(heard, expectedMs);
+    // The new session's handshake takes 500 ms, so that the window between the new session's
+    // Ready and its DAVE group is wide enough that a send gate that let audio through it would
+    // show plaintext frames every run (without the delay: 1 in one run, 0 in another).
+    t.voiceServer.delayDaveHandshake(500);
+    try {
+      const { heard, expectedMs } = await sayAndHear(70, async () => {
+        t.voiceServer.dropConnections(guildId(), VoiceCloseCode.SessionNoLongerValid);
+        await eventually(
+          'a new session and group',
+          () =>
+            ssrcs().some((ssrc) => ssrc !== before) &&
+            t.voiceServer.daveStats(guildId())?.epoch === 1,
+          10_000,
+        );
+      });
+      expect(stats().members).toEqual([MEMBER_D, MEMBER_B]);
+      expect(heard.dave).toMatchObject({ plaintext: 0, failed: 0 });
+      expectWhole(heard, expectedMs);
+    } finally {
+      t.voiceServer.delayDaveHandshake(0);
+    }
   }, 60_000);
 
   test('a move to another channel: a new group there, every frame decrypts', async () => {

@@ -49,10 +49,25 @@ const BASE_LANGUAGE_NAMES: readonly string[] = Object.keys(BASE_LANGUAGE_CODES);
 export const ADVANCED_LANGUAGES: readonly string[] =
   'en ar da de el es fi fr he hi it ja ko ms nl no pl pt ru sv sw tr zh'.split(' ');
 
-/** The `language_code` v3 takes for `language` with `model`; undefined when it takes none for it. */
-export function v3LanguageCode(model: Model, language: string | undefined): string | undefined {
+/**
+ * A British English voice of Base, by its id: Kokoro's ids start with the language letter and
+ * the gender (`bf_`, `bm_`), and the voice list gives these the accent `British`.
+ */
+const BRITISH_VOICE = /^b[fm]_/;
+
+/**
+ * The `language_code` v3 takes for `language` with `model` (and the voice that reads it);
+ * undefined when it takes none for it. English on Base is `a` (American) but `b` for a British
+ * voice: `a` would read a British voice with an American pronunciation.
+ */
+export function v3LanguageCode(
+  model: Model,
+  language: string | undefined,
+  voiceId?: string,
+): string | undefined {
   if (language === undefined) return undefined;
   if (model === 'advance') return ADVANCED_LANGUAGES.includes(language) ? language : undefined;
+  if (language === 'en' && voiceId !== undefined && BRITISH_VOICE.test(voiceId)) return 'b';
   return BASE_LANGUAGE_CODES[language];
 }
 
@@ -73,7 +88,7 @@ export function v3Body(request: SpeechRequest): Record<string, unknown> {
     audio_format: V3_AUDIO_FORMAT,
   };
   if (model === 'base' && request.speed !== undefined) body.speed = request.speed;
-  const language = v3LanguageCode(request.model, request.language);
+  const language = v3LanguageCode(request.model, request.language, request.voiceId);
   if (language !== undefined) body.language_code = language;
   return body;
 }

@@ -139,7 +139,7 @@ describe('fake voice server speaking DAVE with @discordjs/voice 0.19 and davey',
         {
           logger: pino({ level: 'silent' }),
           clock: systemClock,
-          readyTimeoutMs: 1000,
+          readyTimeoutMs: 3000,
           policy: DEFAULT_RECONNECT_POLICY,
           onLost: (why) => lost.push(why),
         },
@@ -150,7 +150,7 @@ describe('fake voice server speaking DAVE with @discordjs/voice 0.19 and davey',
         (error: unknown) => error,
       );
       expect(failure).toBeInstanceOf(Error);
-      expect(String(failure)).toContain('could not connect to the voice channel within 1000 ms');
+      expect(String(failure)).toContain('could not connect to the voice channel within 3000 ms');
       expect(String((failure as Error).cause)).toContain('(DAVE) handshake did not finish');
       // Session Description came (the library calls it Ready); the group never formed.
       expect(link.connection.state.status).toBe(VoiceConnectionStatus.Ready);
@@ -174,7 +174,7 @@ describe('fake voice server speaking DAVE with @discordjs/voice 0.19 and davey',
       {
         logger: pino({ level: 'silent' }),
         clock: systemClock,
-        readyTimeoutMs: 1000,
+        readyTimeoutMs: 3000,
         policy: DEFAULT_RECONNECT_POLICY,
         onLost: (why) => lost.push(why),
       },
@@ -189,9 +189,9 @@ describe('fake voice server speaking DAVE with @discordjs/voice 0.19 and davey',
       server.joinMember(guildId, '100000000000000777');
       await eventually('op 31', () => server.daveStats(guildId)?.invalidCommits === 1);
       await eventually('the player paused', () => !link.audioOpen);
-      await eventually('the link lost', () => lost.length > 0, 5000);
+      await eventually('the link lost', () => lost.length > 0, 10_000);
       expect(lost).toEqual([
-        'the end-to-end encryption (DAVE) session was not ready again within 1000 ms',
+        'the end-to-end encryption (DAVE) session was not ready again within 3000 ms',
       ]);
       expect(server.daveStats(guildId)).toMatchObject({ invalidCommits: 1, readds: 0 });
     } finally {
