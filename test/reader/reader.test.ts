@@ -596,6 +596,22 @@ describe('ChatReader, messages the speaking path refuses', () => {
     expect(stage.submitted).toEqual([]);
   });
 
+  test('turns the final screen refuses (blocked: skip) count their messages as skipped for a blocked word, with no warning', async () => {
+    const lines = refusingReader(async () => ({
+      ...(await stage.voiceOf()),
+      generate: async () => {
+        throw new UserError('say_blocked', {});
+      },
+    }));
+    post('Bobby', 'the first line of a turn to refuse');
+    post('Bobby', 'the second line, in the same turn or the next');
+    post('Carol', 'and a third line from another chatter');
+    await wait(5_000);
+    expect(reader.stats(GUILD).blocked).toBe(3);
+    expect(lines.filter((line) => line.msg === 'reading chat failed')).toEqual([]);
+    expect(stage.submitted).toEqual([]);
+  });
+
   test('a failure that is no refusal (the API away) is not counted as one, and logged as an error', async () => {
     const lines = refusingReader(async () => {
       throw new Error('connect ECONNREFUSED');
