@@ -1,6 +1,9 @@
 /**
  * Keeps the voice service true to what Discord says: leaves when no human is left in the
  * bot's channel or the channel is deleted, and follows the bot being moved or disconnected.
+ * A move leaves the bot alone only for a moment when someone drags it and its listeners one by
+ * one (in either order): then the bot waits `moveGraceMs` for a human before leaving, and the
+ * item playing goes on meanwhile. A last human who leaves voice altogether is not a move.
  */
 import {
   type Client,
@@ -26,12 +29,45 @@ export function humansIn(guild: Guild, channelId: string): number {
   ).size;
 }
 
+/** How long the bot waits for a human after a move left it alone; see {@link wireVoiceEvents}. */
+export const MOVE_GRACE_MS = 15_000;
+
+/** Settings of {@link wireVoiceEvents}. */
+export interface VoiceEventOptions {
+  /** How long a move may leave the bot alone before it leaves; default {@link MOVE_GRACE_MS}. */
+  readonly moveGraceMs?: number;
+}
+
+/**
+ * What the bot does when no human is left in its channel: `now` when the last one left voice
+ * (or the channel stays empty), `after-grace` when the bot or the last human was moved to another
+ * channel, since whoever moves them may be moving the others too (an admin drags one at a time).
+ */
+export function aloneLeave(
+  cause: 'bot-moved' | 'human-moved' | 'human-left',
+): 'now' | 'after-grace' {
+  return cause === 'human-left' ? 'now' : 'after-grace';
+}
+
 /**
  * Listens to `voiceStateUpdate` and `channelDelete` and tells `voice` what changed. Needs the
- * Guilds and GuildVoiceStates intents. Returns a function that removes the listeners.
+ * Guilds and GuildVoiceStates intents. Returns a function that removes the listeners (and ends
+ * any grace under way).
  */
-export function wireVoiceEvents(client: Client, voice: VoiceService, logger: Logger): () => void {
+export function wireVoiceEvents(
+  client: Client,
+  voice: VoiceService,
+  logger: Logger,
+  options: VoiceEventOptions = {},
+): () => void {
+  const graceMs = options.moveGraceMs ?? MOVE_GRACE_MS;
+  const graces = new Map<string, NodeJS.Timeout>();
+  const endGrace = (guildId: string): void => {
+    clearTimeout(graces.get(guildId));
+    graces.delete(guildId);
+  };
   const leave = (guildId: string, reason: LeaveReason): void => {
+    endGrace(guildId);
     voice.leave(guildId, reason).then(
       (left) => {
         if (left) logger.info({ guildId, reason }, 'left voice after a Discord event');
@@ -39,22 +75,47 @@ export function wireVoiceEvents(client: Client, voice: VoiceService, logger: Log
       (error: unknown) => logger.error({ err: error, guildId, reason }, 'leaving voice failed'),
     );
   };
+  // Nobody in the bot's channel: leave now, or once the grace ends if still nobody is there.
+  const alone = (guild: Guild, cause: Parameters<typeof aloneLeave>[0]): void => {
+    if (aloneLeave(cause) === 'now') {
+      leave(guild.id, 'alone');
+      return;
+    }
+    if (graces.has(guild.id)) return;
+    logger.info({ guildId: guild.id, cause, graceMs }, 'alone after a move: waiting for a member');
+    const timer = setTimeout(() => {
+      graces.delete(guild.id);
+      const channelId = voice.channelOf(guild.id);
+      if (channelId !== undefined && humansIn(guild, channelId) === 0) leave(guild.id, 'alone');
+    }, graceMs);
+    timer.unref();
+    graces.set(guild.id, timer);
+  };
 
   const onVoiceState = (before: VoiceState, after: VoiceState): void => {
     const guildId = after.guild.id;
     if (after.id === client.user?.id) {
       if (before.channelId === after.channelId) return;
       voice.botVoiceStateChanged?.(guildId, after.channelId);
+      if (after.channelId === null) endGrace(guildId);
       // Moved (by someone else) into a channel with nobody to listen.
-      if (after.channelId !== null && voice.channelOf(guildId) === after.channelId) {
-        if (humansIn(after.guild, after.channelId) === 0) leave(guildId, 'alone');
+      else if (voice.channelOf(guildId) === after.channelId) {
+        if (humansIn(after.guild, after.channelId) === 0) alone(after.guild, 'bot-moved');
+        else endGrace(guildId);
       }
       return;
     }
     const botChannel = voice.channelOf(guildId);
-    if (botChannel === undefined || before.channelId !== botChannel) return;
+    if (botChannel === undefined) return;
+    if (after.channelId === botChannel && before.channelId !== botChannel) {
+      endGrace(guildId); // someone came (back): the bot stays
+      return;
+    }
+    if (before.channelId !== botChannel) return;
     if (after.channelId === botChannel) return; // mute, deafen, stream: still here
-    if (humansIn(after.guild, botChannel) === 0) leave(guildId, 'alone');
+    if (humansIn(after.guild, botChannel) === 0) {
+      alone(after.guild, after.channelId === null ? 'human-left' : 'human-moved');
+    }
   };
 
   const onChannelDelete = (channel: DMChannel | GuildChannel): void => {
@@ -65,6 +126,7 @@ export function wireVoiceEvents(client: Client, voice: VoiceService, logger: Log
   client.on(Events.VoiceStateUpdate, onVoiceState);
   client.on(Events.ChannelDelete, onChannelDelete);
   return () => {
+    for (const guildId of [...graces.keys()]) endGrace(guildId);
     client.off(Events.VoiceStateUpdate, onVoiceState);
     client.off(Events.ChannelDelete, onChannelDelete);
   };

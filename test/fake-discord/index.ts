@@ -329,6 +329,11 @@ export class FakeDiscord {
     this.#voice.moveMember(this.#world.user(input.userId).id, input.channelId, input.guildId);
   }
 
+  /** Someone drags the bot to another voice channel of the guild (see `VoiceHub.moveBot`). */
+  moveBot(channelId: string, guildId = this.guild.id): void {
+    this.#voice.moveBot(guildId, channelId);
+  }
+
   /** Server-side disconnect of the bot from voice (as when kicked). */
   disconnectBot(guildId = this.guild.id): void {
     this.#voice.disconnectBot(guildId);

@@ -90,6 +90,33 @@ export class VoiceHub {
     this.#announce(found.guild, userId, entry);
   }
 
+  /**
+   * Someone with Move Members drags the bot to another voice channel, as Discord does it: the
+   * bot's VOICE_STATE_UPDATE (same session, new channel), its old voice session ends (4014), and a
+   * VOICE_SERVER_UPDATE for a new one.
+   */
+  moveBot(guildId: string, channelId: string): void {
+    const guild = this.#world.guild(guildId);
+    const botId = this.#world.bot.id;
+    const previous = guild.voiceStates.get(botId);
+    if (!previous) throw new Error('fake-discord: the bot is not in voice');
+    if (!guild.channels.some((c) => c.id === channelId && c.type === 2)) {
+      throw new Error(`fake-discord: ${channelId} is not a voice channel`);
+    }
+    const entry: VoiceStateEntry = { ...previous, channelId };
+    guild.voiceStates.set(botId, entry);
+    this.#announce(guild, botId, entry);
+    this.#backend?.close({ guildId, sessionId: entry.sessionId });
+    const server = this.#backend?.open({
+      guildId,
+      channelId,
+      userId: botId,
+      sessionId: entry.sessionId,
+    }) ?? { endpoint: REFUSING_ENDPOINT, token: randomToken(8) };
+    const data = { token: server.token, guild_id: guildId, endpoint: server.endpoint };
+    this.#gateway.dispatch('VOICE_SERVER_UPDATE', data);
+  }
+
   /** Server-side disconnect of the bot (kicked from voice). */
   disconnectBot(guildId: string): void {
     this.#leave(this.#world.guild(guildId), this.#world.bot.id);

@@ -215,6 +215,32 @@ describe('DAVE end to end while the group and the connection change', () => {
     expectWhole(heard, expectedMs);
   }, 60_000);
 
+  test('the bot and its member dragged one at a time while it speaks (either order): the item goes on, every frame decrypts', async () => {
+    const voice = t.discord.guild.voiceChannelId;
+    const quiet = t.discord.guild.channels.Quiet ?? '';
+    const inChannel = (channelId: string) => () =>
+      t.voiceServer.connections().some((c) => c.guildId === guildId() && c.channelId === channelId);
+    // The bot first, into a channel nobody is in yet (it used to leave there at once, 'alone').
+    const first = await sayAndHear(80, async () => {
+      t.discord.moveBot(voice);
+      await eventually('the bot speaks in the other channel', inChannel(voice), 10_000);
+      t.discord.moveMember({ userId: 'member', channelId: voice });
+    });
+    expect(first.heard.dave).toMatchObject({ plaintext: 0, failed: 0 });
+    expectWhole(first.heard, first.expectedMs);
+    // The member first, leaving the bot alone for a moment, then the bot after them.
+    const second = await sayAndHear(80, async () => {
+      t.discord.moveMember({ userId: 'member', channelId: quiet });
+      t.discord.moveBot(quiet);
+      await eventually('the bot speaks in the member channel', inChannel(quiet), 10_000);
+    });
+    expect(second.heard.dave).toMatchObject({ plaintext: 0, failed: 0 });
+    expectWhole(second.heard, second.expectedMs);
+    expect(t.bot.services.voice.channelOf(guildId())).toBe(quiet);
+    const notices = t.discord.channelMessages(t.discord.guild.textChannelId);
+    expect(notices.some((m) => /nobody is listening/.test(m.content ?? ''))).toBe(false);
+  }, 60_000);
+
   test('an invalid commit (op 31): the bot is re-added by a member, pauses until then, no loop, nothing cut', async () => {
     const before = stats();
     // The re-add takes 500 ms, as when Discord waits for a member's commit.
