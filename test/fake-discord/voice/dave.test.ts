@@ -17,11 +17,17 @@ import {
   guardVoiceConnection,
   VoiceLink,
 } from '../../../src/voice/index.ts';
-import { type FakeVoiceServer, startFakeVoiceServer, trustFakeVoiceCertificate } from './index.ts';
+import {
+  type FakeVoiceServer,
+  LISTENING_MEMBER_ID,
+  startFakeVoiceServer,
+  trustFakeVoiceCertificate,
+} from './index.ts';
 import { fakeAdapterCreator, oggOpusFromWav, sineWav } from './test-client.ts';
 
 const USER_ID = '100000000000000001';
 const CHANNEL_ID = '300000000000000001';
+const NO_DAVE_MEMBER_ID = '100000000000000555';
 let guildCounter = 210000000000000000n;
 function newGuildId(): string {
   guildCounter += 1n;
@@ -62,6 +68,37 @@ function transitioned(connection: VoiceConnection): Promise<void> {
     connection.on('stateChange', check);
     check();
   });
+}
+
+/** A VoiceLink (the bot's send gate included) on `server`, Ready and with its DAVE group formed. */
+async function openLink(guildId: string, lost: string[]): Promise<VoiceLink> {
+  const link = await VoiceLink.open(
+    {
+      guildId,
+      channelId: CHANNEL_ID,
+      adapterCreator: fakeAdapterCreator(server, { userId: USER_ID }),
+    },
+    {
+      logger: pino({ level: 'silent' }),
+      clock: systemClock,
+      readyTimeoutMs: 5000,
+      policy: DEFAULT_RECONNECT_POLICY,
+      onLost: (why) => lost.push(why),
+    },
+  );
+  live.push(link.connection);
+  link.connection.on('error', (error) => connectionErrors.push(error));
+  await link.ready();
+  return link;
+}
+
+/** Plays a tone of `seconds` through `link`; resolves with ffmpeg's exit code once encoded. */
+function playTone(link: VoiceLink, seconds: number): Promise<number | null> {
+  const player = createAudioPlayer();
+  link.subscribe(player);
+  const tone = oggOpusFromWav(sineWav(seconds));
+  player.play(createAudioResource(tone.stream, { inputType: StreamType.OggOpus }));
+  return tone.exited;
 }
 
 beforeAll(async () => {
@@ -250,8 +287,98 @@ describe('fake voice server speaking DAVE with @discordjs/voice 0.19 and davey',
       failed: 0,
       unheard: 0,
       plaintext: 0,
+      downgraded: 0,
     });
     expect(received.rejectedPackets).toBe(0);
     expect(received.opusFrames).toHaveLength(received.dave.decrypted);
+  });
+  test('a group recreated (op 24, epoch 1) while the bot speaks: it rejoins the new group, every frame decrypts, none in clear', async () => {
+    const guildId = newGuildId();
+    const lost: string[] = [];
+    const link = await openLink(guildId, lost);
+    const encoded = playTone(link, 3);
+    await eventually('audio before', () => server.received(guildId).dave.decrypted > 25, 10_000);
+    const before = server.daveStats(guildId);
+    server.recreateGroup(guildId);
+    // A new group (epoch 1 again, then the bot's commit): op 29 with a transition, 23, 22.
+    await eventually(
+      'the new group executed',
+      () =>
+        server.daveStats(guildId)?.transitionsExecuted === (before?.transitionsExecuted ?? 0) + 1,
+      10_000,
+    );
+    const atNewGroup = server.received(guildId).dave;
+    const received = await server.waitForAudio(guildId, { minDurationMs: 2700, timeoutMs: 15_000 });
+    expect(await encoded).toBe(0);
+    await link.destroy();
+
+    expect(server.daveStats(guildId)).toMatchObject({
+      epoch: 1,
+      recreations: 1,
+      members: [LISTENING_MEMBER_ID],
+      protocolVersion: 1,
+      invalidCommits: 0,
+    });
+    // Frames after the new Welcome were heard and decrypted by the member in the new group.
+    expect(received.dave.decrypted - atNewGroup.decrypted).toBeGreaterThan(25);
+    expect(received.dave).toMatchObject({
+      failed: 0,
+      partial: 0,
+      unheard: 0,
+      plaintext: 0,
+      downgraded: 0,
+    });
+    expect(received.dave.decrypted).toBe(received.dave.frames);
+    // The pause while the session was reset cut nothing and repeated nothing.
+    expect(received.durationMs).toBeGreaterThan(2850);
+    expect(received.durationMs).toBeLessThan(3150);
+    expect(lost).toEqual([]);
+  });
+
+  test('a member without DAVE joins (op 21 to version 0) and leaves (op 24 back to 1): plaintext flows while downgraded, then every frame decrypts again', async () => {
+    const guildId = newGuildId();
+    const lost: string[] = [];
+    const link = await openLink(guildId, lost);
+    const encoded = playTone(link, 4);
+    await eventually('audio before', () => server.received(guildId).dave.decrypted > 25, 10_000);
+
+    server.joinMemberWithoutDave(guildId, NO_DAVE_MEMBER_ID);
+    await eventually('downgraded', () => server.daveStats(guildId)?.protocolVersion === 0);
+    // Under version 0 the bot must keep speaking (no DAVE session to wait for), in plaintext.
+    await eventually(
+      'plaintext under the downgrade',
+      () => server.received(guildId).dave.downgraded > 25,
+      10_000,
+    );
+    expect(link.audioOpen).toBe(true);
+
+    server.leaveMemberWithoutDave(guildId, NO_DAVE_MEMBER_ID);
+    await eventually('upgraded', () => server.daveStats(guildId)?.protocolVersion === 1, 10_000);
+    const atUpgrade = server.received(guildId).dave;
+    const received = await server.waitForAudio(guildId, { minDurationMs: 3700, timeoutMs: 15_000 });
+    expect(await encoded).toBe(0);
+    await link.destroy();
+
+    expect(server.daveStats(guildId)).toMatchObject({
+      recreations: 1,
+      members: [LISTENING_MEMBER_ID],
+      protocolVersion: 1,
+      invalidCommits: 0,
+    });
+    const after = {
+      frames: received.dave.frames - atUpgrade.frames,
+      decrypted: received.dave.decrypted - atUpgrade.decrypted,
+      downgraded: received.dave.downgraded - atUpgrade.downgraded,
+    };
+    // After the upgrade every frame decrypts again (one frame prepared before the pause may
+    // still leave in clear at the switch, inside the receivers' passthrough).
+    expect(after.decrypted).toBeGreaterThan(25);
+    expect(after.frames - after.decrypted - after.downgraded).toBe(0);
+    expect(after.downgraded).toBeLessThanOrEqual(1);
+    expect(received.dave).toMatchObject({ failed: 0, partial: 0, unheard: 0, plaintext: 0 });
+    expect(received.dave.decrypted + received.dave.downgraded).toBe(received.dave.frames);
+    expect(received.durationMs).toBeGreaterThan(3800);
+    expect(received.durationMs).toBeLessThan(4200);
+    expect(lost).toEqual([]);
   });
 });

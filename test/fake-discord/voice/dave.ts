@@ -42,11 +42,25 @@ export interface DaveCounters {
   unheard: number;
   /** Frames without the marker: audio a real member would have refused. */
   plaintext: number;
+  /**
+   * Frames without the marker the members accepted: the group was downgraded to protocol version
+   * 0 (op 21/22), until the bot's first end-to-end encrypted frame after the upgrade (op 24).
+   */
+  downgraded: number;
 }
 
 /** Counters at zero. */
 export function newDaveCounters(): DaveCounters {
-  return { frames: 0, marked: 0, decrypted: 0, partial: 0, failed: 0, unheard: 0, plaintext: 0 };
+  return {
+    frames: 0,
+    marked: 0,
+    decrypted: 0,
+    partial: 0,
+    failed: 0,
+    unheard: 0,
+    plaintext: 0,
+    downgraded: 0,
+  };
 }
 
 /** What the group did so far: epochs, transitions and how the bot answered them. */
@@ -62,6 +76,10 @@ export interface DaveGroupStats {
   readds: number;
   /** User ids of the listening members in the group now. */
   members: string[];
+  /** The protocol version in effect (0 after an executed downgrade, 1 again after the upgrade). */
+  protocolVersion: number;
+  /** Times the group was recreated (op 24 with epoch 1): `recreateGroup` and upgrades. */
+  recreations: number;
 }
 
 /** A binary message for the bot: opcode and payload, before the fake adds its sequence number. */
@@ -93,10 +111,11 @@ export interface DaveFaults {
 }
 
 type Session = InstanceType<typeof davey.DAVESession>;
-type Change = { kind: 'add' | 'remove'; userId: string };
+type Membership = { kind: 'add' | 'remove'; userId: string };
+type Change = Membership | { kind: 'downgrade' } | { kind: 'recreate'; protocolVersion: number };
 type Pending =
-  | { kind: 'commit'; change: Change }
-  | { kind: 'ready'; transitionId: number }
+  | { kind: 'commit'; change: Membership }
+  | { kind: 'ready'; transitionId: number; protocolVersion?: number }
   | { kind: 'readd' };
 
 /**
@@ -123,7 +142,27 @@ export class DaveGroup {
   #opened = false;
   #keyPackageSeen = false;
   #nextTransition = 1;
-  #stats = { transitionsAnnounced: 0, transitionsExecuted: 0, invalidCommits: 0, readds: 0 };
+  #stats = {
+    transitionsAnnounced: 0,
+    transitionsExecuted: 0,
+    invalidCommits: 0,
+    readds: 0,
+    recreations: 0,
+  };
+  /** The protocol version in effect: 0 from a downgrade's execute until the upgrade. */
+  #protocolVersion = DAVE_PROTOCOL_VERSION;
+  /** The members accept plaintext (a downgrade, until the bot encrypts again after the upgrade). */
+  #passthrough = false;
+  /** A recreated group's version: its first commit is a transition to it (op 29, 23, 22). */
+  #recreated: number | undefined;
+  /** Recreated after a downgrade: the bot's first encrypted frame ends the passthrough. */
+  #upgrading = false;
+  /**
+   * Each member's session of the group before the last recreation: receivers keep the keys of
+   * past epochs for a while (up to 10 s on Discord), so frames in flight still decrypt. Dropped
+   * at the first frame every member decrypts in the new group (the bot's sender switched).
+   */
+  #previous = new Map<string, Session>();
 
   constructor(channelId: string, botId: string, memberIds: readonly string[], faults: DaveFaults) {
     this.#channelId = channelId;
@@ -149,7 +188,12 @@ export class DaveGroup {
 
   /** What the group did so far. */
   stats(): DaveGroupStats {
-    return { epoch: Number(this.#epoch), ...this.#stats, members: [...this.#inGroup] };
+    return {
+      epoch: Number(this.#epoch),
+      ...this.#stats,
+      members: [...this.#inGroup],
+      protocolVersion: this.#protocolVersion,
+    };
   }
 
   /**
@@ -197,7 +241,17 @@ export class DaveGroup {
       }
       this.#formed = true;
       this.#epoch += 1n;
-      return [{ op: DaveOp.AnnounceCommitTransition, payload: Buffer.concat([u16(0), commit]) }];
+      let firstId = 0;
+      if (this.#recreated !== undefined) {
+        // A recreated group (op 24): everyone gets ready for the new group, then it is executed.
+        firstId = this.#nextTransition++;
+        this.#pending = { kind: 'ready', transitionId: firstId, protocolVersion: this.#recreated };
+        this.#recreated = undefined;
+        this.#stats.transitionsAnnounced += 1;
+      }
+      return [
+        { op: DaveOp.AnnounceCommitTransition, payload: Buffer.concat([u16(firstId), commit]) },
+      ];
     }
     const pending = this.#pending;
     if (pending?.kind !== 'commit') return []; // a late or duplicate commit: Discord takes the first
@@ -219,7 +273,7 @@ export class DaveGroup {
     ];
   }
 
-  #commitToMembers(commit: Buffer, welcome: Buffer | undefined, change: Change): void {
+  #commitToMembers(commit: Buffer, welcome: Buffer | undefined, change: Membership): void {
     for (const id of this.#inGroup) this.#members.get(id)?.processCommit(commit);
     this.#epoch += 1n;
     if (change.kind === 'add') {
@@ -242,6 +296,8 @@ export class DaveGroup {
     if (this.#faults.stallTransitions) return [];
     this.#pending = undefined;
     this.#stats.transitionsExecuted += 1;
+    if (pending.protocolVersion !== undefined) this.#protocolVersion = pending.protocolVersion;
+    if (pending.protocolVersion === 0) this.#passthrough = true;
     return [
       { op: DaveOp.ExecuteTransition, d: { transition_id: transitionId } },
       ...this.#proposeNext(),
@@ -290,14 +346,72 @@ export class DaveGroup {
   leave(userId: string): DaveOutgoing[] {
     if (!this.#members.delete(userId)) return [];
     this.#inGroup.delete(userId);
+    this.#previous.delete(userId);
     this.#queue.push({ kind: 'remove', userId });
     return [{ op: ClientsOp.Disconnect, d: { user_id: userId } }, ...this.#proposeNext()];
+  }
+
+  /**
+   * Discord recreates the group (op 24 with epoch 1, then op 25 again): the bot resets its
+   * session and sends a new key package (op 26); the members present are proposed (op 27), the
+   * bot commits (op 28), the members join through its Welcome, and the commit comes back as a
+   * transition (op 29, 23, 22). After a downgrade this is the upgrade back to `protocolVersion`.
+   */
+  recreate(protocolVersion: number = DAVE_PROTOCOL_VERSION): DaveOutgoing[] {
+    this.#queue.push({ kind: 'recreate', protocolVersion });
+    return this.#proposeNext();
+  }
+
+  /**
+   * A member without DAVE joined (op 11 is the caller's): Discord downgrades the group to
+   * protocol version 0 (op 21), the bot answers op 23, the fake executes (op 22); from then on
+   * the members accept plaintext until the bot encrypts again after the upgrade (`recreate`).
+   */
+  downgrade(): DaveOutgoing[] {
+    this.#queue.push({ kind: 'downgrade' });
+    return this.#proposeNext();
+  }
+
+  #prepareDowngrade(): DaveOutgoing[] {
+    const transitionId = this.#nextTransition++;
+    this.#pending = { kind: 'ready', transitionId, protocolVersion: 0 };
+    this.#stats.transitionsAnnounced += 1;
+    return [
+      {
+        op: DaveOp.PrepareTransition,
+        d: { transition_id: transitionId, protocol_version: 0 },
+      },
+    ];
+  }
+
+  #recreate(protocolVersion: number): DaveOutgoing[] {
+    this.#stats.recreations += 1;
+    this.#previous = new Map([...this.#members].filter(([, member]) => member.ready));
+    for (const id of this.#members.keys()) this.#members.set(id, this.#newMember(id));
+    this.#inGroup.clear();
+    this.#leaves.length = 0;
+    this.#epoch = 0n;
+    this.#formed = false;
+    this.#keyPackageSeen = false;
+    this.#recreated = protocolVersion;
+    if (this.#passthrough) this.#upgrading = true;
+    // Changes queued until now are in the new group already (its first proposals add everyone).
+    this.#queue.length = 0;
+    return [
+      { op: DaveOp.PrepareEpoch, d: { epoch: 1, protocol_version: protocolVersion } },
+      { op: DaveOp.ExternalSender, payload: this.#sender.package() },
+    ];
   }
 
   #proposeNext(): DaveOutgoing[] {
     if (this.#pending !== undefined || !this.#formed) return [];
     const change = this.#queue.shift();
     if (!change) return [];
+    if (change.kind === 'downgrade') return this.#prepareDowngrade();
+    if (change.kind === 'recreate') return this.#recreate(change.protocolVersion);
+    // Under protocol version 0 there is no group to change: the upgrade's new group has everyone.
+    if (this.#protocolVersion === 0) return this.#proposeNext();
+    if (change.kind === 'add' && this.#inGroup.has(change.userId)) return this.#proposeNext();
     let proposal: Buffer;
     if (change.kind === 'add') {
       const member = this.#members.get(change.userId);
@@ -335,30 +449,56 @@ export class DaveGroup {
   hear(frame: Buffer, counters: DaveCounters): Buffer | undefined {
     counters.frames += 1;
     if (frame.length < 2 || frame.readUInt16BE(frame.length - 2) !== DAVE_MARKER) {
+      if (this.#passthrough) {
+        counters.downgraded += 1;
+        return frame;
+      }
       counters.plaintext += 1;
       return undefined;
     }
     counters.marked += 1;
-    const listeners = [...this.#inGroup].flatMap((id) => this.#members.get(id) ?? []);
+    // The bot encrypts again after the upgrade: its sender switched, plaintext is refused again.
+    if (this.#upgrading) {
+      this.#upgrading = false;
+      this.#passthrough = false;
+    }
+    const ids = new Set([...this.#inGroup, ...this.#previous.keys()]);
+    const listeners = [...ids].map((id) => ({
+      current: this.#inGroup.has(id) ? this.#members.get(id) : undefined,
+      past: this.#previous.get(id),
+    }));
     if (listeners.length === 0) {
       counters.unheard += 1;
       return undefined;
     }
     let opus: Buffer | undefined;
     let failures = 0;
-    for (const listener of listeners) {
-      try {
-        const heard = listener.decrypt(this.#botId, MEDIA_AUDIO, frame);
-        opus ??= heard;
-      } catch (error) {
-        if (!(error instanceof Error)) throw error;
-        failures += 1;
+    let pastKeys = 0;
+    for (const { current, past } of listeners) {
+      let heard = current && tryDecrypt(current, this.#botId, frame);
+      if (!heard && past) {
+        heard = tryDecrypt(past, this.#botId, frame);
+        if (heard) pastKeys += 1;
       }
+      if (heard) opus ??= heard;
+      else failures += 1;
     }
+    // The bot's sender is in the new group: the last group's keys are of no more use.
+    if (failures === 0 && pastKeys === 0) this.#previous.clear();
     if (failures === 0) counters.decrypted += 1;
     else if (failures < listeners.length) counters.partial += 1;
     else counters.failed += 1;
     return opus;
+  }
+}
+
+/** The Opus payload a member's session decrypts, or undefined when it cannot. */
+function tryDecrypt(session: Session, botId: string, frame: Buffer): Buffer | undefined {
+  try {
+    return session.decrypt(botId, MEDIA_AUDIO, frame);
+  } catch (error) {
+    if (!(error instanceof Error)) throw error;
+    return undefined;
   }
 }
 

@@ -15,7 +15,7 @@ import { createServer, type Server } from 'node:https';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { VoiceBackend } from '../types.ts';
 import { decryptRtp } from './crypto.ts';
-import type { DaveFaults, DaveGroupStats } from './dave.ts';
+import { ClientsOp, type DaveFaults, type DaveGroupStats } from './dave.ts';
 import {
   type DaveSettings,
   deliverDave,
@@ -215,6 +215,50 @@ export class FakeVoiceServer implements VoiceBackend {
     );
     for (const session of this.#liveSessions(guildId)) {
       if (session.dave) deliverDave(session, session.dave.leave(userId));
+    }
+  }
+
+  /**
+   * Discord recreates the guild's DAVE group (op 24 with epoch 1, op 25): the bot resets its
+   * session and sends a new key package, the listening members present join the new group through
+   * the bot's Welcome, and the commit is a transition (op 29, 23, 22). Frames already in flight
+   * still decrypt (members keep the last group's keys, as Discord's clients do for a while).
+   */
+  recreateGroup(guildId: string): void {
+    for (const session of this.#liveSessions(guildId)) {
+      if (session.dave) deliverDave(session, session.dave.recreate());
+    }
+  }
+
+  /**
+   * A member without DAVE joins the channel where that is still allowed: op 11, then a downgrade
+   * to protocol version 0 (op 21; the bot answers op 23, the fake executes with op 22). From the
+   * execute on, the listening members accept plaintext (counted as `dave.downgraded`, not as
+   * `plaintext`) until the bot encrypts again after `leaveMemberWithoutDave`. Not kept for later
+   * sessions (a re-identify gets DAVE again).
+   */
+  joinMemberWithoutDave(guildId: string, userId: string): void {
+    for (const session of this.#liveSessions(guildId)) {
+      if (!session.dave) continue;
+      deliverDave(session, [
+        { op: ClientsOp.Connect, d: { user_ids: [userId] } },
+        ...session.dave.downgrade(),
+      ]);
+    }
+  }
+
+  /**
+   * The member without DAVE leaves: op 13, then the upgrade back to protocol version 1, a new
+   * group (op 24 with epoch 1, as `recreateGroup`); every frame after the bot's first encrypted
+   * one must decrypt again.
+   */
+  leaveMemberWithoutDave(guildId: string, userId: string): void {
+    for (const session of this.#liveSessions(guildId)) {
+      if (!session.dave) continue;
+      deliverDave(session, [
+        { op: ClientsOp.Disconnect, d: { user_id: userId } },
+        ...session.dave.recreate(),
+      ]);
     }
   }
 
