@@ -38,7 +38,7 @@ export function budgetSpent(spent: number, budget: number | undefined): boolean 
 
 /** Micro-dollars held for requests predicted but not yet billed, per server; released by id, once. */
 export class MoneyReservations {
-  readonly #held = new Map<string, { readonly guildId: string; readonly micros: number }>();
+  readonly #held = new Map<string, { readonly guildId: string } & GenerationCost>();
   readonly #byGuild = new Map<string, number>();
 
   /** Micro-dollars held in the server now. */
@@ -46,11 +46,20 @@ export class MoneyReservations {
     return this.#byGuild.get(guildId) ?? 0;
   }
 
-  /** Holds `micros` for request `id` (a second hold of the same id replaces the first). */
-  hold(guildId: string, id: string, micros: number): void {
+  /** What is held for request `id` (its predicted bill); undefined when nothing is. */
+  of(id: string): GenerationCost | undefined {
+    const hold = this.#held.get(id);
+    return hold === undefined ? undefined : { tokens: hold.tokens, micros: hold.micros };
+  }
+
+  /**
+   * Holds `micros` for request `id`, predicted for `tokens` billed tokens (a second hold of the
+   * same id replaces the first). Nothing is held for 0.
+   */
+  hold(guildId: string, id: string, micros: number, tokens = 0): void {
     this.release(id);
     if (micros <= 0) return;
-    this.#held.set(id, { guildId, micros });
+    this.#held.set(id, { guildId, micros, tokens });
     this.#byGuild.set(guildId, this.held(guildId) + micros);
   }
 

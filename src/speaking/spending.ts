@@ -5,8 +5,8 @@
  * server's daily budget, with the predicted cost of requests not yet billed held against it.
  */
 import type { Logger } from '../log/index.ts';
-import type { LedgerBill, UsageLedger } from '../store/index.ts';
-import type { Clock } from '../tts/index.ts';
+import { type LedgerBill, type UsageLedger, utcDay } from '../store/index.ts';
+import type { Clock, GenerationCost } from '../tts/index.ts';
 import { budgetSpent, checkBudget, MoneyReservations } from './budget.ts';
 import { checkShare } from './quota.ts';
 import { budgetRefusal, shareRefusal } from './refusals.ts';
@@ -15,6 +15,9 @@ import type { Requester } from './types.ts';
 
 /** Generations and tickets remembered as recorded: far more than can share one at a time. */
 const RECORDED_KEPT = 4000;
+const DAY_MS = 86_400_000;
+/** Days before today whose bills can price a request (the ledger keeps 31). */
+const PAST_DAYS = 30;
 
 /** What {@link Spending} is built from. */
 export interface SpendingOptions {
@@ -28,6 +31,11 @@ export class Spending {
   readonly #options: SpendingOptions;
   readonly #reservations = new Reservations();
   readonly #money = new MoneyReservations();
+  /** Each server's price on its last day billed before today, read once a day. */
+  readonly #pastPrices = new Map<
+    string,
+    { readonly day: string; readonly price: Promise<GenerationCost | undefined> }
+  >();
   /** Generations already recorded (identical requests at once share one), newest last. */
   readonly #recorded = new Set<string>();
 
@@ -98,11 +106,18 @@ export class Spending {
     if (budget === undefined || budget === 0) return;
     const { usage, clock } = this.#options;
     await usage.load(guildId, clock.now());
+    const unpriced =
+      estimate.micros === undefined && !usage.spentToday(guildId, clock.now())?.tokens;
+    const past = unpriced ? await this.#pastPrice(guildId, clock.now()) : undefined;
+    // Nothing is awaited from here to the hold.
     const now = clock.now();
     const spent = usage.spentToday(guildId, now) ?? { micros: 0, tokens: 0 };
+    const price = spent.tokens > 0 ? spent : past;
     const predicted =
       estimate.micros ??
-      (spent.tokens === 0 ? undefined : Math.ceil((estimate.tokens * spent.micros) / spent.tokens));
+      (price === undefined
+        ? undefined
+        : Math.ceil((estimate.tokens * price.micros) / price.tokens));
     const check = checkBudget({
       spent: spent.micros,
       reserved: this.#money.held(guildId),
@@ -111,7 +126,31 @@ export class Spending {
       now,
     });
     if (!check.ok) throw budgetRefusal(check);
-    if (ticketId !== '') this.#money.hold(guildId, ticketId, predicted ?? 0);
+    if (ticketId !== '') this.#money.hold(guildId, ticketId, predicted ?? 0, estimate.tokens);
+  }
+
+  /**
+   * The server's average price per token on the last day it was billed, among the 30 before
+   * today (read once a day per server): what prices a request after a restart, before today's
+   * first bill and before the key's price is seen. Undefined when nothing was billed.
+   */
+  #pastPrice(guildId: string, now: number): Promise<GenerationCost | undefined> {
+    const day = utcDay(now);
+    const known = this.#pastPrices.get(guildId);
+    if (known?.day === day) return known.price;
+    const price = this.#options.usage
+      .days(guildId, now - PAST_DAYS * DAY_MS, now - DAY_MS)
+      .then((days) => {
+        const last = days.findLast((past) => (past.spend?.tokens ?? 0) > 0)?.spend;
+        return last === undefined ? undefined : { tokens: last.tokens, micros: last.micros };
+      })
+      .catch((error: unknown) => {
+        this.#options.logger.warn({ err: error, guildId }, 'usage ledger: past days unread');
+        this.#pastPrices.delete(guildId);
+        return undefined;
+      });
+    this.#pastPrices.set(guildId, { day, price });
+    return price;
   }
 
   /** Refuses when the server's spending today (recorded and held) reached its daily `budget`. */
@@ -162,9 +201,12 @@ export class Spending {
     // generation paid nothing, and pays for one it then makes itself.
     const fresh =
       !this.#recorded.has(generation) && (ticket === undefined || !this.#recorded.has(ticket));
+    // An answer without a bill (none in the record, a stream's price unread) is counted at what
+    // was held for it: the API billed it all the same.
+    const billed = bill ?? (ticketId === undefined ? undefined : this.#money.of(ticketId));
     const recorded = fresh
       ? this.#options.usage
-          .record(guildId, payer, this.#options.clock.now(), bill)
+          .record(guildId, payer, this.#options.clock.now(), billed)
           .catch((error: unknown) =>
             this.#options.logger.warn({ err: error, guildId }, 'usage ledger: record failed'),
           )

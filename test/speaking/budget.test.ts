@@ -181,3 +181,48 @@ describe('Spending: the budget with the ledger', () => {
     await expect(spend.checkBudget('g', 300)).rejects.toMatchObject({ id: 'daily_budget' });
   });
 });
+
+describe('Spending: reviewed paths (bills missing, prices unknown)', () => {
+  function spending(usage = new KeyvUsageLedger(new Keyv())) {
+    let now = NOON;
+    const spend = new Spending({
+      usage,
+      clock: { now: () => now, sleep: async () => true } as unknown as Clock,
+      logger: { warn: () => undefined } as never,
+    });
+    const at = (ms: number): void => {
+      now = ms;
+    };
+    return { spend, usage, at };
+  }
+
+  test('a generation answered without a bill is recorded at what was held for it', async () => {
+    const { spend, usage } = spending();
+    await spend.reserveMoney('g', 't1', 1000, { tokens: 10, micros: 100 });
+    await spend.record('g', 'a', 'gen1', 't1'); // the API's answer carried no dollar_cost
+    expect(usage.spentToday('g', NOON)).toEqual({ micros: 100, tokens: 10 });
+    // Joining another's generation (nothing held, nothing billed) still records no money.
+    await spend.record('g', 'b', 'gen1', 't2');
+    expect(usage.spentToday('g', NOON)).toEqual({ micros: 100, tokens: 10 });
+  });
+
+  test('after a restart, before today’s first bill, the last day billed prices requests', async () => {
+    const store = new Keyv();
+    const before = spending(new KeyvUsageLedger(store));
+    await before.spend.record('g', 'a', 'gen1', 't0', { tokens: 20, micros: 200 }); // 10 µ$ a token
+    // A new process the next day: no price seen for the key, nothing billed today yet.
+    const after = spending(new KeyvUsageLedger(store));
+    after.at(NOON + 86_400_000);
+    // Each request of 10 tokens is 100 µ$ at yesterday's price: three fit in 300, not four.
+    const unpriced = { tokens: 10, micros: undefined };
+    const outcomes = await Promise.allSettled(
+      ['t1', 't2', 't3', 't4'].map((id) => after.spend.reserveMoney('g', id, 300, unpriced)),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+    ]);
+  });
+});
