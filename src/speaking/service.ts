@@ -3,7 +3,14 @@
  * asks {@link SpeakingService} with one call, and the service alone decides the voice, the
  * limits and refusals, the usage records and the journal.
  */
-import type { FinishedGeneration, GenerateOptions, TtsClient } from '../tts/index.ts';
+import { randomUUID } from 'node:crypto';
+import {
+  billedChars,
+  billedTokens,
+  type FinishedGeneration,
+  type GenerateOptions,
+  type TtsClient,
+} from '../tts/index.ts';
 import type { SpeakUpdate } from '../voice/index.ts';
 import { BlockedWords } from './blocked-words.ts';
 import { type ChatTurnRequest, ChatTurns } from './chat.ts';
@@ -98,27 +105,34 @@ export class SpeakingService {
   /**
    * Submits a resumed request that never reached the API (an earlier run was stopped first),
    * with the server's key of now; recorded in the usage ledger for its requester once accepted.
+   * Its predicted cost is held against the server's daily budget as any request's is (the
+   * earlier run's hold went with it): refused with a UserError, before any submit, past it.
    */
   async resubmit(
     resumed: Pick<ResumedSpeech, 'guildId' | 'requesterId' | 'request'>,
     options: GenerateOptions,
   ): Promise<FinishedGeneration> {
-    const { guildId, requesterId } = resumed;
+    const { guildId, requesterId, request } = resumed;
+    const { spending, options: context } = this.#context;
     const client = await this.#context.clientFor(guildId, false);
-    return client.generate(resumed.request, {
-      ...options,
-      onSubmitted: async (generationId, cost) => {
-        const recorded = this.#context.spending.record(
-          guildId,
-          requesterId,
-          generationId,
-          undefined,
-          cost,
-        );
-        await options.onSubmitted?.(generationId, cost);
-        await recorded;
-      },
+    const guild = await context.settings.guild(guildId);
+    const ticketId = randomUUID();
+    await spending.reserveMoney(guildId, ticketId, guild.limits.dailyBudgetMicros, {
+      tokens: billedTokens(billedChars(request.text)),
+      micros: client.predictCost(request)?.micros,
     });
+    try {
+      return await client.generate(request, {
+        ...options,
+        onSubmitted: async (generationId, cost) => {
+          const recorded = spending.record(guildId, requesterId, generationId, ticketId, cost);
+          await options.onSubmitted?.(generationId, cost);
+          await recorded;
+        },
+      });
+    } finally {
+      spending.release(ticketId);
+    }
   }
 
   /** Puts finished audio of a resumed voice request back in the queue; false when refused. */
