@@ -17,9 +17,40 @@ export function billedTokens(chars: number): number {
   return Math.ceil(Math.max(30, chars) / 4);
 }
 
-/** US dollars as integer micro-dollars (the API answers a JSON number such as `0.000008`). */
+/**
+ * US dollars as integer micro-dollars (the API answers a JSON number such as `0.000008`), to
+ * the nearest: a bill's figure is exact to far below a micro-dollar, so the product lands a
+ * hair from a whole number, which rounding removes (`0.000008 * 1e6` is 7.999999999999999).
+ */
 export function microsOf(dollars: number): number {
   return Math.round(dollars * 1_000_000);
+}
+
+/** A decimal number as a string: what a server serialising decimals sends (`"0.000008"`, `"8E-7"`). */
+const DECIMAL = /^\d+(\.\d*)?([eE][-+]?\d+)?$/;
+
+/** A non-negative figure of the answer (a JSON number, or a decimal in a string); else undefined. */
+function figure(value: unknown): number | undefined {
+  const number =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && DECIMAL.test(value)
+        ? Number(value)
+        : NaN;
+  return Number.isFinite(number) && number >= 0 ? number : undefined;
+}
+
+/**
+ * A generation's bill from the answer's `tokens` and `dollar_cost`, or undefined when either is
+ * missing, negative, not a number, or past a safe integer (the caller then counts what it held
+ * for the request). Never a float in the result: micro-dollars and tokens are whole.
+ */
+export function parseBill(tokens: unknown, dollars: unknown): GenerationCost | undefined {
+  const count = figure(tokens);
+  const amount = figure(dollars);
+  if (count === undefined || amount === undefined || !Number.isSafeInteger(count)) return undefined;
+  const micros = microsOf(amount);
+  return Number.isSafeInteger(micros) ? { tokens: count, micros } : undefined;
 }
 
 /**

@@ -20,6 +20,7 @@ export {
   type GenerationCost,
   microsOf,
   PriceBook,
+  parseBill,
 } from './cost.ts';
 export { createTtsClients, type TtsClientsConfig, type TtsStores } from './create.ts';
 export { type ApiChoice, productionClientOptions } from './defaults.ts';

@@ -61,6 +61,24 @@ describe('the bill of a text', () => {
     expect(parseRecord(record, 'x').cost).toBeUndefined();
     expect(parseRecord({ ...record, tokens: 'ten', dollar_cost: null }, 'x').cost).toBeUndefined();
   });
+
+  test.each([
+    // tokens, dollar_cost as answered, the bill
+    [10, '0.00001', { tokens: 10, micros: 10 }], // a decimal serialised as a string
+    ['10', '8E-7', { tokens: 10, micros: 1 }], // Python's str(Decimal): rounded to the nearest
+    [1250, 0.0125, { tokens: 1250, micros: 12_500 }],
+    [8, 0.00000049, { tokens: 8, micros: 0 }], // under half a micro-dollar
+    [8, -0.00001, undefined], // negative: no bill (the hold is recorded instead)
+    [8, 1e300, undefined], // past any safe integer of micro-dollars
+    [1e300, 0.5, undefined],
+    [8, '12abc', undefined],
+    [8, '', undefined],
+    [8, 'NaN', undefined],
+    [8, 'Infinity', undefined],
+  ])('tokens %j and dollar_cost %j are billed %j', (tokens, dollars, cost) => {
+    const answered = { generation_id: 'gen_1', status: 'IN_QUEUE', tokens, dollar_cost: dollars };
+    expect(parseRecord(answered, 'x').cost).toEqual(cost);
+  });
 });
 
 describe('v3 bills through the client', () => {

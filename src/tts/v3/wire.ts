@@ -3,7 +3,7 @@
  * bodies, records, statuses and voice pages. Pure.
  */
 import { z } from 'zod';
-import { microsOf } from '../cost.ts';
+import { parseBill } from '../cost.ts';
 import { TtsError } from '../errors.ts';
 import type { SpeechControls } from '../protocol.ts';
 import type { GenerationRecord, Model, SpeechRequest, Voice } from '../types.ts';
@@ -114,21 +114,21 @@ const record = z
     model: z.string().nullish(),
     error_message: z.string().nullish(),
     // The bill (`guides/pricing.mdx`); a record without one is still a record.
-    tokens: z.number().int().nonnegative().nullish().catch(undefined),
-    dollar_cost: z.number().nonnegative().finite().nullish().catch(undefined),
+    // Numbers, or decimals in strings; read by `parseBill`.
+    tokens: z.unknown().optional(),
+    dollar_cost: z.unknown().optional(),
   })
-  .transform(
-    (body): GenerationRecord => ({
+  .transform((body): GenerationRecord => {
+    const cost = parseBill(body.tokens, body.dollar_cost);
+    return {
       generationId: body.generation_id,
       status: statusOf(body.status),
       audioUrl: body.audio_url ?? null,
       model: body.model ?? '',
       error: body.error_message ?? null,
-      ...(typeof body.tokens === 'number' && typeof body.dollar_cost === 'number'
-        ? { cost: { tokens: body.tokens, micros: microsOf(body.dollar_cost) } }
-        : {}),
-    }),
-  );
+      ...(cost === undefined ? {} : { cost }),
+    };
+  });
 
 const voicePage = z.object({
   voices: z.array(
