@@ -22,7 +22,11 @@ export function formatMoney(language: Language, micros: number): string {
   return format.format(micros / 1_000_000);
 }
 
-/** Dollars as typed (`2.5`) in integer micro-dollars, rounded to the nearest. */
+/**
+ * Dollars as typed (`2.5`) in integer micro-dollars, rounded to the nearest; a positive amount
+ * is at least one (a budget of 0 means none, so a tiny one must not turn into that).
+ */
 export function dollarsToMicros(dollars: number): number {
-  return Math.round(dollars * 1_000_000);
+  const micros = Math.round(dollars * 1_000_000);
+  return dollars > 0 ? Math.max(1, micros) : micros;
 }

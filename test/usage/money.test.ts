@@ -34,6 +34,12 @@ describe('formatMoney', () => {
     expect(dollarsToMicros(0.0003)).toBe(300);
     expect(dollarsToMicros(0.1 + 0.2)).toBe(300_000);
   });
+
+  test('a positive budget below half a micro-dollar is still a budget, never 0 (which removes it)', () => {
+    expect(dollarsToMicros(0.0000004)).toBe(1);
+    expect(dollarsToMicros(Number.MIN_VALUE)).toBe(1);
+    expect(dollarsToMicros(0)).toBe(0);
+  });
 });
 
 describe('the ledger’s money', () => {
