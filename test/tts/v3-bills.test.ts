@@ -103,6 +103,35 @@ describe('v3 bills through the client', () => {
     expect(client.predictCost({ ...request, text: 'short' })).toEqual({ tokens: 8, micros: 200 });
   });
 
+  test('a submit answered without a bill is billed at the key’s last price, never as free', async () => {
+    let strip = false;
+    // The answer of the second submit comes without tokens or dollar_cost.
+    const fetcher: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (!strip || init?.method !== 'POST') return response;
+      const {
+        tokens: _t,
+        dollar_cost: _d,
+        ...rest
+      } = (await response.json()) as Record<string, unknown>;
+      return Response.json(rest, { status: response.status, headers: response.headers });
+    };
+    const client = v3ClientsFor(emu(), { streaming: false, fetch: fetcher }).clients.forKey(
+      USER_ONE.apiKey,
+    );
+    const request = { text: sentence(60), voiceId: 'am_2riuownnf', model: 'base' } as const;
+    await client.generate(request); // the price: 25 µ$ a token
+    strip = true;
+    const bills: (GenerationCost | undefined)[] = [];
+    const text = `Again: ${sentence(100)}`;
+    await client.generate(
+      { ...request, text },
+      { onSubmitted: (_id, cost) => void bills.push(cost) },
+    );
+    const tokens = billedTokens(billedChars(text));
+    expect(bills).toEqual([{ tokens, micros: tokens * 25 }]);
+  });
+
   test('a stream is billed at the price learned from its record (one read), then at the price seen', async () => {
     const client = v3ClientsFor(emu(), { streaming: true }).clients.forKey(USER_ONE.apiKey);
     const bills: (GenerationCost | undefined)[] = [];

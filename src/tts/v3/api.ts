@@ -99,7 +99,7 @@ export class TtsApiV3 implements TtsProtocol {
     }
     const { generationId, cost } = parseRecord(answer, 'POST /v3/tts');
     this.#jobs.bind(job, generationId);
-    if (cost !== undefined) this.#bills.billed(generationId, request.model, cost);
+    this.#bills.billed(generationId, request, cost);
     return generationId;
   }
 

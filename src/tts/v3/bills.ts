@@ -21,9 +21,20 @@ export class Bills {
     this.#metrics = metrics;
   }
 
-  /** A submit's answer billed generation `generationId` with `model`: counted and kept. */
-  billed(generationId: string, model: Model, cost: GenerationCost): void {
-    this.#prices.observe(model, cost);
+  /**
+   * A submit's answer billed generation `generationId` of `request`: counted and kept. An answer
+   * without a bill (`cost` undefined) was billed all the same: at the price last seen, as a
+   * stream is; with no price seen yet it stays unbilled.
+   */
+  billed(
+    generationId: string,
+    request: Pick<SpeechRequest, 'model' | 'text'>,
+    answered: GenerationCost | undefined,
+  ): void {
+    const { model } = request;
+    if (answered !== undefined) this.#prices.observe(model, answered);
+    const cost = answered ?? this.predict(request);
+    if (cost === undefined) return;
     this.#count(model, cost);
     this.#unclaimed.set(generationId, cost);
     for (const old of this.#unclaimed.keys()) {
