@@ -182,6 +182,11 @@ export interface MessageParams {
     budget: Param;
     when: Param;
   };
+  'errors.daily_budget_left': {
+    budget: Param;
+    left: Param;
+    when: Param;
+  };
   'errors.emotion_needs_advance': Record<string, never>;
   'errors.emotion_not_offered': Record<string, never>;
   'errors.join_to_control': {

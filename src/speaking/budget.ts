@@ -9,7 +9,17 @@ import { billedChars, billedTokens, type GenerationCost } from '../tts/index.ts'
 /** Outcome of {@link checkBudget}. */
 export type BudgetCheck =
   | { readonly ok: true }
-  | { readonly ok: false; readonly budgetMicros: number; readonly freesAt: number };
+  | {
+      readonly ok: false;
+      readonly budgetMicros: number;
+      readonly freesAt: number;
+      /**
+       * What is left of the budget (less what is held), when the spend recorded today is still
+       * under it: the request is refused for its own cost, or for requests under way, and a
+       * shorter one may fit. Absent when the budget is spent.
+       */
+      readonly leftMicros?: number;
+    };
 
 /**
  * Whether a generation predicted to cost `predicted` micro-dollars fits in the server's daily
@@ -28,7 +38,8 @@ export function checkBudget(input: {
   if (budget === undefined || budget === 0) return { ok: true };
   const committed = spent + reserved;
   if (committed < budget && committed + (predicted ?? 0) <= budget) return { ok: true };
-  return { ok: false, budgetMicros: budget, freesAt: nextUtcDay(now) };
+  const refused = { ok: false, budgetMicros: budget, freesAt: nextUtcDay(now) } as const;
+  return spent >= budget ? refused : { ...refused, leftMicros: Math.max(0, budget - committed) };
 }
 
 /** True when the server's budget is spent: nothing more can be read or said today. */

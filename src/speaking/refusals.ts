@@ -34,11 +34,18 @@ export function shareRefusal(check: Extract<ShareCheck, { ok: false }>): UserErr
   return userRefusal('member_daily_limit', { share: check.share, freesAt: check.freesAt });
 }
 
-/** The member's words for a server's daily budget spent: how much a day, and when it starts again. */
+/**
+ * The member's words for a server's daily budget spent, or too little of it left for this
+ * request: how much a day, what is left, and when it starts again.
+ */
 export function budgetRefusal(check: Extract<BudgetCheck, { ok: false }>): UserError {
-  // A number for display only (formatted as US dollars in the reader's language), never summed.
-  return new UserError('daily_budget', {
-    budget: check.budgetMicros / 1_000_000,
-    when: `<t:${Math.ceil(check.freesAt / 1000)}:R>`,
+  // Numbers for display only (formatted as US dollars in the reader's language), never summed.
+  const budget = check.budgetMicros / 1_000_000;
+  const when = `<t:${Math.ceil(check.freesAt / 1000)}:R>`;
+  if (check.leftMicros === undefined) return new UserError('daily_budget', { budget, when });
+  return new UserError('daily_budget_left', {
+    budget,
+    left: check.leftMicros / 1_000_000,
+    when,
   });
 }

@@ -35,7 +35,8 @@ describe('checkBudget', () => {
     (spent, reserved, predicted, budget, ok) => {
       const check = checkBudget({ spent, reserved, predicted, budget, now: NOON });
       expect(check.ok).toBe(ok);
-      if (!check.ok) expect(check).toEqual({ ok: false, budgetMicros: budget, freesAt: MIDNIGHT });
+      if (!check.ok)
+        expect(check).toMatchObject({ ok: false, budgetMicros: budget, freesAt: MIDNIGHT });
     },
   );
 
@@ -127,6 +128,29 @@ describe('budgetRefusal', () => {
     const de = errorText(translatorFor('de').t, refusal.id, refusal.context as never);
     expect(de).toContain('2,50');
   });
+
+  test.each([
+    // spent, held, predicted, budget: what is left, or undefined when the budget is spent
+    [0, 0, 3_000_000, 2_500_000, 2_500_000], // one text costs more than the whole budget
+    [2_000_000, 0, 1_000_000, 2_500_000, 500_000],
+    [1_000_000, 1_600_000, 100_000, 2_500_000, 0], // held money took the rest
+    [2_500_000, 0, 100_000, 2_500_000, undefined], // spent: "has spent its daily budget"
+    [3_000_000, 0, 100_000, 2_500_000, undefined], // lowered below today's spend
+  ])(
+    'spent %d, held %d, a request of %d, budget %d: %s left',
+    (spent, reserved, predicted, budget, left) => {
+      const check = checkBudget({ spent, reserved, predicted, budget, now: NOON });
+      if (check.ok) throw new Error('accepted');
+      expect(check.leftMicros).toBe(left);
+      const refusal = budgetRefusal(check);
+      const en = errorText(translatorFor('en-US').t, refusal.id, refusal.context as never);
+      if (left === undefined) expect(en).toContain('This server has spent its daily TTS budget');
+      else
+        expect(en).toContain(
+          `This request would take this server past its daily TTS budget ($2.50): $${(left / 1e6).toFixed(2)} is left today`,
+        );
+    },
+  );
 });
 
 describe('Spending: the budget with the ledger', () => {
@@ -151,13 +175,16 @@ describe('Spending: the budget with the ledger', () => {
     await spend.reserveMoney('g', 't1', 300, text(10)); // 100 held
     await spend.reserveMoney('g', 't2', 300, text(10)); // 200 held
     await expect(spend.reserveMoney('g', 't3', 300, text(11))).rejects.toMatchObject({
-      id: 'daily_budget',
+      id: 'daily_budget_left', // 200 held of 300: 100 left, for 110
     });
     await spend.record('g', 'a', 'gen1', 't1', { tokens: 10, micros: 100 });
     await spend.record('g', 'a', 'gen2', 't2', { tokens: 10, micros: 100 });
     expect(usage.spentToday('g', NOON)).toEqual({ micros: 200, tokens: 20 });
     await spend.reserveMoney('g', 't3', 300, text(10)); // exactly the budget
-    await expect(spend.checkBudget('g', 300)).rejects.toMatchObject({ id: 'daily_budget' });
+    await expect(spend.checkBudget('g', 300)).rejects.toMatchObject({
+      id: 'daily_budget_left',
+      context: { left: 0 },
+    });
     spend.release('t3'); // ended without a generation
     await spend.checkBudget('g', 300);
     expect(await spend.budgetSpent('g', 300)).toBeUndefined();
@@ -176,9 +203,9 @@ describe('Spending: the budget with the ledger', () => {
     // 10 tokens at today's price: 100 µ$, which does not fit in 250 − 200.
     await expect(
       spend.reserveMoney('g', 't1', 250, { tokens: 10, micros: undefined }),
-    ).rejects.toMatchObject({ id: 'daily_budget' });
+    ).rejects.toMatchObject({ id: 'daily_budget_left', context: { left: 0.00005 } });
     await spend.reserveMoney('g', 't1', 300, { tokens: 10, micros: undefined });
-    await expect(spend.checkBudget('g', 300)).rejects.toMatchObject({ id: 'daily_budget' });
+    await expect(spend.checkBudget('g', 300)).rejects.toMatchObject({ id: 'daily_budget_left' });
   });
 });
 
