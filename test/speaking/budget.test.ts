@@ -129,6 +129,15 @@ describe('budgetRefusal', () => {
     expect(de).toContain('2,50');
   });
 
+  test('a small budget reads to the micro-dollar, as /usage shows it, not as $0.00', () => {
+    const refusal = budgetRefusal({ ok: false, budgetMicros: 985, freesAt: MIDNIGHT });
+    const en = errorText(translatorFor('en-US').t, refusal.id, refusal.context as never);
+    expect(en).toContain('daily TTS budget ($0.000985)');
+    const left = budgetRefusal({ ok: false, budgetMicros: 985, freesAt: MIDNIGHT, leftMicros: 5 });
+    const fr = errorText(translatorFor('fr').t, left.id, left.context as never);
+    expect(fr.replace(/\s/g, ' ')).toContain('il reste 0,000005 $US');
+  });
+
   test.each([
     // spent, held, predicted, budget: what is left, or undefined when the budget is spent
     [0, 0, 3_000_000, 2_500_000, 2_500_000], // one text costs more than the whole budget
