@@ -149,7 +149,7 @@ export interface UsageLedger {
   forget(guildId: string): Promise<number>;
 }
 
-/** The usage ledger in keyv (SQLite or Redis): one record per server and day, kept 16 days. */
+/** The usage ledger in keyv (SQLite or Redis): one record per server and day, kept 32 days from its last write. */
 export class KeyvUsageLedger implements UsageLedger {
   readonly #keyv: Keyv;
   /** Each server's current day, as this process knows it; servers of earlier days are swept out. */

@@ -28,6 +28,23 @@ describe('days', () => {
     expect(nextUtcDay(at)).toBe(next);
   });
 
+  test('30 days back over a month end and a leap day: 30 consecutive UTC days, today last', async () => {
+    const ledger = new KeyvUsageLedger(new Keyv());
+    for (const at of [Date.UTC(2028, 1, 2), Date.UTC(2028, 1, 29, 23, 59), Date.UTC(2028, 2, 1, 6)])
+      await ledger.record('g', 'a', at, { tokens: 8, micros: 8 });
+    const now = Date.UTC(2028, 2, 2, 0, 30); // 00:30 UTC on 2 March
+    const days = await ledger.days('g', now - 29 * DAY, now);
+    expect(days.map((day) => day.day)).toEqual(
+      Array.from({ length: 30 }, (_, i) => utcDay(Date.UTC(2028, 1, 2) + i * DAY)),
+    );
+    expect(days.at(-1)?.day).toBe('2028-03-02');
+    expect(days.filter((day) => day.spend?.micros === 8).map((day) => day.day)).toEqual([
+      '2028-02-02',
+      '2028-02-29',
+      '2028-03-01',
+    ]);
+  });
+
   test('addGeneration counts the member and the total, leaving the input alone', () => {
     const before = emptyDay('2026-05-10');
     const after = addGeneration(addGeneration(before, 'a'), 'b');
