@@ -242,6 +242,18 @@ describe('Spending: reviewed paths (bills missing, prices unknown)', () => {
     expect(usage.spentToday('g', NOON)).toEqual({ micros: 100, tokens: 10 });
   });
 
+  test('a stream made again under the same ticket (mid-play recovery) is billed once; nothing stays held', async () => {
+    const { spend, usage } = spending();
+    await spend.reserveMoney('g', 't1', 1000, { tokens: 10, micros: 100 });
+    await spend.record('g', 'a', 'gen1', 't1', { tokens: 10, micros: 100 }); // the stream started
+    // It failed mid-way; the API gave the first back and the recovery submitted it again.
+    await spend.record('g', 'a', 'gen2', 't1', { tokens: 10, micros: 100 });
+    await spend.record('g', 'a', 'gen2', 't1'); // and its identical joiner, billless
+    spend.release('t1'); // the item ended
+    expect(usage.spentToday('g', NOON)).toEqual({ micros: 100, tokens: 10 });
+    await spend.reserveMoney('g', 't2', 1000, { tokens: 90, micros: 900 }); // nothing else held
+  });
+
   test('after a restart, before today’s first bill, the last day billed prices requests', async () => {
     const store = new Keyv();
     const before = spending(new KeyvUsageLedger(store));
