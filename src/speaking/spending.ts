@@ -13,8 +13,8 @@ import { budgetRefusal, shareRefusal } from './refusals.ts';
 import { Reservations } from './reservations.ts';
 import type { Requester } from './types.ts';
 
-/** Generations and tickets remembered as recorded: far more than can share one at a time. */
-const RECORDED_KEPT = 4000;
+/** Generations (per server and by id) and tickets remembered as recorded: far more than can share one at a time. */
+const RECORDED_KEPT = 6000;
 const DAY_MS = 86_400_000;
 /** Days before today whose bills can price a request (the ledger keeps 31). */
 const PAST_DAYS = 30;
@@ -202,8 +202,12 @@ export class Spending {
     const fresh =
       !this.#recorded.has(generation) && (ticket === undefined || !this.#recorded.has(ticket));
     // An answer without a bill (none in the record, a stream's price unread) is counted at what
-    // was held for it: the API billed it all the same.
-    const billed = bill ?? (ticketId === undefined ? undefined : this.#money.of(ticketId));
+    // was held for it: the API billed it all the same. Not so a join of a generation another
+    // server recorded (two servers on one key): that one paid.
+    const made = `id:${generationId}`;
+    const joined = this.#recorded.has(made);
+    const held = ticketId === undefined || joined ? undefined : this.#money.of(ticketId);
+    const billed = bill ?? held;
     const recorded = fresh
       ? this.#options.usage
           .record(guildId, payer, this.#options.clock.now(), billed)
@@ -212,6 +216,7 @@ export class Spending {
           )
       : Promise.resolve();
     this.#recorded.add(generation);
+    this.#recorded.add(made);
     if (fresh && ticket !== undefined) this.#recorded.add(ticket);
     for (const old of this.#recorded) {
       if (this.#recorded.size <= RECORDED_KEPT) break;

@@ -240,6 +240,10 @@ describe('Spending: reviewed paths (bills missing, prices unknown)', () => {
     // Joining another's generation (nothing held, nothing billed) still records no money.
     await spend.record('g', 'b', 'gen1', 't2');
     expect(usage.spentToday('g', NOON)).toEqual({ micros: 100, tokens: 10 });
+    // Nor does joining another server's (two servers on one key): the key paid once, there.
+    await spend.reserveMoney('h', 't3', 1000, { tokens: 10, micros: 100 });
+    await spend.record('h', 'c', 'gen1', 't3');
+    expect(usage.spentToday('h', NOON)).toEqual({ micros: 0, tokens: 0 });
   });
 
   test('a stream made again under the same ticket (mid-play recovery) is billed once; nothing stays held', async () => {
