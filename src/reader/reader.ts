@@ -325,7 +325,8 @@ export class ChatReader {
       phrases,
       guild.dictionary,
     );
-    if (cleaned.text === '') return false;
+    // A cheer is read with no text of its own ("Bobby cheered 100 bits").
+    if (cleaned.text === '' && message.cheer === undefined) return false;
     const recentKey = `${guildId}:${message.authorId}`;
     const before = this.#recent.before(recentKey, at);
     const screened = this.#screen(guild, cleaned, crowd, before);
@@ -375,7 +376,15 @@ export class ChatReader {
             line.crowd,
             before,
           );
-    if (spoken === undefined || spoken.text === '') return false;
+    if (spoken === undefined) return false;
+    const read =
+      message.cheer === undefined
+        ? spoken
+        : {
+            ...spoken,
+            kind: 'said' as const,
+            text: line.phrases.cheered(message.cheer, spoken.text),
+          };
     const name =
       line.crowd === crowd
         ? authorName
@@ -392,8 +401,8 @@ export class ChatReader {
         id: message.id,
         authorId: message.authorId,
         authorName: name,
-        ...spoken,
-        kind: message.action === true && spoken.kind === 'said' ? 'did' : spoken.kind,
+        ...read,
+        kind: message.action === true && read.kind === 'said' ? 'did' : read.kind,
         at,
         voiceKey: voice.key,
         voice,

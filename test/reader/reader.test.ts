@@ -397,6 +397,29 @@ describe('ChatReader, a line read in its own language (v3)', () => {
     await wait(1500);
     expect(stage.played).toEqual([long, short]);
   });
+  test.each([
+    [
+      'en',
+      'Anna cheered 100 bits: what a great play this was.',
+      'Here is what the chat says. Anna cheered 1 bit.',
+    ],
+    ['it', 'Anna 100: what a great play this was.', `${'…'.padEnd(27)} Anna 1.`],
+    [
+      undefined,
+      'Anna hat 100 Bits gecheert: what a great play this was.',
+      'Hier kommt, was im Chat steht. Anna hat 1 Bit gecheert.',
+    ],
+  ])(
+    'a cheer in %s on a German server says its bits in the line’s language',
+    async (language, long, short) => {
+      stage.language = language;
+      post('Anna', 'what a great play this was', { action: true, cheer: 100 });
+      await wait(1500);
+      post('Anna', '', { authorId: 'anna-2', action: true, cheer: 1 });
+      await wait(1500);
+      expect(stage.played).toEqual([long, short]);
+    },
+  );
 });
 
 describe('ChatReader, a quiet chat heard at once (issue 30)', () => {
