@@ -4,7 +4,7 @@
  * the text with no word of another language, since the line's voice would pronounce the
  * server's words with its own accent ("Anna sagte" read by an English voice). Pure.
  */
-import { LANGUAGES, type Language, translatorFor } from '../i18n/index.ts';
+import { localeOfLanguage, translatorFor, WORDLESS_BLEEP } from '../i18n/index.ts';
 import { type CrowdPhrases, crowdPhrases } from './crowd-phrases.ts';
 import { type ReaderPhrases, readerPhrases } from './phrases.ts';
 
@@ -12,15 +12,6 @@ import { type ReaderPhrases, readerPhrases } from './phrases.ts';
 export interface LinePhrases {
   readonly phrases: ReaderPhrases;
   readonly crowd: CrowdPhrases;
-}
-
-/**
- * The bot's translation for an ISO 639-1 language code (`es` → `es-ES`, `de` → `de`), as the
- * speech language comes (see `lineLanguage`); undefined when there is none (`it`, `ko`).
- */
-export function localeOfLanguage(code: string): Language | undefined {
-  const wanted = code.toLowerCase();
-  return LANGUAGES.find((language) => language.toLowerCase().split('-')[0] === wanted);
 }
 
 /**
@@ -53,7 +44,7 @@ export function wordlessPhrases(server: LinePhrases): LinePhrases {
       preface: '…'.padEnd(WORDLESS_PREFACE_CHARS),
       unknownAuthor: '',
     },
-    crowd: { saidByMany: (_count, text) => text, bleep: '…' },
+    crowd: { saidByMany: (_count, text) => text, bleep: WORDLESS_BLEEP },
   };
 }
 

@@ -1,10 +1,10 @@
 /** The glue of a line read in its own language (v3): its translation, else no words at all. */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { LANGUAGES, translatorFor } from '../../src/i18n/index.ts';
+import { LANGUAGES, localeOfLanguage, translatorFor } from '../../src/i18n/index.ts';
 import { type ChatLine, composeBatch } from '../../src/reader/compose.ts';
 import { crowdPhrases } from '../../src/reader/crowd-phrases.ts';
-import { linePhrases, localeOfLanguage } from '../../src/reader/line-phrases.ts';
+import { linePhrases } from '../../src/reader/line-phrases.ts';
 import { chorusLines } from '../../src/reader/repeats.ts';
 import { PHRASES } from './support.ts';
 
