@@ -144,7 +144,6 @@ export async function startBot(
     onStop(async () => reader.close());
     const twitch = createTwitchSource({
       ...{ config, store, tts, reader, voice, clock, logger, metrics },
-      translatorOf,
     });
     onStop(() => twitch.close());
     // A forgotten server's records are gone: its Twitch chat stops being read at once, and

@@ -1,7 +1,7 @@
 /**
  * Turns a batch of chat messages into the one text spoken for them: "Bobby said …" prefixes
  * where the listener needs them, and padding that sounds natural when the text is shorter
- * than the API accepts, in the server's language (`ReaderPhrases`). Pure.
+ * than the API accepts, in the language the batch is read in (`ReaderPhrases`). Pure.
  */
 import type { ReaderPhrases } from './phrases.ts';
 import { endSentence, finalPass, truncate } from './text.ts';
@@ -39,8 +39,9 @@ export interface ComposeOptions {
   readonly minLength: number;
   readonly last: LastRead | undefined;
   /**
-   * The words around the messages, in the server's language. Its `preface` is long enough
-   * that preface, prefix and the shortest message reach the API's minimum (tested per language).
+   * The words around the messages, in the batch's language (see `linePhrases`: the server's,
+   * the line's own, or glue without words). Its `preface` is long enough that preface, prefix
+   * and the shortest message reach the API's minimum (tested per language).
    */
   readonly phrases: ReaderPhrases;
   /** A busy chat: "Bobby, hello." (`saidShort`) in place of "Bobby said hello.". */

@@ -21,6 +21,8 @@ export interface ReaderPhrases {
   forwarded(name: string, text: string): string;
   /** "Bobby asked: Pizza tonight? Options: yes and no" (the caller adds the full stop). */
   asked(name: string, text: string): string;
+  /** "cheered 500 bits: great stream", read after the cheerer's name (`text` may be empty). */
+  cheered(bits: number, text: string): string;
   /** "Pizza tonight? Options: yes and no": a poll's question (ending its sentence) and its answers. */
   poll(question: string, options: readonly string[]): string;
   /** "a sticker: Wave", "2 stickers: Wave and Hi". */
@@ -68,6 +70,10 @@ export function readerPhrases(translator: Translator): ReaderPhrases {
     sent: (name, what) => t('reader.speech.sent', { name, what }),
     forwarded: (name, text) => t('reader.speech.forwarded', { name, text }),
     asked: (name, text) => t('reader.speech.asked', { name, text }),
+    cheered: (bits, text) => {
+      const cheered = t('reader.speech.cheered', { count: bits });
+      return text === '' ? cheered : t('reader.speech.cheered_text', { cheered, text });
+    },
     poll: (question, options) =>
       t('reader.speech.poll', { question, options: list.format(options) }),
     stickers: (names) =>

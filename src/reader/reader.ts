@@ -13,6 +13,7 @@ import type { Clock } from '../tts/index.ts';
 import { type CrowdPhrases, crowdPhrases } from './crowd-phrases.ts';
 import { readDecision } from './filter.ts';
 import { GuildReader, type MessageOrigin } from './guild-reader.ts';
+import { linePhrases } from './line-phrases.ts';
 import { type ReaderPhrases, readerPhrases } from './phrases.ts';
 import { hasPriority } from './priority.ts';
 import { RecentSaid } from './recent-said.ts';
@@ -324,11 +325,13 @@ export class ChatReader {
       phrases,
       guild.dictionary,
     );
-    if (cleaned.text === '') return false;
+    // A cheer is read with no text of its own ("Bobby cheered 100 bits").
+    if (cleaned.text === '' && message.cheer === undefined) return false;
     const recentKey = `${guildId}:${message.authorId}`;
-    const spoken = this.#screen(guild, cleaned, crowd, this.#recent.before(recentKey, at));
+    const before = this.#recent.before(recentKey, at);
+    const screened = this.#screen(guild, cleaned, crowd, before);
     const authorName = this.#screenName(guild, message.authorName, crowd);
-    if (spoken === undefined || authorName === undefined) {
+    if (screened === undefined || authorName === undefined) {
       this.#count(guildId, 'blocked');
       this.#logger.debug({ guildId, messageId: message.id }, 'not read: blocked word');
       return false;
@@ -350,12 +353,42 @@ export class ChatReader {
           name: message.authorName,
           ...(message.voiceId === undefined ? {} : { voiceId: message.voiceId }),
         },
-        spoken.text,
+        screened.text,
       );
     } catch (error) {
       this.#refused(guildId, error);
       return false;
     }
+    // The voice reads the line in its own language (v3): what the reader adds is in it too.
+    const line = linePhrases({ phrases, crowd }, voice.request.language);
+    const spoken =
+      line.phrases === phrases
+        ? screened
+        : this.#screen(
+            guild,
+            cleanMessage(
+              message.message,
+              message.names,
+              guild.reader,
+              line.phrases,
+              guild.dictionary,
+            ),
+            line.crowd,
+            before,
+          );
+    if (spoken === undefined) return false;
+    const read =
+      message.cheer === undefined
+        ? spoken
+        : {
+            ...spoken,
+            kind: 'said' as const,
+            text: line.phrases.cheered(message.cheer, spoken.text),
+          };
+    const name =
+      line.crowd === crowd
+        ? authorName
+        : (this.#screenName(guild, message.authorName, line.crowd) ?? authorName);
     reader.settings = guild.reader;
     reader.phrases = phrases;
     reader.crowd = crowd;
@@ -367,9 +400,9 @@ export class ChatReader {
       {
         id: message.id,
         authorId: message.authorId,
-        authorName,
-        ...spoken,
-        kind: message.action === true && spoken.kind === 'said' ? 'did' : spoken.kind,
+        authorName: name,
+        ...read,
+        kind: message.action === true && read.kind === 'said' ? 'did' : read.kind,
         at,
         voiceKey: voice.key,
         voice,

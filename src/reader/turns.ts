@@ -20,6 +20,7 @@ import {
 import { ChatterShare } from './chatter-share.ts';
 import { compactGlueChars, composeBatch, type LastRead } from './compose.ts';
 import type { CrowdPhrases } from './crowd-phrases.ts';
+import { linePhrases } from './line-phrases.ts';
 import { FORECAST_SHARE, speechAheadMs, takeDelayMs } from './pacing.ts';
 import type { ReaderPhrases } from './phrases.ts';
 import { priorityFirst } from './priority.ts';
@@ -235,7 +236,10 @@ export class ReaderTurns {
       taken = false;
       const first = turn.batch[0];
       if (first === undefined) throw new NothingToRead('every message was deleted or too old');
-      const { settings, phrases, crowd } = this.#options.current();
+      const current = this.#options.current();
+      const { settings } = current;
+      // A batch merges lines of one voice, so of one language: its glue is in that language.
+      const { phrases, crowd } = linePhrases(current, first.voice.request.language);
       const lines = chorusLines(turn.batch, this.#options.busyChat, phrases, crowd);
       const compose = {
         saidPrefix: settings?.saidPrefix ?? true,

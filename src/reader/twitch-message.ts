@@ -99,34 +99,26 @@ export interface TwitchReading {
   readonly text: string;
   /** A redemption of the server's reward, or a cheer of its `min-bits`: read first, never stale. */
   readonly paid: boolean;
-  /** A cheer's bits: read as "RonniTV cheered 500 bits: …". */
+  /** A cheer's bits: read as "RonniTV cheered 500 bits: …" (see `IncomingMessage.cheer`). */
   readonly bits?: number;
   /** The voice the chatter chose with `!voice`. */
   readonly voiceId?: string;
 }
 
-/** How a server's language says a cheer: "cheered 500 bits: great stream" (`text` may be empty). */
-export type CheerPhrase = (bits: number, text: string) => string;
-
 /**
  * The reader's message for `guildId` (a server reading the message's channel). `joinedAt`:
  * when a first-time chatter was first seen (see `FirstChatters`), for `new-member-delay`.
  * `reading`: how the server's Twitch settings read it (plain chat when absent); a cheer is read
- * as an action of its chatter, `cheer` giving the words.
+ * as an action of its chatter, its words said by the reader in the line's language.
  */
 export function twitchIncoming(
   message: TwitchMessage,
   guildId: string,
   joinedAt?: number,
   reading?: TwitchReading,
-  cheer?: CheerPhrase,
 ): IncomingMessage {
   const bits = reading?.bits;
   const spoken = withEmotes(message);
-  const cheered =
-    bits === undefined || cheer === undefined
-      ? undefined
-      : cheer(bits, withoutCheermotes(spoken, message.bits));
   return {
     id: twitchMessageId(message.id),
     guildId,
@@ -142,12 +134,12 @@ export function twitchIncoming(
     twitchChannel: message.channel,
     badges: [...message.badges],
     ...(joinedAt === undefined ? {} : { joinedAt }),
-    ...(message.isAction || cheered !== undefined ? { action: true } : {}),
+    ...(message.isAction || bits !== undefined ? { action: true } : {}),
+    ...(bits === undefined ? {} : { cheer: bits }),
     ...(reading?.paid === true ? { paid: true } : {}),
     ...(reading?.voiceId === undefined ? {} : { voiceId: reading.voiceId }),
     message: {
-      content:
-        cheered ?? (reading === undefined ? spoken : withoutCheermotes(spoken, message.bits)),
+      content: reading === undefined ? spoken : withoutCheermotes(spoken, message.bits),
       attachments: [],
       stickers: [],
     },

@@ -5,7 +5,6 @@
  * merging and pacing are the reader's, as for Discord messages.
  */
 import type { Config } from '../config/index.ts';
-import { english, type Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { PrometheusMetrics } from '../ops/index.ts';
 import { voiceChoices } from '../speech/index.ts';
@@ -28,7 +27,6 @@ import { FirstChatters } from './first-chatters.ts';
 import type { ChatReader } from './reader.ts';
 import { type LearnedReward, RecentLogins, RewardLearning } from './twitch-learning.ts';
 import {
-  type CheerPhrase,
   twitchAuthorId,
   twitchChannelId,
   twitchIncoming,
@@ -66,8 +64,6 @@ export interface TwitchSourceOptions {
   readonly voice: Pick<VoiceService, 'channelOf' | 'skip'>;
   /** The voices of the server's key for its model: what `!voice <name>` is matched against. */
   readonly voices: (guildId: string) => Promise<readonly Voice[]>;
-  /** How the server's language says a cheer; English when absent. */
-  readonly cheerPhrase?: (guildId: string) => CheerPhrase;
   readonly clock: Clock;
   readonly logger: Logger;
   /** Told of each message received, read or dropped (metrics). */
@@ -78,10 +74,6 @@ const DAY_MS = 86_400_000;
 
 /** A chat command starts with a character that is no letter, digit or space (see the prefix). */
 const COMMAND_START = /^[^\p{L}\p{N}\s]/u;
-
-/** The English cheer, for a source built without the servers' languages. */
-const ENGLISH_CHEER: CheerPhrase = (bits, text) =>
-  `cheered ${bits} ${bits === 1 ? 'bit' : 'bits'}${text === '' ? '' : `: ${text}`}`;
 
 interface DayCount {
   day: number;
@@ -258,9 +250,8 @@ export class TwitchSource {
     }
     const voiceId = guild.twitch.voices[message.userId];
     const reading = { ...take, ...(voiceId === undefined ? {} : { voiceId }) };
-    const cheer = this.#options.cheerPhrase?.(guildId) ?? ENGLISH_CHEER;
     // Not awaited: the reader keeps the server's messages in the order they are handed over.
-    this.#options.reader.created(twitchIncoming(message, guildId, joinedAt, reading, cheer)).then(
+    this.#options.reader.created(twitchIncoming(message, guildId, joinedAt, reading)).then(
       (read) => this.#count(guildId, channel, read ? 'read' : 'dropped'),
       (error: unknown) => this.#logger.error({ err: error, guildId }, 'Twitch message failed'),
     );
@@ -367,8 +358,6 @@ export function createTwitchSource(deps: {
   readonly config: Pick<Config, 'twitchChatUrl'>;
   readonly store: Pick<BotStore, 'settings' | 'apiKeys'>;
   readonly tts: Pick<TtsClients, 'forKey'>;
-  /** The language of a server: how a cheer is said. */
-  readonly translatorOf?: (guildId: string) => Translator;
   readonly reader: TwitchSourceOptions['reader'];
   readonly voice: TwitchSourceOptions['voice'];
   readonly clock: Clock;
@@ -387,13 +376,6 @@ export function createTwitchSource(deps: {
       if (apiKey === undefined) return [];
       const { defaults } = await deps.store.settings.guild(guildId);
       return deps.tts.forKey(apiKey).voices(defaults.model ?? 'base');
-    },
-    cheerPhrase: (guildId) => {
-      const { t } = deps.translatorOf?.(guildId) ?? english;
-      return (bits, text) => {
-        const cheered = t('reader.speech.cheered', { count: bits });
-        return text === '' ? cheered : t('reader.speech.cheered_text', { cheered, text });
-      };
     },
   });
 }

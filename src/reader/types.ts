@@ -17,6 +17,11 @@ export interface IncomingMessage extends MessageFacts {
   readonly names: MentionNames;
   /** A Twitch `/me` action: read as "Bobby waves", not "Bobby said waves". */
   readonly action?: boolean;
+  /**
+   * A Twitch cheer's bits (its text without cheermotes, `action` set): read as "Bobby cheered
+   * 500 bits: …" in the language the line is read in, with or without text.
+   */
+  readonly cheer?: number;
   /** The voice the author chose where they chat (Twitch's `!voice`), before any other. */
   readonly voiceId?: string;
 }

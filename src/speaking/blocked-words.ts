@@ -5,7 +5,13 @@
  * one by one can spell a blocked word once joined ("f", "u", "c", "k"), and a name can pass raw
  * and hit once cleaned ("cu@nt" read as "cunt").
  */
-import { english, type Translator } from '../i18n/index.ts';
+import {
+  english,
+  localeOfLanguage,
+  type Translator,
+  translatorFor,
+  WORDLESS_BLEEP,
+} from '../i18n/index.ts';
 import { UserError } from '../refusal/index.ts';
 import { BlocklistCache, screenText } from '../speech/index.ts';
 import type { GuildSettings } from '../store/index.ts';
@@ -28,15 +34,21 @@ export class BlockedWords {
   }
 
   /**
-   * `text` as the server's rule allows it: with `blocked: bleep` a "beep" (in the server's
-   * language) over each blocked word; refused with `say_blocked` under `skip`, and under either
-   * rule when the text is too costly to screen (see `STEP_BUDGET`).
+   * `text` as the server's rule allows it: with `blocked: bleep` a "beep" over each blocked
+   * word, in the `language` the text is read in (v3; a pause for one without a translation),
+   * else the server's; refused with `say_blocked` under `skip`, and under either rule when the
+   * text is too costly to screen (see `STEP_BUDGET`).
    */
-  screen(guildId: string, guild: GuildSettings, text: string): string {
+  screen(guildId: string, guild: GuildSettings, text: string, language?: string): string {
     if (guild.blockedWords.length === 0) return text;
     const matcher = this.#blocklists.matcher(guild.blockedWords);
-    const translator = this.#translatorOf?.(guildId) ?? english;
-    const bleep = translator.t('reader.speech.bleep');
+    const locale = language === undefined ? undefined : localeOfLanguage(language);
+    const translator =
+      locale === undefined ? (this.#translatorOf?.(guildId) ?? english) : translatorFor(locale);
+    const bleep =
+      language !== undefined && locale === undefined
+        ? WORDLESS_BLEEP
+        : translator.t('reader.speech.bleep');
     const screened = screenText(matcher, text, guild.reader.blocked, bleep);
     if (screened.blocked) throw new UserError('say_blocked', {});
     return screened.text;

@@ -186,7 +186,8 @@ export class ChatTurns {
     streams?: LiveStreams,
   ): Promise<string> {
     const guild = await this.#context.options.settings.guild(guildId);
-    const request = { ...asked, text: this.#blocked.screen(guildId, guild, asked.text) };
+    const text = this.#blocked.screen(guildId, guild, asked.text, asked.language);
+    const request = { ...asked, text };
     const client = await this.#context.clientFor(guildId, false);
     const authors = new Set(options.authors);
     const [only] = authors;

@@ -91,7 +91,8 @@ export class RequestChecks {
   // is told privately and can reword it), with `bleep` it is said with a "beep" in its place.
   // Either way nothing blocked reaches the TTS API: this is the text it is sent.
   #screen(guildId: string, guild: GuildSettings, validated: ValidatedSay): ValidatedSay {
-    return { ...validated, text: this.#blocked.screen(guildId, guild, validated.text) };
+    const { text, language } = validated;
+    return { ...validated, text: this.#blocked.screen(guildId, guild, text, language) };
   }
 
   /**

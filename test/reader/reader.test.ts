@@ -36,6 +36,8 @@ class Stage {
   usages: LimitUsage[] = [];
   /** The API applies speed to the voice's model (v3's Advanced does not). */
   speeds = true;
+  /** The language the voice reads the line in (v3's `language_code`); none: v2. */
+  language: string | undefined;
   #texts = new Map<string, string>();
   #generations = 0;
   #playing = false;
@@ -50,8 +52,12 @@ class Stage {
 
   async voiceOf() {
     return {
-      key: 'k|v',
-      request: { voiceId: 'v', model: 'base' as const },
+      key: `k|v|${this.language ?? ''}`,
+      request: {
+        voiceId: 'v',
+        model: 'base' as const,
+        ...(this.language === undefined ? {} : { language: this.language }),
+      },
       speeds: this.speeds,
       usage: async () => this.usages,
       generate: (text: string, options: { signal: AbortSignal }) =>
@@ -349,6 +355,71 @@ describe('ChatReader', () => {
       'Carolさん：こんばんは example.comへのリンク。',
     ]);
   });
+});
+
+describe('ChatReader, a line read in its own language (v3)', () => {
+  beforeEach(() => {
+    reader = newReader(() => 'de');
+    guild.blockedWords = ['darn'];
+    guild.reader.blocked = 'bleep';
+  });
+
+  test.each([
+    // A translation of the line's language: its glue, its bleep, its preface.
+    [
+      'en',
+      'Anna said hello everyone, beep that was a close one.',
+      'Here is what the chat says. Anna said beep ok.',
+    ],
+    [
+      'es',
+      'Anna dijo: hello everyone, pip that was a close one.',
+      'Esto es lo que dice el chat. Anna dijo: pip ok.',
+    ],
+    // None (Italian): the name and the text, no German word a foreign voice would mangle.
+    ['it', 'Anna: hello everyone, … that was a close one.', `${'…'.padEnd(27)} Anna: … ok.`],
+    // The server's own language, and v2 (no language): the server's glue as before.
+    [
+      'de',
+      'Anna schreibt: hello everyone, piep that was a close one.',
+      'Hier kommt, was im Chat steht. Anna schreibt: piep ok.',
+    ],
+    [
+      undefined,
+      'Anna schreibt: hello everyone, piep that was a close one.',
+      'Hier kommt, was im Chat steht. Anna schreibt: piep ok.',
+    ],
+  ])('a line in %s on a German server', async (language, long, short) => {
+    stage.language = language;
+    post('Anna', 'hello everyone, darn that was a close one');
+    await wait(1500);
+    post('Anna', 'darn ok', { authorId: 'anna-2' });
+    await wait(1500);
+    expect(stage.played).toEqual([long, short]);
+  });
+  test.each([
+    [
+      'en',
+      'Anna cheered 100 bits: what a great play this was.',
+      'Here is what the chat says. Anna cheered 1 bit.',
+    ],
+    ['it', 'Anna 100: what a great play this was.', `${'…'.padEnd(27)} Anna 1.`],
+    [
+      undefined,
+      'Anna hat 100 Bits gecheert: what a great play this was.',
+      'Hier kommt, was im Chat steht. Anna hat 1 Bit gecheert.',
+    ],
+  ])(
+    'a cheer in %s on a German server says its bits in the line’s language',
+    async (language, long, short) => {
+      stage.language = language;
+      post('Anna', 'what a great play this was', { action: true, cheer: 100 });
+      await wait(1500);
+      post('Anna', '', { authorId: 'anna-2', action: true, cheer: 1 });
+      await wait(1500);
+      expect(stage.played).toEqual([long, short]);
+    },
+  );
 });
 
 describe('ChatReader, a quiet chat heard at once (issue 30)', () => {

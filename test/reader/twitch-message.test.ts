@@ -79,6 +79,18 @@ describe('twitchIncoming', () => {
     expect(readDecision(twitchIncoming(message(), 'g'), held, 'voice', firstSeen).read).toBe(true);
   });
 
+  test('a cheer carries its bits and its words without cheermotes; the reader says the bits in the line’s language', () => {
+    const text = 'Cheer100 see you at party2';
+    const cheer = twitchIncoming(message({ text, bits: 100 }), 'g', undefined, {
+      text: 'see you at party2',
+      paid: true,
+      bits: 100,
+    });
+    expect(cheer).toMatchObject({ cheer: 100, action: true });
+    expect(cheer.message.content).toBe('see you at party2');
+    expect(twitchIncoming(message({ text }), 'g')).not.toHaveProperty('cheer');
+  });
+
   test('known chat bots (Nightbot, StreamElements…) are bots: read-bots decides, and by default they are not read', () => {
     const nightbot = twitchIncoming(
       message({ login: 'Nightbot', badges: new Set(['moderator']) }),

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import Keyv from 'keyv';
 import { describe, expect, test } from 'vitest';
+import { translatorFor } from '../../src/i18n/index.ts';
 import { type ChatLine, composeBatch } from '../../src/reader/compose.ts';
 import { ENGLISH_PHRASES } from '../../src/reader/phrases.ts';
 import { UserError } from '../../src/refusal/index.ts';
@@ -54,6 +55,23 @@ describe('BlockedWords', () => {
     const skip = await guildWith('skip');
     expect(() => screen.screen('g', skip, text)).toThrow(UserError);
   });
+
+  test.each([
+    // No language (v2): the server's word; else the line's language's, or a pause without one.
+    [undefined, 'Bobby said hello piep.'],
+    ['de', 'Bobby said hello piep.'],
+    ['en', 'Bobby said hello beep.'],
+    ['es', 'Bobby said hello pip.'],
+    ['it', 'Bobby said hello ….'],
+  ])(
+    'a German server bleeps a text read in %s with that language’s word',
+    async (language, said) => {
+      const german = new BlockedWords(() => translatorFor('de'));
+      expect(german.screen('g', await guildWith('bleep'), 'Bobby said hello fuck.', language)).toBe(
+        said,
+      );
+    },
+  );
 
   test('property: what it lets through holds no blocked word, whatever the mode', async () => {
     const [bleep, skip] = [await guildWith('bleep'), await guildWith('skip')];

@@ -99,7 +99,8 @@ describe('speech language on v3', () => {
     const join = await t.discord.slash({ user: 'admin', name: 'join' }).waitForReply(15_000);
     expect(join.content).toContain('Joined');
     t.discord.sendMessage({ user: 'admin', channelId: chat(), content: 'lol' });
-    expect(await codeOf(/said lol/)).toBe('e');
+    // The words around a line are in its language: no English "said" for a Spanish voice.
+    expect(await codeOf(/dijo: lol/)).toBe('e');
     // Two languages back to back from one author: two turns, never one merged text.
     t.discord.sendMessage({
       user: 'bobby',
@@ -111,7 +112,7 @@ describe('speech language on v3', () => {
       channelId: chat(),
       content: 'ありがとう、助かりました',
     });
-    expect(await codeOf(/je reviens dans cinq/)).toBe('f');
+    expect(await codeOf(/a dit : je reviens dans cinq/)).toBe('f');
     expect(await codeOf(/ありがとう/)).toBe('j');
     expect(texts().filter((text) => /je reviens/.test(text) && /ありがとう/.test(text))).toEqual(
       [],
