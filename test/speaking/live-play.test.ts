@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { PassThrough, Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { decodeToPcm, FfmpegProcesses } from '../../src/audio/index.ts';
 import { playThrough } from '../../src/speaking/live-play.ts';
 import { TtsError } from '../../src/tts/index.ts';
 
@@ -191,5 +193,43 @@ describe('playThrough', () => {
     waiting.resolve(rest);
     await new Promise((resolve) => setImmediate(resolve));
     expect(rest.destroyed).toBe(true);
+  });
+
+  test('the item let go while its rest decodes (a skip): the decoding ffmpeg is killed and the file let go', async () => {
+    const processes = new FfmpegProcesses();
+    const wav = execFileSync('ffmpeg', [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=1:sample_rate=24000'],
+      ...['-f', 'wav', 'pipe:1'],
+    ]);
+    const file = new Readable({ read: () => undefined });
+    file.push(wav.subarray(0, 4096)); // still downloading: ffmpeg waits for the rest
+    const decoding = Promise.withResolvers<void>();
+    const out = playThrough(
+      failingAfter(100, new TtsError('network', 'cut')),
+      async (_error, signal) => {
+        const pcm = { format: 's16le', sampleRate: 24_000, channels: 1 } as const;
+        const rest = decodeToPcm(file, {
+          ffmpegPath: 'ffmpeg',
+          processes,
+          extension: 'wav',
+          pcm,
+          signal,
+        });
+        decoding.resolve();
+        return rest;
+      },
+      new AbortController().signal,
+      2,
+    );
+    out.on('error', () => undefined);
+    out.resume();
+    await decoding.promise;
+    expect(processes.pids()).toHaveLength(1);
+    out.destroy();
+    await new Promise((resolve) => file.once('close', resolve));
+    for (let waited = 0; processes.pids().length > 0 && waited < 5000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(processes.pids()).toEqual([]);
   });
 });
