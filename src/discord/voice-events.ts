@@ -85,11 +85,15 @@ export function wireVoiceEvents(
     // Dragged on again: whoever drags it is still at it, so the wait counts from this move.
     if (cause === 'bot-moved') endGrace(guild.id);
     else if (graces.has(guild.id)) return;
+    const waitingIn = voice.channelOf(guild.id);
+    if (waitingIn === undefined) return;
     logger.info({ guildId: guild.id, cause, graceMs }, 'alone after a move: waiting for a member');
     const timer = setTimeout(() => {
       graces.delete(guild.id);
-      const channelId = voice.channelOf(guild.id);
-      if (channelId !== undefined && humansIn(guild, channelId) === 0) leave(guild.id, 'alone');
+      // Only the channel it waited in: a later session (left and joined again) is not its own.
+      if (voice.channelOf(guild.id) === waitingIn && humansIn(guild, waitingIn) === 0) {
+        leave(guild.id, 'alone');
+      }
     }, graceMs);
     timer.unref();
     graces.set(guild.id, timer);

@@ -52,7 +52,11 @@ function world() {
     { moveGraceMs: GRACE_MS },
   );
   const forgotten = (): void => void client.emit(Events.GuildDelete, guild);
-  return { move, left, stop, forgotten, channel: () => botChannel };
+  // A join through the service (`/join`), its voice state not (yet) seen here.
+  const joined = (channelId: string): void => {
+    botChannel = channelId;
+  };
+  return { move, left, stop, forgotten, joined, channel: () => botChannel };
 }
 
 beforeEach(() => {
@@ -193,5 +197,16 @@ describe('leaving when alone', () => {
     expect(vi.getTimerCount()).toBe(0);
     vi.advanceTimersByTime(GRACE_MS * 2);
     expect(w.left).toEqual([]);
+  });
+
+  test('a grace never reaches a later session: left and joined elsewhere before its echo, the bot stays', () => {
+    const w = world();
+    w.move(BOT, 'b');
+    // `/leave` then `/join` in c through the service, before Discord's echoes of either.
+    w.joined('c');
+    vi.advanceTimersByTime(GRACE_MS);
+    expect(w.left).toEqual([]);
+    expect(w.channel()).toBe('c');
+    w.stop();
   });
 });
