@@ -5,15 +5,12 @@
  * going on), ended by an `error` frame, or closed without `completed` after ~1 s of audio:
  * audio heard ÷ audio generated (the rest comes from the file, once).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { LIVE_START_PACKETS } from '../src/voice/playback.ts';
 import type { Fault } from '../tools/emulator/index.ts';
-import { setApiKey, startLocalStack } from '../tools/local-stack/index.ts';
 import { benchText, benchUser } from './emulator-log.ts';
 import { formatSummary, meets, oursRow, type Row, summarize } from './stats.ts';
+import { openV3Voice } from './v3-voice.ts';
 
-/** Seconds of tone per character (the emulator's default, like speech). */
-const TONE_SECONDS_PER_CHAR = 0.06;
 /** A gap between voice packets longer than this is heard as a stutter (a packet is 20 ms). */
 const STUTTER_MS = 60;
 const FAULTS: readonly [string, Fault][] = [
@@ -40,49 +37,19 @@ export async function v3MidPlayBench(
   bufferPace = 1,
 ): Promise<Row[]> {
   const user = benchUser('v3_midplay');
-  const stack = await startLocalStack({
-    api: 'v3',
-    env: { TTS_STREAMING: 'on' },
-    emulator: {
-      users: [user],
-      toneSecondsPerChar: TONE_SECONDS_PER_CHAR,
-      streamChunkMs: 200,
-      streamSpeed: bufferPace,
-      streamJitter: 0.3,
-    },
-  });
+  const voice = await openV3Voice(user, { speed: bufferPace });
   const rows: Row[] = [];
   try {
-    const { discord, voiceServer, emulator } = stack;
-    await setApiKey(discord, user.apiKey);
-    discord.moveMember({ userId: 'member', channelId: discord.guild.voiceChannelId });
-    await sleep(200);
-    const joined = await discord.slash({ user: 'member', name: 'join' }).waitForReply(20_000);
-    if (!/Joined/.test(joined.content)) throw new Error(`/join answered "${joined.content}"`);
-    const guildId = discord.guild.id;
+    const { emulator } = voice.stack;
     let said = 0;
     /** Says a fresh text; the first packet's delay, the gaps, and heard ÷ generated. */
     const say = async (length: number) => {
       said++;
-      const text = benchText(length, 1000 + said);
-      voiceServer.reset(guildId);
-      const sentAt = Date.now();
-      const handle = discord.slash({
-        user: 'member',
-        name: 'say',
-        options: { text, output: 'voice' },
-      });
-      await handle.waitFor(
-        (event) =>
-          event.kind === 'edit' && /Played|failed|could not/i.test(JSON.stringify(event.data)),
-        90_000,
-      );
-      await sleep(300);
-      const received = voiceServer.received(guildId);
+      const run = await voice.say(benchText(length, 1000 + said), 300);
       return {
-        first: (received.arrivals[0] ?? Number.NaN) - sentAt,
-        gaps: stutters(received.arrivals),
-        heard: received.durationMs / (text.length * TONE_SECONDS_PER_CHAR * 1000),
+        first: (run.received.arrivals[0] ?? Number.NaN) - run.sentAt,
+        gaps: stutters(run.received.arrivals),
+        heard: run.heard,
       };
     };
     await say(40); // warm-up
@@ -128,7 +95,7 @@ export async function v3MidPlayBench(
       }
     }
   } finally {
-    await stack.stop();
+    await voice.stack.stop();
   }
   return rows;
 }

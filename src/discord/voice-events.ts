@@ -50,9 +50,10 @@ export function aloneLeave(
 }
 
 /**
- * Listens to `voiceStateUpdate` and `channelDelete` and tells `voice` what changed. Needs the
- * Guilds and GuildVoiceStates intents. Returns a function that removes the listeners (and ends
- * any grace under way).
+ * Listens to `voiceStateUpdate`, `channelDelete` and `guildDelete` and tells `voice` what
+ * changed. Needs the Guilds and GuildVoiceStates intents. A grace ends when a human arrives, the
+ * bot is disconnected or leaves, or the server is gone; its timer never keeps the process alive.
+ * Returns a function that removes the listeners (and ends any grace under way).
  */
 export function wireVoiceEvents(
   client: Client,
@@ -81,12 +82,18 @@ export function wireVoiceEvents(
       leave(guild.id, 'alone');
       return;
     }
-    if (graces.has(guild.id)) return;
+    // Dragged on again: whoever drags it is still at it, so the wait counts from this move.
+    if (cause === 'bot-moved') endGrace(guild.id);
+    else if (graces.has(guild.id)) return;
+    const waitingIn = voice.channelOf(guild.id);
+    if (waitingIn === undefined) return;
     logger.info({ guildId: guild.id, cause, graceMs }, 'alone after a move: waiting for a member');
     const timer = setTimeout(() => {
       graces.delete(guild.id);
-      const channelId = voice.channelOf(guild.id);
-      if (channelId !== undefined && humansIn(guild, channelId) === 0) leave(guild.id, 'alone');
+      // Only the channel it waited in: a later session (left and joined again) is not its own.
+      if (voice.channelOf(guild.id) === waitingIn && humansIn(guild, waitingIn) === 0) {
+        leave(guild.id, 'alone');
+      }
     }, graceMs);
     timer.unref();
     graces.set(guild.id, timer);
@@ -108,7 +115,8 @@ export function wireVoiceEvents(
     const botChannel = voice.channelOf(guildId);
     if (botChannel === undefined) return;
     if (after.channelId === botChannel && before.channelId !== botChannel) {
-      endGrace(guildId); // someone came (back): the bot stays
+      // Someone came (back): the bot stays; another bot arriving is nobody to read to.
+      if (humansIn(after.guild, botChannel) > 0) endGrace(guildId);
       return;
     }
     if (before.channelId !== botChannel) return;
@@ -123,11 +131,16 @@ export function wireVoiceEvents(
     if (voice.channelOf(channel.guildId) === channel.id) leave(channel.guildId, 'channel-deleted');
   };
 
+  // The bot removed from the server: no channel there to wait in.
+  const onGuildDelete = (guild: Guild): void => endGrace(guild.id);
+
   client.on(Events.VoiceStateUpdate, onVoiceState);
   client.on(Events.ChannelDelete, onChannelDelete);
+  client.on(Events.GuildDelete, onGuildDelete);
   return () => {
     for (const guildId of [...graces.keys()]) endGrace(guildId);
     client.off(Events.VoiceStateUpdate, onVoiceState);
     client.off(Events.ChannelDelete, onChannelDelete);
+    client.off(Events.GuildDelete, onGuildDelete);
   };
 }

@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import { openSniffed, STREAM_PCM, type TtsClient, type VoiceSpeech } from '../tts/index.ts';
 import type { SniffedAudio, SpeechSource } from '../voice/index.ts';
 import { playThrough } from './live-play.ts';
+import { frameBytesOf } from './pcm-rest.ts';
 
 /** Addresses of live streams are local handles, never fetched: `live:<generation id>`. */
 const LIVE_PREFIX = 'live:';
@@ -93,6 +94,7 @@ export class LiveStreams {
           return decode(file, live.format, recovery);
         },
         signal,
+        frameBytesOf(live.format),
       );
       return { stream, extension: live.format.format, raw: live.format };
     }

@@ -250,8 +250,7 @@ export class VoiceLink {
         this.#subscription = this.connection.subscribe(player);
         // Ready again (after op 31 the re-add comes as a DAVE `debug` event): the watchdog ends
         // here, not through the stateChange that subscribing happens to emit.
-        this.#watchdog?.abort();
-        this.#watchdog = undefined;
+        this.#endWatch();
       } else if (!open && this.#subscription !== undefined) {
         this.#subscription.unsubscribe();
         this.#subscription = undefined;
@@ -276,11 +275,30 @@ export class VoiceLink {
   // A DAVE session lost while Ready (op 31) must come back in time, or the link is lost.
   #watchDave(): void {
     if (this.#watchdog !== undefined) return;
-    const { clock, readyTimeoutMs, logger } = this.#options;
+    const { readyTimeoutMs, logger } = this.#options;
     logger.info({ guildId: this.guildId }, 'voice paused until the DAVE session is ready again');
+    this.#watch(
+      (signal) => daveGroupFormed(this.connection, signal),
+      `the end-to-end encryption (DAVE) session was not ready again within ${readyTimeoutMs} ms`,
+    );
+  }
+
+  // A rejoin or move that never reaches Ready must not leave a half-open link.
+  #watchReconnect(): void {
+    this.#watch(async (signal) => {
+      await entersState(this.connection, VoiceConnectionStatus.Ready, signal);
+      await daveGroupFormed(this.connection, signal);
+    }, `could not reconnect within ${this.#options.readyTimeoutMs} ms`);
+  }
+
+  // The one watchdog: the link is lost (`why`) unless `recovered` settles within readyTimeoutMs,
+  // or the watch is ended first (`#endWatch`: audio flows again) or the link is left.
+  #watch(recovered: (signal: AbortSignal) => Promise<unknown>, why: string): void {
+    if (this.#watchdog !== undefined) return;
+    const { clock, readyTimeoutMs } = this.#options;
     const watchdog = deadline(clock, readyTimeoutMs, this.#stop.signal);
     this.#watchdog = watchdog;
-    daveGroupFormed(this.connection, watchdog.signal).then(
+    recovered(watchdog.signal).then(
       () => {
         if (this.#watchdog === watchdog) this.#watchdog = undefined;
         watchdog.abort();
@@ -288,11 +306,14 @@ export class VoiceLink {
       () => {
         if (this.#watchdog !== watchdog || this.#stop.signal.aborted) return;
         this.#watchdog = undefined;
-        this.#giveUp(
-          `the end-to-end encryption (DAVE) session was not ready again within ${readyTimeoutMs} ms`,
-        );
+        this.#giveUp(why);
       },
     );
+  }
+
+  #endWatch(): void {
+    this.#watchdog?.abort();
+    this.#watchdog = undefined;
   }
 
   /**
@@ -335,10 +356,7 @@ export class VoiceLink {
         return;
       case VoiceConnectionStatus.Ready:
         this.#apply('ready');
-        if (daveReady(this.connection)) {
-          this.#watchdog?.abort();
-          this.#watchdog = undefined;
-        }
+        if (daveReady(this.connection)) this.#endWatch();
         return;
       case VoiceConnectionStatus.Disconnected:
         this.#apply('lost');
@@ -351,27 +369,6 @@ export class VoiceLink {
         this.#apply('destroyed');
         return;
     }
-  }
-
-  // A rejoin or move that never reaches Ready must not leave a half-open link.
-  #watchReconnect(): void {
-    if (this.#watchdog !== undefined) return;
-    const { clock, readyTimeoutMs } = this.#options;
-    const watchdog = deadline(clock, readyTimeoutMs, this.#stop.signal);
-    this.#watchdog = watchdog;
-    entersState(this.connection, VoiceConnectionStatus.Ready, watchdog.signal)
-      .then(() => daveGroupFormed(this.connection, watchdog.signal))
-      .then(
-        () => {
-          if (this.#watchdog === watchdog) this.#watchdog = undefined;
-          watchdog.abort();
-        },
-        () => {
-          if (this.#watchdog !== watchdog || this.#stop.signal.aborted) return;
-          this.#watchdog = undefined;
-          this.#giveUp(`could not reconnect within ${readyTimeoutMs} ms`);
-        },
-      );
   }
 
   // The @discordjs/voice guide's Disconnected recipe, with timeouts on every wait.

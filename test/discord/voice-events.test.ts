@@ -16,6 +16,7 @@ const BOT = 'bot';
 interface Entry {
   readonly id: string;
   channelId: string | null;
+  readonly member?: { readonly user: { readonly bot: boolean } };
 }
 
 /** A guild, the bot's voice service and a client whose voice states the test moves. */
@@ -36,9 +37,10 @@ function world() {
       botChannel = channelId ?? undefined;
     },
   };
-  const move = (id: string, channelId: string | null): void => {
+  // `bot`: another bot (a music bot), not a human listener.
+  const move = (id: string, channelId: string | null, bot = false): void => {
     const before = { id, channelId: cache.get(id)?.channelId ?? null, guild };
-    cache.set(id, { id, channelId });
+    cache.set(id, { id, channelId, ...(bot ? { member: { user: { bot } } } : {}) });
     client.emit(Events.VoiceStateUpdate, before, { id, channelId, guild });
   };
   cache.set(BOT, { id: BOT, channelId: 'a' });
@@ -49,7 +51,12 @@ function world() {
     pino({ level: 'silent' }),
     { moveGraceMs: GRACE_MS },
   );
-  return { move, left, stop, channel: () => botChannel };
+  const forgotten = (): void => void client.emit(Events.GuildDelete, guild);
+  // A join through the service (`/join`), its voice state not (yet) seen here.
+  const joined = (channelId: string): void => {
+    botChannel = channelId;
+  };
+  return { move, left, stop, forgotten, joined, channel: () => botChannel };
 }
 
 beforeEach(() => {
@@ -120,6 +127,86 @@ describe('leaving when alone', () => {
     w.move('member', 'a');
     vi.advanceTimersByTime(GRACE_MS * 2);
     expect(w.left).toEqual([]);
+    w.stop();
+  });
+
+  test('another bot arriving within the grace is nobody to read to: it still leaves', () => {
+    const w = world();
+    w.move(BOT, 'b');
+    w.move('music-bot', 'b', true);
+    vi.advanceTimersByTime(GRACE_MS);
+    expect(w.left).toEqual(['alone']);
+    w.stop();
+  });
+
+  test('dragged on into a second empty channel: the grace counts from the last move', () => {
+    const w = world();
+    w.move(BOT, 'b');
+    vi.advanceTimersByTime(GRACE_MS - 100);
+    w.move(BOT, 'c');
+    vi.advanceTimersByTime(GRACE_MS - 100);
+    expect(w.left).toEqual([]);
+    w.move('member', 'c');
+    vi.advanceTimersByTime(GRACE_MS * 2);
+    expect(w.left).toEqual([]);
+    expect(w.channel()).toBe('c');
+    w.stop();
+  });
+
+  test('the server forgotten (the bot removed from it) ends the grace: no timer left', () => {
+    const w = world();
+    w.move(BOT, 'b');
+    expect(vi.getTimerCount()).toBe(1);
+    w.forgotten();
+    expect(vi.getTimerCount()).toBe(0);
+    w.stop();
+  });
+
+  test('the bot disconnected (kicked) within the grace: the grace ends, the service leaves on its own', () => {
+    const w = world();
+    w.move(BOT, 'b');
+    w.move(BOT, null);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(w.left).toEqual([]);
+    w.stop();
+  });
+
+  test('the bot leaving (/leave, idle) within the grace ends it: nothing fires at a later session', () => {
+    const w = world();
+    w.move(BOT, 'b');
+    w.move(BOT, null); // Discord's echo of the leave
+    w.move(BOT, 'b'); // joined again, alone: a new grace
+    vi.advanceTimersByTime(GRACE_MS - 1);
+    expect(w.left).toEqual([]);
+    w.move('member', 'b');
+    vi.advanceTimersByTime(GRACE_MS);
+    expect(w.left).toEqual([]);
+    w.stop();
+  });
+
+  test('a grace never keeps the process alive, and shutting down (the listeners removed) ends it', () => {
+    const w = world();
+    w.move(BOT, 'b');
+    const unref = vi.spyOn(globalThis, 'setTimeout');
+    w.move('member', 'b');
+    w.move('member', 'c'); // a new grace, its timer seen by the spy
+    const timer = unref.mock.results.at(-1)?.value as { hasRef(): boolean } | undefined;
+    expect(timer?.hasRef()).toBe(false);
+    unref.mockRestore();
+    w.stop();
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(GRACE_MS * 2);
+    expect(w.left).toEqual([]);
+  });
+
+  test('a grace never reaches a later session: left and joined elsewhere before its echo, the bot stays', () => {
+    const w = world();
+    w.move(BOT, 'b');
+    // `/leave` then `/join` in c through the service, before Discord's echoes of either.
+    w.joined('c');
+    vi.advanceTimersByTime(GRACE_MS);
+    expect(w.left).toEqual([]);
+    expect(w.channel()).toBe('c');
     w.stop();
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { SkipBytes } from '../../src/speaking/pcm-rest.ts';
+import { frameBytesOf, SkipBytes, WholeFrames } from '../../src/speaking/pcm-rest.ts';
 
 /** Cuts `bytes` at `cuts` (any positions, any order) into consecutive chunks. */
 function chunked(bytes: Buffer, cuts: number[]): Buffer[] {
@@ -43,5 +43,45 @@ describe('SkipBytes', () => {
   test('refuses a skip that is not a whole number of bytes', () => {
     expect(() => new SkipBytes(-1)).toThrow(RangeError);
     expect(() => new SkipBytes(1.5)).toThrow(RangeError);
+  });
+});
+
+describe('WholeFrames', () => {
+  test('whatever the chunking, only whole frames pass; the split end waits, the final one is flushed', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 200 }),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        fc.integer({ min: 1, max: 8 }),
+        (raw, cuts, frameBytes) => {
+          const bytes = Buffer.from(raw);
+          const frames = new WholeFrames(frameBytes);
+          let passed = 0;
+          const out: Buffer[] = [];
+          for (const chunk of chunked(bytes, cuts)) {
+            const whole = frames.take(chunk);
+            passed += whole.length;
+            expect(passed % frameBytes).toBe(0);
+            out.push(whole);
+          }
+          const tail = frames.flush();
+          expect(tail.length).toBe(bytes.length % frameBytes);
+          expect(Buffer.concat([...out, tail]).equals(bytes)).toBe(true);
+        },
+      ),
+    );
+  });
+
+  test.each([
+    [{ format: 'f32le', channels: 1 }, 4],
+    [{ format: 's16le', channels: 1 }, 2],
+    [{ format: 's16le', channels: 2 }, 4],
+  ] as const)('a frame of %j is %i bytes', (format, bytes) => {
+    expect(frameBytesOf(format)).toBe(bytes);
+  });
+
+  test('refuses a frame that is not a whole number of bytes', () => {
+    expect(() => new WholeFrames(0)).toThrow(RangeError);
+    expect(() => new WholeFrames(2.5)).toThrow(RangeError);
   });
 });

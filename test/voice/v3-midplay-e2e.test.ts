@@ -1,8 +1,13 @@
 /**
- * A v3 stream that fails while its item plays (cut, `error` frame, closed without `completed`)
- * is still heard in full: the rest comes from the generation's file (polled when the generation
- * went on, made again when the API said it failed), from where the stream stopped, so nothing
- * is heard twice; the member's share counts the item once, and the next item follows.
+ * v3 streams heard in full, end to end, on one bot (one stack serves every case: the emulator's
+ * pace is set per test):
+ * - whatever its pace: the service may send its PCM at the pace of the audio (a streaming TTS
+ *   service does, and any service does under load) or slower, and the player must wait for it
+ *   rather than end the item at the first pause in its input;
+ * - when it fails while its item plays (cut, `error` frame, closed without `completed`): the rest
+ *   comes from the generation's file (polled when the generation went on, made again when the API
+ *   said it failed), from where the stream stopped, so nothing is heard twice; the member's share
+ *   counts the item once, and the next item follows.
  */
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -67,11 +72,8 @@ async function memberToday(): Promise<number> {
   return today?.members[t.discord.users.member?.id ?? ''] ?? 0;
 }
 
-let said = 0;
-/** Says a text never said before here, and resolves with the reply once the item ended. */
-async function say(length: number): Promise<{ text: string; reply: string }> {
-  said++;
-  const text = `Item ${said}. ${sentence(length)}`;
+/** `/say` to voice; resolves once the item ended (played, failed or removed). */
+async function sayEnded(text: string): Promise<string> {
   const handle = t.discord.slash({
     user: 'member',
     name: 'say',
@@ -81,7 +83,15 @@ async function say(length: number): Promise<{ text: string; reply: string }> {
     (event) => event.kind === 'edit' && /Played|could not|Removed/.test(JSON.stringify(event)),
     60_000,
   );
-  return { text, reply: handle.lastMessage()?.content ?? '' };
+  return handle.lastMessage()?.content ?? '';
+}
+
+let said = 0;
+/** Says a text never said before here, and resolves with the reply once the item ended. */
+async function say(length: number): Promise<{ text: string; reply: string }> {
+  said++;
+  const text = `Item ${said}. ${sentence(length)}`;
+  return { text, reply: await sayEnded(text) };
 }
 
 /** Audio heard in the guild so far, once it reached `atLeast` (or after 5 s, for the failure's figures). */
@@ -92,6 +102,46 @@ async function heardMs(atLeast: number): Promise<number> {
   }
   return received();
 }
+
+describe.each([2, 1, 0.5])(
+  'a v3 stream at %s× real time, with jitter and a 1 s pause half-way',
+  (streamSpeed) => {
+    test('each item is heard for its whole duration, and the next one follows', async () => {
+      t.emulator.v3.setStreamSpeed(streamSpeed);
+      t.emulator.v3.setStreamPause(1000);
+      const streams = () =>
+        t.emulator.v3.generationsOf(USER.userId).filter((g) => g.via === 'stream');
+      const before = new Set(streams().map((g) => g.id));
+      const mine = () => streams().filter((g) => !before.has(g.id));
+      // Texts of this pace alone: the same text at another pace would come from the cache.
+      const texts = [
+        `First at ${streamSpeed}. ${sentence(40)}`,
+        `Second at ${streamSpeed}. ${sentence(30)}`,
+      ];
+      t.voiceServer.reset(guildId());
+      try {
+        const replies = texts.map((text) => sayEnded(text));
+        for (const reply of replies) expect(await reply).toMatch(/Played/);
+      } finally {
+        t.emulator.v3.setStreamPause(0);
+      }
+      // Listened to until their last frame (an item cut short lets its stream go unfinished).
+      await eventually(
+        'both streams completed',
+        () => mine().filter((g) => g.status === 'COMPLETED').length === 2,
+        10_000,
+      );
+      const generated = mine().map((g) =>
+        fileDurationMs(t.emulator.audioOf(g.id) ?? Buffer.alloc(0)),
+      );
+      expect(generated).toHaveLength(2);
+      const expectedMs = generated.reduce((sum, ms) => sum + ms, 0);
+      const heard = await t.voiceServer.waitForAudio(guildId(), { timeoutMs: 10_000 });
+      // Heard in full: within 10 % of what was generated (Opus frames round each item up).
+      expect(heard.durationMs / expectedMs).toBeGreaterThan(0.9);
+    }, 90_000);
+  },
+);
 
 describe.each([2, 1])('a v3 stream at %s× real time failing after ~1 s of audio', (speed) => {
   test.each<[string, Fault, number]>([

@@ -54,6 +54,8 @@ export interface EmulatorV3 {
   limitsOf(plan: Plan): V3PlanLimits;
   /** Sets the pace of streams opened from now on (`streamSpeed`), so one emulator serves several. */
   setStreamSpeed(speed: number): void;
+  /** Sets the pause half-way through streams opened from now on (`streamPauseMs`; 0: none). */
+  setStreamPause(ms: number): void;
 }
 
 /** A running emulator. */
@@ -167,6 +169,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         setStreamSpeed: (speed) => {
           if (!(speed > 0)) throw new RangeError('streamSpeed must be a positive number');
           resolved.streamSpeed = speed;
+        },
+        setStreamPause: (ms) => {
+          if (!(ms >= 0)) throw new RangeError('streamPauseMs must be 0 or more');
+          resolved.streamPauseMs = ms;
         },
       },
       audioOf: (id) => {

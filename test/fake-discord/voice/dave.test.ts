@@ -1,4 +1,5 @@
 import {
+  type AudioPlayer,
   AudioPlayerStatus,
   createAudioPlayer,
   createAudioResource,
@@ -46,13 +47,20 @@ async function eventually(what: string, check: () => boolean, timeoutMs = 3000):
 const live: VoiceConnection[] = [];
 const connectionErrors: Error[] = [];
 
-function join(guildId: string): VoiceConnection {
+/** A bare library connection (no send gate) to `on`'s channel, guarded like the bot's. */
+function connect(guildId: string, on: FakeVoiceServer = server): VoiceConnection {
   const connection = joinVoiceChannel({
     guildId,
     channelId: CHANNEL_ID,
-    adapterCreator: fakeAdapterCreator(server, { userId: USER_ID }),
+    adapterCreator: fakeAdapterCreator(on, { userId: USER_ID }),
   });
   guardVoiceConnection(connection);
+  return connection;
+}
+
+/** {@link connect} on the shared server, its errors checked and destroyed after the test. */
+function join(guildId: string): VoiceConnection {
+  const connection = connect(guildId);
   connection.on('error', (error) => connectionErrors.push(error));
   live.push(connection);
   return connection;
@@ -70,8 +78,12 @@ function transitioned(connection: VoiceConnection): Promise<void> {
   });
 }
 
-/** A VoiceLink (the bot's send gate included) on `server`, Ready and with its DAVE group formed. */
-async function openLink(guildId: string, lost: string[]): Promise<VoiceLink> {
+/** A VoiceLink (the bot's send gate included) on `server`, not waited for; losses go to `lost`. */
+async function startLink(
+  guildId: string,
+  lost: string[],
+  readyTimeoutMs: number,
+): Promise<VoiceLink> {
   const link = await VoiceLink.open(
     {
       guildId,
@@ -81,21 +93,33 @@ async function openLink(guildId: string, lost: string[]): Promise<VoiceLink> {
     {
       logger: pino({ level: 'silent' }),
       clock: systemClock,
-      readyTimeoutMs: 5000,
+      readyTimeoutMs,
       policy: DEFAULT_RECONNECT_POLICY,
       onLost: (why) => lost.push(why),
     },
   );
   live.push(link.connection);
+  return link;
+}
+
+/** {@link startLink}, Ready and with its DAVE group formed; its connection errors are checked. */
+async function openLink(guildId: string, lost: string[]): Promise<VoiceLink> {
+  const link = await startLink(guildId, lost, 5000);
   link.connection.on('error', (error) => connectionErrors.push(error));
   await link.ready();
   return link;
 }
 
-/** Plays a tone of `seconds` through `link`; resolves with ffmpeg's exit code once encoded. */
-function playTone(link: VoiceLink, seconds: number): Promise<number | null> {
-  const player = createAudioPlayer();
-  link.subscribe(player);
+/**
+ * Plays a tone of `seconds` through `on` (a link, or a bare connection subscribed at once);
+ * resolves with ffmpeg's exit code once encoded.
+ */
+function playTone(
+  on: Pick<VoiceLink, 'subscribe'> | VoiceConnection,
+  seconds: number,
+  player: AudioPlayer = createAudioPlayer(),
+): Promise<number | null> {
+  on.subscribe(player);
   const tone = oggOpusFromWav(sineWav(seconds));
   player.play(createAudioResource(tone.stream, { inputType: StreamType.OggOpus }));
   return tone.exited;
@@ -141,18 +165,10 @@ describe('fake voice server speaking DAVE with @discordjs/voice 0.19 and davey',
     const plain = await startFakeVoiceServer({ heartbeatIntervalMs: 500, dave: false });
     try {
       const guildId = newGuildId();
-      const connection = joinVoiceChannel({
-        guildId,
-        channelId: CHANNEL_ID,
-        adapterCreator: fakeAdapterCreator(plain, { userId: USER_ID }),
-      });
-      guardVoiceConnection(connection);
+      const connection = connect(guildId, plain);
       live.push(connection);
       await entersState(connection, VoiceConnectionStatus.Ready, 5000);
-      const player = createAudioPlayer();
-      connection.subscribe(player);
-      const tone = oggOpusFromWav(sineWav(0.5));
-      player.play(createAudioResource(tone.stream, { inputType: StreamType.OggOpus }));
+      void playTone(connection, 0.5);
       const received = await plain.waitForAudio(guildId, { minDurationMs: 400, timeoutMs: 10_000 });
       expect(received.durationMs).toBeGreaterThan(400);
       expect(received.dave.frames).toBe(0);
@@ -167,21 +183,7 @@ describe('fake voice server speaking DAVE with @discordjs/voice 0.19 and davey',
     const lost: string[] = [];
     server.delayDaveHandshake(60_000);
     try {
-      const link = await VoiceLink.open(
-        {
-          guildId,
-          channelId: CHANNEL_ID,
-          adapterCreator: fakeAdapterCreator(server, { userId: USER_ID }),
-        },
-        {
-          logger: pino({ level: 'silent' }),
-          clock: systemClock,
-          readyTimeoutMs: 3000,
-          policy: DEFAULT_RECONNECT_POLICY,
-          onLost: (why) => lost.push(why),
-        },
-      );
-      live.push(link.connection);
+      const link = await startLink(guildId, lost, 3000);
       const failure = await link.ready().then(
         () => undefined,
         (error: unknown) => error,
@@ -202,21 +204,7 @@ describe('fake voice server speaking DAVE with @discordjs/voice 0.19 and davey',
   test('op 31 and a re-add that never comes: the link pauses its player, then is lost with the reason, once', async () => {
     const guildId = newGuildId();
     const lost: string[] = [];
-    const link = await VoiceLink.open(
-      {
-        guildId,
-        channelId: CHANNEL_ID,
-        adapterCreator: fakeAdapterCreator(server, { userId: USER_ID }),
-      },
-      {
-        logger: pino({ level: 'silent' }),
-        clock: systemClock,
-        readyTimeoutMs: 3000,
-        policy: DEFAULT_RECONNECT_POLICY,
-        onLost: (why) => lost.push(why),
-      },
-    );
-    live.push(link.connection);
+    const link = await startLink(guildId, lost, 3000);
     await link.ready();
     link.subscribe(createAudioPlayer());
     expect(link.audioOpen).toBe(true);
@@ -242,18 +230,11 @@ describe('fake voice server speaking DAVE with @discordjs/voice 0.19 and davey',
     const slow = await startFakeVoiceServer({ heartbeatIntervalMs: 500 });
     const guildId = newGuildId();
     slow.delayDaveHandshake(1000);
-    const connection = joinVoiceChannel({
-      guildId,
-      channelId: CHANNEL_ID,
-      adapterCreator: fakeAdapterCreator(slow, { userId: USER_ID }),
-    });
-    guardVoiceConnection(connection);
+    const connection = connect(guildId, slow);
     try {
       await entersState(connection, VoiceConnectionStatus.Ready, 5000);
-      const player = createAudioPlayer();
-      connection.subscribe(player); // at Ready, as the library's guide does: no DAVE group yet
-      const tone = oggOpusFromWav(sineWav(0.5));
-      player.play(createAudioResource(tone.stream, { inputType: StreamType.OggOpus }));
+      // Subscribed at Ready, as the library's guide does: no DAVE group yet.
+      void playTone(connection, 0.5);
       await eventually('plaintext frames', () => slow.received(guildId).dave.plaintext > 5);
       expect(slow.plaintextReport()).toHaveLength(1);
     } finally {
@@ -270,12 +251,10 @@ describe('fake voice server speaking DAVE with @discordjs/voice 0.19 and davey',
     await grouped;
 
     const player = createAudioPlayer();
-    connection.subscribe(player);
-    const tone = oggOpusFromWav(sineWav(1));
-    player.play(createAudioResource(tone.stream, { inputType: StreamType.OggOpus }));
+    const encoded = playTone(connection, 1, player);
     await entersState(player, AudioPlayerStatus.Playing, 5000);
     const received = await server.waitForAudio(guildId, { minDurationMs: 800, timeoutMs: 10_000 });
-    expect(await tone.exited).toBe(0);
+    expect(await encoded).toBe(0);
 
     expect(received.durationMs).toBeGreaterThan(800);
     expect(received.dave.frames).toBeGreaterThan(40);
