@@ -56,7 +56,10 @@ export interface ChatReaderOptions {
 export interface ReaderStats {
   /** Messages waiting to be read. */
   readonly waiting: number;
-  /** Of those, paid ones (Twitch redemptions and cheers): read first, never dropped as stale. */
+  /**
+   * Of those, paid ones (Twitch redemptions and cheers): read first (a chat batch after every
+   * `PAID_RUN` paid ones while chat waits), never dropped as stale.
+   */
   readonly waitingPaid: number;
   /** Paid ones that came while the most waited (`PAID_WAITING_MAX`), and waited as plain chat. */
   readonly paidOverCap: number;
