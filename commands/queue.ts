@@ -60,7 +60,8 @@ export default {
         : '';
     // Twitch redemptions and cheers, apart: paid for, read first, never dropped as stale.
     const paidLine =
-      chat.waitingPaid > 0 ? `\n${t('queue.chat_paid', { paid: chat.waitingPaid })}` : '';
+      (chat.waitingPaid > 0 ? `\n${t('queue.chat_paid', { paid: chat.waitingPaid })}` : '') +
+      (chat.paidOverCap > 0 ? `\n${t('queue.chat_paid_over', { over: chat.paidOverCap })}` : '');
     const { collapsed, blocked, newMember, refused } = chat;
     const rulesLine =
       collapsed + blocked + newMember + refused > 0

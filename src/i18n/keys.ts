@@ -414,6 +414,9 @@ export interface MessageParams {
   'queue.chat_paid': {
     paid: Param;
   };
+  'queue.chat_paid_over': {
+    over: Param;
+  };
   'queue.chat_rules': {
     blocked: Param;
     collapsed: Param;

@@ -13,13 +13,28 @@ export interface PendingMessage extends ChatLine {
   /** Messages merge only with messages spoken in the same voice (voice, model, speed). */
   readonly voiceKey: string;
   /**
-   * Paid for (a Twitch redemption or cheer): read ahead of plain chat (see `TakePlan.order`) and
-   * never dropped as stale, however long it waits.
+   * Paid for (a Twitch redemption or cheer): read ahead of plain chat (see `TakePlan.order`), but
+   * for one chat batch after {@link PAID_RUN} paid ones while chat waits, and never dropped as
+   * stale, however long it waits. Past {@link PAID_WAITING_MAX} waiting it waits as plain chat.
    */
   readonly paid?: boolean;
   /** Its own hold as the oldest waiting (see `mergeHoldMs`); the backlog's `holdMs` when absent. */
   readonly holdMs?: number;
 }
+
+/**
+ * Most paid messages waiting in one server (about half an hour of speech at a few short cheers a
+ * batch): one more waits as plain chat (it can go stale) and is counted (`paidOverCap`, shown in
+ * `/queue`), so a hype train of hundreds of cheers neither grows without bound nor is read an
+ * hour late.
+ */
+export const PAID_WAITING_MAX = 250;
+
+/**
+ * Batches led by paid messages in a row while plain chat waits; the next one then leads with
+ * the chat, so a stream of paid messages never silences the chat for good.
+ */
+export const PAID_RUN = 3;
 
 /** Settings of a {@link ChatBacklog}. */
 export interface BacklogOptions {
@@ -94,6 +109,13 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
   #bareChars = 0;
   /** Sequence numbers of messages handed out, so requeued ones find their place again. */
   readonly #taken = new Map<string, number>();
+  /** Paid messages waiting, and their characters without the glue (as `#bareChars`). */
+  #paid = 0;
+  #paidBareChars = 0;
+  /** Paid messages added past {@link PAID_WAITING_MAX}, waiting as plain chat: counted for `/queue`. */
+  #paidOverCap = 0;
+  /** Batches led by a paid message in a row while chat waited (see {@link PAID_RUN}). */
+  #paidRun = 0;
 
   constructor(options: BacklogOptions) {
     this.#options = options;
@@ -109,16 +131,32 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     return this.#bareChars + this.#entries.size * glue;
   }
 
-  /** Adds a newly received message behind the others. */
+  /** Characters of the unread plain chat (paid messages left out), as {@link chars} counts them. */
+  #chatChars(glue: number): number {
+    return this.#bareChars - this.#paidBareChars + (this.#entries.size - this.#paid) * glue;
+  }
+
+  /**
+   * Adds a newly received message behind the others. A paid one past {@link PAID_WAITING_MAX}
+   * waiting is added as plain chat and counted in {@link paidOverCap}.
+   */
   add(message: M): void {
-    this.#put({ message, seq: this.#seq++ });
+    let added = message;
+    if (message.paid === true && this.#paid >= PAID_WAITING_MAX) {
+      added = { ...message, paid: false };
+      this.#paidOverCap += 1;
+    }
+    this.#put({ message: added, seq: this.#seq++ });
   }
 
   /** Unread messages that were paid for (see {@link PendingMessage.paid}). */
   get paid(): number {
-    let count = 0;
-    for (const entry of this.#entries.values()) if (entry.message.paid === true) count += 1;
-    return count;
+    return this.#paid;
+  }
+
+  /** Paid messages that came while {@link PAID_WAITING_MAX} waited, and waited as plain chat. */
+  get paidOverCap(): number {
+    return this.#paidOverCap;
   }
 
   /** Whether the message waits here unread. */
@@ -130,9 +168,9 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
   edit(id: string, change: Pick<ChatLine, 'text' | 'kind'>): boolean {
     const entry = this.#entries.get(id);
     if (entry === undefined) return false;
-    this.#bareChars -= batchCost(entry.message, 0);
+    this.#uncount(entry);
     entry.message = { ...entry.message, ...change };
-    this.#bareChars += batchCost(entry.message, 0);
+    this.#count(entry);
     return true;
   }
 
@@ -156,17 +194,19 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
   }
 
   /**
-   * Drops, oldest first, what could not be heard anyway and returns it (stale): messages older
-   * than `maxAgeMs`, then the oldest while more than `maxChars` wait (at `glue`). `take` would
-   * drop them too; trimming on arrival keeps a chat that waits on a stalled generation from
-   * piling up past what could ever be read. Amortized constant per message added.
+   * Drops, oldest first, what plain chat could not be heard anyway and returns it (stale):
+   * messages older than `maxAgeMs`, then the oldest while more than `maxChars` of chat wait (at
+   * `glue`; paid messages neither count nor go). `take` would drop them too; trimming on arrival
+   * keeps a chat that waits on a stalled generation from piling up past what could ever be read.
+   * Amortized constant per message added (plus the paid ones waiting, at most {@link PAID_WAITING_MAX}).
    */
   trim(now: number, maxAgeMs: number, maxChars: number, glue = SAID_GLUE_CHARS): M[] {
     const stale: M[] = [];
     for (const entry of this.#entries.values()) {
       if (entry.message.paid === true) continue;
       const old = now - entry.message.at > maxAgeMs;
-      if (!old && !(this.chars(glue) > maxChars && this.#entries.size > 1)) break;
+      const chat = this.#entries.size - this.#paid;
+      if (!old && !(this.#chatChars(glue) > maxChars && chat > 1)) break;
       this.#drop(entry);
       stale.push(entry.message);
     }
@@ -185,13 +225,22 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
    * put in arrival order. A member whose next message does not fit is done for this batch, so
    * their messages are never reordered. `plan` can change the reading order and hold some
    * back (fairness, priority), and let repeats ride with the first message saying the same.
+   * After {@link PAID_RUN} batches led by paid messages while chat waited, the chat leads the
+   * next; chat is timed behind only the paid speech still due before its batch.
    */
   take(now: number, maxAgeMs: number, forecast?: SpeechForecast, plan: TakePlan<M> = {}): Taken<M> {
     const entries = [...this.#entries.values()];
     const byMessage = new Map(entries.map((e) => [e.message, e]));
     const fair = plan.order?.(entries.map((e) => e.message));
-    const timed =
+    const ordered =
       fair === undefined ? entries : fair.ordered.flatMap((m) => byMessage.get(m) ?? []);
+    const chatTurn = this.#paidRun >= PAID_RUN;
+    const isPaid = (entry: Entry<M>) => entry.message.paid === true;
+    const timed = chatTurn
+      ? [...ordered.filter((e) => !isPaid(e)), ...ordered.filter(isPaid)]
+      : ordered;
+    // Paid speech the chat is timed behind: what the paid run may still read before its turn.
+    let paidAllowance = chatTurn ? 0 : (PAID_RUN - this.#paidRun) * this.#options.batchChars;
     const held = new Set(fair?.held ?? []);
     const stale = new Set<Entry<M>>();
     // A message saying what a kept one says rides with it (its "leader"): heard in its chorus.
@@ -222,13 +271,16 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
         riding.add(entry);
         continue;
       }
-      const endsAt = speechEndsAt + cost(entry.message) * (forecast?.msPerChar ?? 0);
+      const chars = cost(entry.message);
+      const endsAt = speechEndsAt + chars * (forecast?.msPerChar ?? 0);
       const heardAfter = endsAt - (newest.get(key) ?? entry.message.at);
       if (!paid && forecast !== undefined && heardAfter > forecast.heardWithinMs) {
         stale.add(entry);
         continue;
       }
-      speechEndsAt = endsAt;
+      // Paid messages past the run are read after the chat's turn: no one waits behind them.
+      if (!paid || paidAllowance > 0) speechEndsAt = endsAt;
+      if (paid) paidAllowance -= chars;
       if (key !== '') {
         leaders.set(key, entry);
         riders.set(entry, []);
@@ -265,6 +317,9 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
         if (lane.length === 0) lanes.delete(author);
       }
     }
+    // Chat dropped as stale here waited too: it went because the paid run was ahead of it.
+    const chatWaited = entries.some((entry) => !isPaid(entry));
+    this.#paidRun = isPaid(first) && chatWaited ? this.#paidRun + 1 : 0;
     for (const entry of chosen) this.#drop(entry);
     const batch = [...chosen].sort((a, b) => a.seq - b.seq);
     for (const entry of batch) this.#taken.set(entry.message.id, entry.seq);
@@ -280,6 +335,8 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     entries.sort((a, b) => a.seq - b.seq);
     this.#entries = new Map();
     this.#bareChars = 0;
+    this.#paid = 0;
+    this.#paidBareChars = 0;
     for (const entry of entries) this.#put(entry);
     this.forget(messages);
   }
@@ -294,6 +351,9 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     const count = this.#entries.size;
     this.#entries = new Map();
     this.#bareChars = 0;
+    this.#paid = 0;
+    this.#paidBareChars = 0;
+    this.#paidRun = 0;
     this.#taken.clear();
     return count;
   }
@@ -311,12 +371,28 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     const before = this.#entries.get(entry.message.id);
     if (before !== undefined) this.#drop(before);
     this.#entries.set(entry.message.id, entry);
-    this.#bareChars += batchCost(entry.message, 0);
+    this.#count(entry);
   }
 
   #drop(entry: Entry<M>): void {
     if (this.#entries.get(entry.message.id) !== entry) return;
     this.#entries.delete(entry.message.id);
-    this.#bareChars -= batchCost(entry.message, 0);
+    this.#uncount(entry);
+  }
+
+  #count(entry: Entry<M>): void {
+    const chars = batchCost(entry.message, 0);
+    this.#bareChars += chars;
+    if (entry.message.paid !== true) return;
+    this.#paid += 1;
+    this.#paidBareChars += chars;
+  }
+
+  #uncount(entry: Entry<M>): void {
+    const chars = batchCost(entry.message, 0);
+    this.#bareChars -= chars;
+    if (entry.message.paid !== true) return;
+    this.#paid -= 1;
+    this.#paidBareChars -= chars;
   }
 }

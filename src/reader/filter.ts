@@ -27,8 +27,8 @@ export interface MessageFacts {
   /** Twitch badges of the chatter (`broadcaster`, `moderator`, `vip`, `subscriber`…); none on Discord. */
   readonly badges?: readonly string[];
   /**
-   * Paid for (a Twitch redemption or cheer): read ahead of plain chat, never dropped as stale,
-   * and not held by `new-member-delay`.
+   * Paid for (a Twitch redemption or cheer): read ahead of plain chat (see `PAID_RUN`), never
+   * dropped as stale (up to `PAID_WAITING_MAX` waiting), and not held by `new-member-delay`.
    */
   readonly paid?: boolean;
 }

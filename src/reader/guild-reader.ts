@@ -119,6 +119,11 @@ export class GuildReader {
     return this.#backlog.paid;
   }
 
+  /** Paid messages that came while the most waited, and waited as plain chat (see `PAID_WAITING_MAX`). */
+  get paidOverCap(): number {
+    return this.#backlog.paidOverCap;
+  }
+
   /** Messages dropped because they could not be heard within `max-age` of being posted. */
   get droppedStale(): number {
     return this.#turns.droppedStale;
@@ -132,7 +137,8 @@ export class GuildReader {
   /** True when nothing waits, generates, plays or was counted: the state can go. */
   get idle(): boolean {
     const quiet = this.#backlog.size === 0 && !this.#turns.busy && !this.#timer;
-    return quiet && this.#turns.droppedStale === 0 && this.#turns.collapsed === 0;
+    const counted = this.#turns.droppedStale + this.#turns.collapsed + this.#backlog.paidOverCap;
+    return quiet && counted === 0;
   }
 
   /** True while a chat turn is queued, generating or playing. */

@@ -57,8 +57,13 @@ export interface ChatReaderOptions {
 export interface ReaderStats {
   /** Messages waiting to be read. */
   readonly waiting: number;
-  /** Of those, paid ones (Twitch redemptions and cheers): read first, never dropped as stale. */
+  /**
+   * Of those, paid ones (Twitch redemptions and cheers): read first (a chat batch after every
+   * `PAID_RUN` paid ones while chat waits), never dropped as stale.
+   */
   readonly waitingPaid: number;
+  /** Paid ones that came while the most waited (`PAID_WAITING_MAX`), and waited as plain chat. */
+  readonly paidOverCap: number;
   /** Messages dropped because they could not be heard within `max-age` of being posted. */
   readonly droppedStale: number;
   /** Messages heard within another's reading: repeats said as one ("7 people said LUL"). */
@@ -175,6 +180,7 @@ export class ChatReader {
     return {
       waiting: reader?.waiting ?? 0,
       waitingPaid: reader?.waitingPaid ?? 0,
+      paidOverCap: reader?.paidOverCap ?? 0,
       droppedStale: reader?.droppedStale ?? 0,
       collapsed: reader?.collapsed ?? 0,
       blocked: skips?.blocked ?? 0,

@@ -97,7 +97,10 @@ export function withEmotes(message: Pick<TwitchMessage, 'text' | 'emotes'>): str
 export interface TwitchReading {
   /** The text the reader's filters see: a cheer's without its cheermotes. */
   readonly text: string;
-  /** A redemption of the server's reward, or a cheer of its `min-bits`: read first, never stale. */
+  /**
+   * A redemption of the server's reward, or a cheer of its `min-bits`: read first (see
+   * `PAID_RUN`), never stale, up to `PAID_WAITING_MAX` waiting.
+   */
   readonly paid: boolean;
   /** A cheer's bits: read as "RonniTV cheered 500 bits: …" (see `IncomingMessage.cheer`). */
   readonly bits?: number;

@@ -32,7 +32,7 @@ import {
   twitchIncoming,
   twitchMessageId,
 } from './twitch-message.ts';
-import { afterCommand, twitchTake } from './twitch-take.ts';
+import { afterCommand, chosenVoice, twitchTake } from './twitch-take.ts';
 
 /** What is counted of Twitch messages: received once each, then read or dropped per server. */
 export type TwitchOutcome = 'received' | 'read' | 'dropped';
@@ -248,7 +248,7 @@ export class TwitchSource {
       this.#outOfVoice(guildId, channel);
       return;
     }
-    const voiceId = guild.twitch.voices[message.userId];
+    const voiceId = chosenVoice(guild.twitch, message.userId);
     const reading = { ...take, ...(voiceId === undefined ? {} : { voiceId }) };
     // Not awaited: the reader keeps the server's messages in the order they are handed over.
     this.#options.reader.created(twitchIncoming(message, guildId, joinedAt, reading)).then(

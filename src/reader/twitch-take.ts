@@ -67,6 +67,17 @@ export function twitchTake(message: TwitchFacts, settings: TwitchSettings): Twit
   return { kind: 'read', text, paid: redeem || cheer, ...(bits === undefined ? {} : { bits }) };
 }
 
+/** A Twitch user id as Twitch gives it (digits): the only keys of the chosen voices. */
+const TWITCH_USER_ID = /^\d{1,25}$/;
+
+/**
+ * The voice chatter `userId` chose with `!voice`, if any. Own keys only: an id such as
+ * `constructor` finds nothing (not what an object inherits).
+ */
+export function chosenVoice(settings: TwitchSettings, userId: string): string | undefined {
+  return Object.hasOwn(settings.voices, userId) ? settings.voices[userId] : undefined;
+}
+
 /**
  * The Twitch settings after a chat command of chatter `userId` (`voiceId`: the voice a
  * `!voice <name>` matched, undefined when it matched none); undefined when nothing is stored
@@ -81,14 +92,17 @@ export function afterCommand(
 ): TwitchSettings | undefined {
   switch (command.kind) {
     case 'voice': {
+      // Anything but digits is no Twitch user id (and could name what an object inherits).
+      if (!TWITCH_USER_ID.test(userId)) return undefined;
       const voices = { ...settings.voices };
+      const chosen = Object.hasOwn(voices, userId);
       if (command.name === undefined) {
-        if (!(userId in voices)) return undefined;
+        if (!chosen) return undefined;
         delete voices[userId];
         return { ...settings, voices };
       }
       if (voiceId === undefined) return undefined;
-      if (!(userId in voices) && Object.keys(voices).length >= bounds.voices) return undefined;
+      if (!chosen && Object.keys(voices).length >= bounds.voices) return undefined;
       voices[userId] = voiceId;
       return { ...settings, voices };
     }

@@ -13,6 +13,11 @@ import { firstVoice } from './voice-assignment.ts';
 export interface AssignmentStore {
   get(guildId: string, chatter: string): Promise<StoredAssignment | undefined>;
   set(guildId: string, chatter: string, assignment: StoredAssignment): Promise<void>;
+  /**
+   * Stores a first voice only if the chatter has none yet; the voice they have after (see
+   * `KeyvVoiceAssignments.claim`). `set` is used when absent.
+   */
+  claim?(guildId: string, chatter: string, assignment: StoredAssignment): Promise<StoredAssignment>;
 }
 
 /** Most voices cached in memory across servers (the store holds them all). */
@@ -108,11 +113,20 @@ export class AutoVoices {
       assignment = { voiceId, at: now };
     }
     // Not stored when the read failed: that would overwrite the voice the chatter may have.
-    if (assignment !== known && readable && this.#store !== undefined) {
+    const store = this.#store;
+    if (assignment !== known && readable && store !== undefined) {
+      // A first voice is claimed: another shard (or turn) may be giving the chatter one now.
+      const write =
+        known === undefined && store.claim !== undefined
+          ? store.claim(guildId, chatter, assignment)
+          : store.set(guildId, chatter, assignment).then(() => assignment);
       // A failed write costs only stability after a restart; the voice is given anyway.
-      await this.#store.set(guildId, chatter, assignment).catch((error: unknown) => {
-        this.#logger.warn({ err: error, guildId }, 'could not store an automatic voice');
-      });
+      assignment =
+        (await write.catch((error: unknown) => {
+          this.#logger.warn({ err: error, guildId }, 'could not store an automatic voice');
+          return undefined;
+        })) ?? assignment;
+      if (!pool.has(assignment.voiceId)) return this.#assign(guildId, chatter, voiceIds);
     }
     if (readable) this.#remember(key, assignment);
     this.#active(guildId, chatter, assignment.voiceId);

@@ -1,6 +1,7 @@
 import type Keyv from 'keyv';
 import { z } from 'zod';
 import { deleteKeysUnder } from './key-scan.ts';
+import { readSwappable } from './swap.ts';
 
 const recordSchema = z.object({
   version: z.literal(2),
@@ -15,6 +16,9 @@ export interface StoredAssignment {
   /** When it was given or last refreshed (ms since the epoch). */
   readonly at: number;
 }
+
+/** Reads of a first voice's record before `claim` gives up (another writer each time). */
+const CLAIM_ATTEMPTS = 3;
 
 /** A chatter unseen for this long loses their voice (they then get a first voice again). */
 export const ASSIGNMENT_KEPT_MS = 30 * 86_400_000;
@@ -42,6 +46,27 @@ export class KeyvVoiceAssignments {
   async set(guildId: string, chatter: string, assignment: StoredAssignment): Promise<void> {
     const record = { version: 2, voiceId: assignment.voiceId, at: assignment.at };
     await this.#keyv.set(keyOf(guildId, chatter), record, ASSIGNMENT_KEPT_MS);
+  }
+
+  /**
+   * Stores the chatter's first voice only if they still have none (set-if-absent, across
+   * processes: see `readSwappable`), so two shards or two turns assigning at once agree on one.
+   * The voice the chatter has after: `assignment`, or the one given first elsewhere.
+   */
+  async claim(
+    guildId: string,
+    chatter: string,
+    assignment: StoredAssignment,
+  ): Promise<StoredAssignment> {
+    const record = { version: 2, voiceId: assignment.voiceId, at: assignment.at };
+    for (let attempt = 1; ; attempt++) {
+      const stored = await readSwappable(this.#keyv, keyOf(guildId, chatter));
+      const parsed = recordSchema.safeParse(stored.value);
+      if (parsed.success) return { voiceId: parsed.data.voiceId, at: parsed.data.at };
+      // An unreadable record is replaced; a swap lost to another writer reads theirs.
+      if (await stored.swap(record, ASSIGNMENT_KEPT_MS)) return assignment;
+      if (attempt >= CLAIM_ATTEMPTS) throw new Error(`the voice of ${chatter} kept changing`);
+    }
   }
 
   /** Deletes the server's voices (`/config forget`), the one-table record of older versions too; whether there were any. */

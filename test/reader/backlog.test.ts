@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { batchCost, ChatBacklog, type PendingMessage } from '../../src/reader/backlog.ts';
+import {
+  batchCost,
+  ChatBacklog,
+  PAID_RUN,
+  PAID_WAITING_MAX,
+  type PendingMessage,
+} from '../../src/reader/backlog.ts';
 
 let next = 0;
 const message = (
@@ -54,6 +60,63 @@ describe('ChatBacklog', () => {
     expect(ids(taken.stale)).toEqual(['fresh', 'plain-old-2']);
     expect(ids(taken.batch)).toEqual(['paid-old']);
     expect(backlog.paid).toBe(0);
+  });
+
+  test('a hype train of paid messages: past PAID_WAITING_MAX they wait as plain chat, counted, never lost silently', () => {
+    const backlog = new ChatBacklog({ holdMs: 0, batchChars: 600 });
+    const over = 50;
+    for (let i = 0; i < PAID_WAITING_MAX + over; i++)
+      backlog.add({ ...message(`fan${i}`, 0, `cheer ${i}`), paid: true });
+    expect(backlog.size).toBe(PAID_WAITING_MAX + over);
+    expect(backlog.paid).toBe(PAID_WAITING_MAX);
+    expect(backlog.paidOverCap).toBe(over);
+    // Those over the cap go stale as chat does; every paid one below it stays.
+    const stale = backlog.trim(120_000, 60_000, 1_000_000);
+    expect(stale).toHaveLength(over);
+    expect(ids(stale)[0]).toBe(`cheer ${PAID_WAITING_MAX}`);
+    expect(backlog.paid).toBe(PAID_WAITING_MAX);
+    // Read and gone, the cap frees again.
+    while (backlog.paid > 0) backlog.take(120_000, 60_000);
+    backlog.add({ ...message('late', 120_000, 'late cheer'), paid: true });
+    expect(backlog.paid).toBe(1);
+    expect(backlog.paidOverCap).toBe(over);
+  });
+
+  test('paid messages waiting do not push plain chat out on arrival (trim counts only the chat)', () => {
+    const backlog = new ChatBacklog({ holdMs: 0, batchChars: 600 });
+    for (let i = 0; i < 20; i++)
+      backlog.add({ ...message(`fan${i}`, 0, 'x'.repeat(100)), paid: true });
+    backlog.add(message('a', 1000, 'hello'));
+    backlog.add(message('b', 1000, 'hi'));
+    expect(backlog.trim(1000, 60_000, 500)).toEqual([]);
+    expect(backlog.size).toBe(22);
+  });
+
+  test('a stream of paid messages never silences the chat: after PAID_RUN paid batches the chat leads one', () => {
+    const cost = batchCost({ text: 'x'.repeat(100), authorName: 'fan00' });
+    const backlog = new ChatBacklog({ holdMs: 0, batchChars: 2 * cost });
+    // About 40 s of speech a batch of two cheers; chat must be heard within 45 s of posting.
+    const forecast = { aheadMs: 0, msPerChar: 20_000 / cost, heardWithinMs: 45_000 };
+    let now = 0;
+    let fan = 0;
+    const leaders: string[] = []; // what each batch read: only paid messages, or some chat
+    const chatRead: string[] = [];
+    for (let batch = 0; batch < 4 * (PAID_RUN + 1); batch++) {
+      // Cheers come faster than speech; a chatter says something each batch.
+      for (let i = 0; i < 3; i++)
+        backlog.add({ ...message(`fan${fan++}`, now, 'x'.repeat(100)), paid: true });
+      backlog.add(message('chatter', now, `chat ${batch}`));
+      const taken = backlog.take(now, 60_000, forecast);
+      const chat = ids(taken.batch.filter((m) => m.paid !== true));
+      leaders.push(chat.length > 0 ? 'chat' : 'paid');
+      chatRead.push(...chat);
+      now += 40_000;
+    }
+    const pattern = [...Array<string>(PAID_RUN).fill('paid'), 'chat'];
+    expect(leaders).toEqual([...pattern, ...pattern, ...pattern, ...pattern]);
+    // The chat of each chat turn is read, and what was posted in the last paid batch before it.
+    expect(chatRead).toEqual(expect.arrayContaining(['chat 3', 'chat 7', 'chat 11', 'chat 15']));
+    expect(backlog.paid).toBeGreaterThan(0);
   });
 
   test('when the batch is full, members take turns: a flood does not push others out', () => {

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CHAT_LEDGER_ID } from '../../src/store/index.ts';
-import { USER_ONE } from '../../tools/emulator/index.ts';
 import { api, submissionCount } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
+import { chatLookups, readChatInVoice } from '../support/chat-e2e.ts';
 import { eventually } from '../voice/support.ts';
 
 let t: TestBot;
@@ -27,32 +27,14 @@ beforeAll(async () => {
       guilds: [{ textChannels: ['general', 'chat'], nicknames: { bobby: 'Bobby' } }],
     },
   });
-  await t.configureKey(USER_ONE.apiKey);
-  await config('read-channel add', { channel: 'chat' }).waitForReply();
   // One voice for everyone, so authors' messages merge (automatic voices split them by chatter).
-  await config('reader', { voices: 'default' }).waitForReply();
-  for (const user of ['admin', 'bobby', 'carol'])
-    t.discord.moveMember({ userId: user, channelId: t.discord.guild.voiceChannelId });
-  const join = await t.discord.slash({ user: 'admin', name: 'join' }).waitForReply(15_000);
-  expect(join.content).toContain('Joined');
+  await readChatInVoice(t, { users: ['admin', 'bobby', 'carol'], reader: [{ voices: 'default' }] });
 }, 60_000);
 afterAll(async () => {
   await t?.stop();
 });
 
-function config(subcommand: string, options: Record<string, string | number | boolean> = {}) {
-  return t.discord.slash({ user: 'admin', name: 'config', subcommand, options });
-}
-
-/** Texts of the generations whose audio was played, in order. */
-function heard(): string[] {
-  return api.heard(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
-}
-
-async function heardMatching(pattern: RegExp, timeoutMs = 20_000): Promise<string> {
-  await eventually(`heard ${pattern}`, () => heard().some((text) => pattern.test(text)), timeoutMs);
-  return heard().find((text) => pattern.test(text)) ?? '';
-}
+const { config, heard, heardMatching } = chatLookups(() => t);
 
 /** Waits until the voice queue is empty and nothing new was submitted for a while. */
 async function quiet(): Promise<void> {

@@ -6,10 +6,8 @@
  * the reader handles a server's messages in order.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { USER_ONE } from '../../tools/emulator/index.ts';
-import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
-import { eventually } from '../voice/support.ts';
+import { chatLookups, readChatInVoice } from '../support/chat-e2e.ts';
 
 let t: TestBot;
 const SILENT = 4096;
@@ -21,36 +19,13 @@ beforeAll(async () => {
     emulator: { toneSecondsPerChar: 0.005, generationMs: () => 200 },
     discord: { extraUsers: ['bobby', 'carol'], guilds: [{ textChannels: ['general', 'chat'] }] },
   });
-  await t.configureKey(USER_ONE.apiKey);
-  await config('read-channel add', { channel: 'chat' }).waitForReply();
-  await config('reader', { voices: 'default' }).waitForReply();
-  for (const user of ['admin', 'bobby'])
-    t.discord.moveMember({ userId: user, channelId: t.discord.guild.voiceChannelId });
-  const join = await t.discord.slash({ user: 'admin', name: 'join' }).waitForReply(15_000);
-  expect(join.content).toContain('Joined');
+  await readChatInVoice(t, { users: ['admin', 'bobby'], reader: [{ voices: 'default' }] });
 });
 afterAll(async () => {
   await t?.stop();
 });
 
-function config(subcommand: string, options: Record<string, string | number | boolean> = {}) {
-  return t.discord.slash({ user: 'admin', name: 'config', subcommand, options });
-}
-
-/** Texts of every generation made so far, in order. */
-function submitted(): string[] {
-  return api.generated(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
-}
-
-/** Texts of the generations played, in order. */
-function heard(): string[] {
-  return api.heard(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
-}
-
-async function heardMatching(pattern: RegExp): Promise<string> {
-  await eventually(`heard ${pattern}`, () => heard().some((text) => pattern.test(text)), 20_000);
-  return heard().find((text) => pattern.test(text)) ?? '';
-}
+const { config, submitted, heardMatching } = chatLookups(() => t);
 
 describe('kinds of Discord message', () => {
   test('@silent messages are not read by default; silent: read reads them', async () => {

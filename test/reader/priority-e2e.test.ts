@@ -6,9 +6,8 @@
  * `member.roles` (the bot has no GuildMembers intent, so no GUILD_MEMBER_UPDATE).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { USER_ONE } from '../../tools/emulator/index.ts';
-import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
+import { chatLookups, readChatInVoice } from '../support/chat-e2e.ts';
 import { eventually } from '../voice/support.ts';
 
 let t: TestBot;
@@ -26,30 +25,20 @@ beforeAll(async () => {
       guilds: [{ textChannels: ['general', 'chat'], roles: { VIP: [] } }],
     },
   });
-  await t.configureKey(USER_ONE.apiKey);
-  await config('read-channel add', { channel: 'chat' }).waitForReply();
   // The forecast starts from the textbook speaking rate, far slower than this tone: a long
   // max-age keeps every message of a burst from being dropped as one that could not be heard.
-  await config('reader', { 'max-age': '10m' }).waitForReply();
+  await readChatInVoice(t, {
+    users: ['admin', ...BEFORE, ...AFTER, 'vip'],
+    reader: [{ 'max-age': '10m' }],
+  });
   const set = await config('reader', { 'priority-role': 'VIP' }).waitForReply();
   expect(set.content).toContain(`<@&${t.discord.guild.roles.VIP}>`);
-  for (const user of ['admin', ...BEFORE, ...AFTER, 'vip'])
-    t.discord.moveMember({ userId: user, channelId: t.discord.guild.voiceChannelId });
-  const join = await t.discord.slash({ user: 'admin', name: 'join' }).waitForReply(15_000);
-  expect(join.content).toContain('Joined');
 });
 afterAll(async () => {
   await t?.stop();
 });
 
-function config(subcommand: string, options: Record<string, string | number | boolean> = {}) {
-  return t.discord.slash({ user: 'admin', name: 'config', subcommand, options });
-}
-
-/** Texts of the generations played, in order. */
-function heard(): string[] {
-  return api.heard(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
-}
+const { config, heard } = chatLookups(() => t);
 
 /**
  * Each of `others` posts, then `vip`, all at once: every message is waiting when the first

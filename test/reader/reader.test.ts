@@ -3,6 +3,7 @@ import pino from 'pino';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { translatorFor } from '../../src/i18n/index.ts';
 import { SpeechQueue } from '../../src/queue/index.ts';
+import { PAID_WAITING_MAX } from '../../src/reader/backlog.ts';
 import {
   ChatReader,
   type ChatSpeaking,
@@ -267,6 +268,23 @@ describe('ChatReader', () => {
     });
     await wait(1100);
     expect(stage.played).toEqual(['Bobby said I think the answer is 42.']);
+  });
+
+  test('paid messages: a blocked word still keeps one unread; past PAID_WAITING_MAX they are counted for /queue', async () => {
+    guild.blockedWords = ['frack'];
+    const paid = { paid: true, twitchChannel: 'chan' } as const;
+    guild.reader.twitchChannels = ['chan'];
+    post('Payer', 'a paid frack message', paid);
+    for (let i = 0; i < PAID_WAITING_MAX + 7; i++) post(`Fan${i}`, `cheer number ${i}`, paid);
+    await wait(0);
+    expect(reader.stats(GUILD)).toMatchObject({
+      blocked: 1,
+      waiting: PAID_WAITING_MAX + 7,
+      waitingPaid: PAID_WAITING_MAX,
+      paidOverCap: 7,
+    });
+    await wait(1100);
+    expect(stage.submitted.join(' ')).not.toContain('frack');
   });
 
   test('messages that could not be heard within max-age are dropped and counted', async () => {

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PrometheusMetrics } from '../../src/ops/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import { FakeTwitch } from '../fake-twitch/index.ts';
-import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
+import { chatLookups, twitchPoster } from '../support/chat-e2e.ts';
 import { until } from '../twitch/support.ts';
 import { eventually } from '../voice/support.ts';
 
@@ -18,14 +18,9 @@ let t: TestBot;
 let twitch: FakeTwitch;
 const metrics = new PrometheusMetrics({ defaultMetrics: false });
 const CHANNEL = 'streamerone';
-let seq = 0;
-const userIds = new Map<string, string>();
-/** A chatter's Twitch user id, the same for every message of theirs. */
-const userIdOf = (login: string): string => {
-  const id = userIds.get(login) ?? String(1000 + userIds.size);
-  userIds.set(login, id);
-  return id;
-};
+/** Posts to the read channel as `login` (user id derived), returning the id. */
+const { post } = twitchPoster(() => twitch, CHANNEL, 'msg', 1000);
+const { config, heardGenerations, heard, submitted, heardMatching } = chatLookups(() => t);
 
 beforeAll(async () => {
   twitch = await FakeTwitch.start();
@@ -36,44 +31,6 @@ afterAll(async () => {
   await t?.stop();
   await twitch?.close();
 });
-
-function config(subcommand: string, options: Record<string, string | number | boolean> = {}) {
-  return t.discord.slash({ user: 'admin', name: 'config', subcommand, options });
-}
-
-/** Generations whose audio was played, in order. */
-function heardGenerations() {
-  return api.heard(t.emulator).flatMap((id) => api.generation(t.emulator, id) ?? []);
-}
-const heard = () => heardGenerations().map((g) => g.text);
-
-/** Texts of every generation submitted so far. */
-function submitted(): string[] {
-  return api.generated(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
-}
-
-async function heardMatching(pattern: RegExp): Promise<string> {
-  await eventually(`heard ${pattern}`, () => heard().some((text) => pattern.test(text)), 20_000);
-  return heard().find((text) => pattern.test(text)) ?? '';
-}
-
-/** Posts to the read channel as `login` (display name and user id derived), returning the id. */
-function post(
-  login: string,
-  text: string,
-  extra: {
-    displayName?: string;
-    badges?: string;
-    emotes?: string;
-    action?: boolean;
-    firstMessage?: boolean;
-  } = {},
-): string {
-  seq += 1;
-  const id = `msg-${seq}`;
-  twitch.post(CHANNEL, { id, login, userId: userIdOf(login), text, ...extra });
-  return id;
-}
 
 /** Waits until every Twitch message so far was read or dropped, then for its speech to settle. */
 async function settled(): Promise<void> {

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { defaultTwitchSettings, type TwitchSettings } from '../../src/store/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import { FakeTwitch } from '../fake-twitch/index.ts';
-import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
+import { chatLookups, joinWith, twitchPoster } from '../support/chat-e2e.ts';
 import { until } from '../twitch/support.ts';
 import { eventually } from '../voice/support.ts';
 
@@ -20,13 +20,8 @@ let twitch: FakeTwitch;
 const CHANNEL = 'paidstream';
 const REWARD = randomUUID();
 const MOD = 'moderator/1';
-let seq = 0;
-const userIds = new Map<string, string>();
-const userIdOf = (login: string): string => {
-  const id = userIds.get(login) ?? String(5000 + userIds.size);
-  userIds.set(login, id);
-  return id;
-};
+const { post, userIdOf } = twitchPoster(() => twitch, CHANNEL, 'paid', 5000);
+const { config, heardGenerations, heard, submitted, heardMatching } = chatLookups(() => t);
 
 beforeAll(async () => {
   twitch = await FakeTwitch.start();
@@ -38,42 +33,14 @@ beforeAll(async () => {
   await t.configureKey(USER_ONE.apiKey);
   await config('twitch add', { channel: CHANNEL }).waitForReply();
   await until(() => twitch.joined(CHANNEL));
-  t.discord.moveMember({ userId: 'admin', channelId: t.discord.guild.voiceChannelId });
-  const join = await t.discord.slash({ user: 'admin', name: 'join' }).waitForReply(15_000);
-  expect(join.content).toContain('Joined');
+  await joinWith(t, ['admin']);
 });
 afterAll(async () => {
   await t?.stop();
   await twitch?.close();
 });
 
-function config(subcommand: string, options: Record<string, string | number | boolean> = {}) {
-  return t.discord.slash({ user: 'admin', name: 'config', subcommand, options });
-}
-
-function heardGenerations() {
-  return api.heard(t.emulator).flatMap((id) => api.generation(t.emulator, id) ?? []);
-}
-const heard = () => heardGenerations().map((g) => g.text);
-/** Texts of every generation asked of the API so far. */
-const submitted = () => api.generated(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
-
-async function heardMatching(pattern: RegExp, timeoutMs = 20_000): Promise<string> {
-  await eventually(`heard ${pattern}`, () => heard().some((text) => pattern.test(text)), timeoutMs);
-  return heard().find((text) => pattern.test(text)) ?? '';
-}
 const placeOf = (pattern: RegExp) => heard().findIndex((text) => pattern.test(text));
-
-function post(
-  login: string,
-  text: string,
-  extra: { badges?: string; bits?: number; rewardId?: string; displayName?: string } = {},
-): string {
-  seq += 1;
-  const id = `paid-${seq}`;
-  twitch.post(CHANNEL, { id, login, userId: userIdOf(login), text, ...extra });
-  return id;
-}
 
 const guildId = () => t.discord.guild.id;
 const stored = async () => (await t.bot.services.settings.guild(guildId())).twitch;

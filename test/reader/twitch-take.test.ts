@@ -5,7 +5,12 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { applyTwitchRead, twitchRewardId, withReward } from '../../src/reader/twitch-options.ts';
-import { afterCommand, type TwitchFacts, twitchTake } from '../../src/reader/twitch-take.ts';
+import {
+  afterCommand,
+  chosenVoice,
+  type TwitchFacts,
+  twitchTake,
+} from '../../src/reader/twitch-take.ts';
 import { UserError } from '../../src/refusal/index.ts';
 import {
   defaultTwitchSettings,
@@ -219,6 +224,20 @@ describe('afterCommand', () => {
     expect(
       afterCommand(base, { kind: 'voice', name: undefined }, '11', undefined, bounds),
     ).toBeUndefined();
+  });
+
+  test('user ids that name what an object inherits (__proto__, constructor) neither find nor store a voice', () => {
+    const one = afterCommand(base, { kind: 'voice', name: 'lily' }, '11', 'voice-lily', bounds);
+    expect(one).toBeDefined();
+    for (const id of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      expect(chosenVoice(one ?? base, id), id).toBeUndefined();
+      const forget = { kind: 'voice', name: undefined } as const;
+      expect(afterCommand(one ?? base, forget, id, undefined, bounds), id).toBeUndefined();
+      const choose = { kind: 'voice', name: 'x' } as const;
+      expect(afterCommand(one ?? base, choose, id, 'voice-x', bounds), id).toBeUndefined();
+    }
+    expect(chosenVoice(one ?? base, '11')).toBe('voice-lily');
+    expect(Object.getPrototypeOf(one?.voices)).toBe(Object.prototype);
   });
 
   test('mute, unmute, pause, resume; skip and unknown store nothing', () => {

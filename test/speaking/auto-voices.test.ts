@@ -3,10 +3,15 @@
  * on a fake clock, through a restart and a move to another shard over the same store; a
  * chatter's voice never changes once given.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Keyv from 'keyv';
 import { describe, expect, test } from 'vitest';
 import { AutoVoices } from '../../src/speaking/index.ts';
-import { KeyvVoiceAssignments } from '../../src/store/index.ts';
+import { firstVoice } from '../../src/speaking/voice-assignment.ts';
+import { ASSIGNMENT_KEPT_MS, KeyvVoiceAssignments } from '../../src/store/index.ts';
+import { NodeSqliteStore } from '../../src/store/sqlite.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { quietLogger } from '../voice/support.ts';
 
@@ -119,4 +124,41 @@ describe('AutoVoices', () => {
     for (let i = 0; i < 5; i++) expect(await store.get('g1', `c${i}`)).toBeUndefined();
     expect(await store.get('g12', 'c0')).toBeDefined();
   });
+
+  test.each(['memory', 'sqlite'] as const)(
+    'two shards giving one new chatter a first voice at once (%s store): both give the stored one',
+    async (kind) => {
+      const dir = await mkdtemp(join(tmpdir(), 'auto-voices-'));
+      // Two processes over one store: a memory Keyv shared, or two connections to one SQLite file.
+      const shared = new Keyv();
+      const keyvOf = () =>
+        kind === 'memory' ? shared : new Keyv({ store: new NodeSqliteStore(join(dir, 'db')) });
+      try {
+        const voices = ['va', 'vb'];
+        const chatter = 'twitch:42';
+        const alone = firstVoice(chatter, voices, []);
+        // Shard A just gave that voice to someone else, so it spreads the chatter to the other.
+        const warm = ['w0', 'w1', 'w2', 'w3'].find((w) => firstVoice(w, voices, []) === alone);
+        if (warm === undefined) throw new Error('no warm-up chatter');
+        const a = new AutoVoices(new KeyvVoiceAssignments(keyvOf()), quietLogger);
+        const b = new AutoVoices(new KeyvVoiceAssignments(keyvOf()), quietLogger);
+        expect(await a.voiceFor('g', warm, voices)).toBe(alone);
+        const [fromA, fromB] = await Promise.all([
+          a.voiceFor('g', chatter, voices),
+          b.voiceFor('g', chatter, voices),
+        ]);
+        expect(fromA).toBe(fromB);
+        const stored = await new KeyvVoiceAssignments(keyvOf()).get('g', chatter);
+        expect(stored?.voiceId).toBe(fromA);
+        // Claimed with the record's life, as `set` gives it.
+        const raw = await keyvOf().get(`voices:g:${chatter}`, { raw: true });
+        expect(raw?.expires).toBeGreaterThan(Date.now() + ASSIGNMENT_KEPT_MS - 60_000);
+        // Each shard keeps giving it (from memory too).
+        expect(await a.voiceFor('g', chatter, voices)).toBe(fromA);
+        expect(await b.voiceFor('g', chatter, voices)).toBe(fromA);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -6,9 +6,8 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { USER_ONE } from '../../tools/emulator/index.ts';
-import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
+import { chatLookups, readChatInVoice } from '../support/chat-e2e.ts';
 import { eventually } from '../voice/support.ts';
 
 let t: TestBot;
@@ -31,31 +30,21 @@ beforeAll(async () => {
       ],
     },
   });
-  await t.configureKey(USER_ONE.apiKey);
-  await config('read-channel add', { channel: 'chat' }).waitForReply();
-  await config('reader', { 'max-age': '10m', blocked: 'bleep' }).waitForReply();
   for (const word of ['cunt', 'bad word', 'fuck'])
     await config('block-word add', { word }).waitForReply();
-  for (const user of ['admin', 'bobby', 'carol', 'nicky'])
-    t.discord.moveMember({ userId: user, channelId: t.discord.guild.voiceChannelId });
-  const join = await t.discord.slash({ user: 'admin', name: 'join' }).waitForReply(15_000);
-  expect(join.content).toContain('Joined');
+  await readChatInVoice(t, {
+    users: ['admin', 'bobby', 'carol', 'nicky'],
+    reader: [{ 'max-age': '10m', blocked: 'bleep' }],
+  });
 }, 60_000);
 afterAll(async () => {
   await t?.stop();
 });
 
-function config(subcommand: string, options: Record<string, string | number | boolean> = {}) {
-  return t.discord.slash({ user: 'admin', name: 'config', subcommand, options });
-}
+const { config, submitted } = chatLookups(() => t);
 
 function send(user: string, content: string): void {
   t.discord.sendMessage({ user, channelId: chat(), content });
-}
-
-/** Texts of every generation submitted to the emulator so far. */
-function submitted(): string[] {
-  return api.generated(t.emulator).map((id) => api.textOf(t.emulator, id) ?? '');
 }
 
 async function submittedMatching(pattern: RegExp): Promise<string> {

@@ -2,8 +2,10 @@ import { createCipheriv, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
   ApiKeyVault,
+  ASSIGNMENT_KEPT_MS,
   KeyvBudgetJournal,
   KeyvSettingsStore,
+  KeyvVoiceAssignments,
   migrateLegacyApiKeys,
   openKeyv,
   openRedis,
@@ -39,6 +41,24 @@ test('STORE_URL redis:// keeps settings, encrypted keys and budgets in Redis', a
   expect(await new KeyvSettingsStore(again).user('7')).toEqual({ voiceId: 'am_2riuownnf' });
   expect(await new KeyvBudgetJournal(again).load('k:generate')).toEqual([1, 2]);
   await again.disconnect();
+});
+
+test('two shards claiming one chatter’s first voice at once on Redis: one voice is kept, with its life', async () => {
+  const [a, b] = await Promise.all([openKeyv(redis.url), openKeyv(redis.url)]);
+  const claims = await Promise.all([
+    new KeyvVoiceAssignments(a).claim('g-claim', 'c1', { voiceId: 'va', at: 1 }),
+    new KeyvVoiceAssignments(b).claim('g-claim', 'c1', { voiceId: 'vb', at: 2 }),
+  ]);
+  const stored = await new KeyvVoiceAssignments(a).get('g-claim', 'c1');
+  expect(claims.map((claim) => claim.voiceId)).toEqual([stored?.voiceId, stored?.voiceId]);
+  const client = await openRedis(redis.url, () => undefined);
+  const life = await client.eval(
+    "local keys = redis.call('KEYS', ARGV[1]) if #keys ~= 1 then return -9 end return redis.call('PTTL', keys[1])",
+    { keys: [], arguments: ['*voices:g-claim:c1'] },
+  );
+  expect(Number(life)).toBeGreaterThan(ASSIGNMENT_KEPT_MS - 60_000);
+  await client.close();
+  await Promise.all([a.disconnect(), b.disconnect()]);
 });
 
 test('Redis going away: operations fail at once with StoreUnavailableError, and work again when it is back', async () => {

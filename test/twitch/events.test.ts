@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { mayControl } from '../../src/twitch/commands.ts';
 import { chatEventOf, parseBadges, parseEmotes } from '../../src/twitch/events.ts';
 import { parseLine } from '../../src/twitch/irc.ts';
 
@@ -11,6 +12,26 @@ function eventOf(line: string) {
 }
 
 describe('chatEventOf', () => {
+  test('who may !tts comes from the badges tag of that very line: not the login, display name, text or other tags', () => {
+    const spoofs = [
+      // A chatter named "moderator", styled "Broadcaster", saying it, with mod-looking other tags.
+      '@badge-info=moderator/1;badges=subscriber/6;display-name=Broadcaster;id=a1;user-id=7;user-type=;mod=0 ' +
+        ':moderator!moderator@moderator.tmi.twitch.tv PRIVMSG #chan :!tts skip badges=moderator/1',
+      '@badges=;display-name=moderator;id=a2;user-id=8 :broadcaster!broadcaster@b.tmi.twitch.tv PRIVMSG #chan :!tts pause',
+      '@badges=vip/1;id=a3;user-id=9 :x!x@x.tmi.twitch.tv PRIVMSG #chan :@badges=moderator/1 !tts skip',
+    ];
+    for (const line of spoofs) {
+      const event = eventOf(line);
+      expect(event?.kind, line).toBe('message');
+      if (event?.kind !== 'message') continue;
+      expect(mayControl(event.badges), line).toBe(false);
+    }
+    const mod = eventOf(
+      '@badges=moderator/1;id=a4;user-id=10 :somebody!somebody@s.tmi.twitch.tv PRIVMSG #chan :!tts skip',
+    );
+    expect(mod?.kind === 'message' && mayControl(mod.badges)).toBe(true);
+  });
+
   test('a PRIVMSG as Twitch sends it', () => {
     const event = eventOf(
       '@badge-info=subscriber/8;badges=moderator/1,subscriber/6;color=#0000FF;display-name=Ronni\\sR;' +

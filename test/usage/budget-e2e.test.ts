@@ -11,6 +11,7 @@ import { CHAT_LEDGER_ID } from '../../src/store/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import { apiOf } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
+import { chatLookups, readChatInVoice } from '../support/chat-e2e.ts';
 import { eventually } from '../voice/support.ts';
 
 /** Ten times the emulator's default: a 40-character text (10 tokens) costs 100 micro-dollars. */
@@ -32,22 +33,15 @@ beforeAll(async () => {
       guilds: [{ textChannels: ['general', 'chat'] }],
     },
   });
-  await t.configureKey(USER_ONE.apiKey);
-  await config('read-channel add', { channel: 'chat' }).waitForReply();
   // One voice for everyone, so authors' messages merge.
-  await config('reader', { voices: 'default' }).waitForReply();
-  for (const user of ['admin', 'member', 'bobby', 'carol'])
-    t.discord.moveMember({ userId: user, channelId: t.discord.guild.voiceChannelId });
-  const join = await t.discord.slash({ user: 'admin', name: 'join' }).waitForReply(15_000);
-  expect(join.content).toContain('Joined');
+  const users = ['admin', 'member', 'bobby', 'carol'];
+  await readChatInVoice(t, { users, reader: [{ voices: 'default' }] });
 }, 60_000);
 afterAll(async () => {
   await t?.stop();
 });
 
-function config(subcommand: string, options: Record<string, string | number | boolean> = {}) {
-  return t.discord.slash({ user: 'admin', name: 'config', subcommand, options });
-}
+const { config } = chatLookups(() => t, v3);
 
 /** The server's day in the ledger. */
 async function today() {
