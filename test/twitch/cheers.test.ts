@@ -3,8 +3,8 @@
  * a word someone typed ("see you at party2") when another choice or no choice adds up.
  */
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
-import { withoutCheermotes } from '../../src/twitch/cheers.ts';
+import { describe, expect, test, vi } from 'vitest';
+import { MAX_STATES, withoutCheermotes } from '../../src/twitch/cheers.ts';
 
 const forty = Array.from({ length: 40 }, () => 'Cheer1').join(' ');
 /** Forty word-like candidates of even amounts: no set makes an odd cheer, and the search is long. */
@@ -25,6 +25,10 @@ describe('withoutCheermotes on real-looking cheers', () => {
     // The amounts say the word-like one is a cheermote too.
     ['my goal1 is Cheer100', 101, 'my is'],
     ['Anon100 thanks for the stream', 100, 'thanks for the stream'],
+    // A global prefix that starts with a digit; only a global prefix may hold digits.
+    ['4Head100 lol', 100, 'lol'],
+    ['lol 4head5 Cheer5', 10, 'lol'],
+    ['xbox360one2 Cheer1', 3, 'xbox360one2'],
     // Of two sets that add up, the one without the word-like prefix, then the smaller, then the leftmost.
     ['party2 Cheer1 Cheer1', 2, 'party2'],
     ['Cheer2 Cheer1 Cheer1 ok', 2, 'Cheer1 Cheer1 ok'],
@@ -140,6 +144,36 @@ describe('withoutCheermotes, for any cheer', () => {
           expect(kept).toBe(words.filter((word) => !/^Cheer[1-9]\d*$/.test(word)).join(' '));
         },
       ),
+    );
+  });
+});
+
+describe('withoutCheermotes on a hostile cheer', () => {
+  /** A 500-character line of word-like global cheermotes: no set of them makes 999 bits quickly. */
+  const hostile = Array.from({ length: 86 }, (_, i) => `uni${(i % 50) + 1}`)
+    .join(' ')
+    .slice(0, 500);
+
+  test('the search stores at most MAX_STATES states, one number each (was 50,000 objects: ~11 ms, up to 25 ms loaded)', () => {
+    const sets = vi.spyOn(Map.prototype, 'set');
+    let objects = 0;
+    try {
+      withoutCheermotes(hostile, 999);
+      for (const [, value] of sets.mock.calls) if (typeof value === 'object') objects++;
+      expect(sets.mock.calls.length).toBeLessThanOrEqual(MAX_STATES);
+      expect(MAX_STATES).toBeLessThanOrEqual(10_000);
+    } finally {
+      sets.mockRestore();
+    }
+    expect(objects).toBe(0);
+  });
+
+  test('past the cap (the price of the bound), the line keeps its word-like cheermotes: only sure ones go', () => {
+    expect(withoutCheermotes(hostile, 999)).toBe(
+      hostile
+        .split(' ')
+        .filter((w) => w !== '')
+        .join(' '),
     );
   });
 });
