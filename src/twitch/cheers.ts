@@ -97,45 +97,47 @@ interface Candidate {
  * Which candidates are the cheermotes: Twitch's `bits` tag is the sum of the message's
  * cheermote amounts, so the set whose amounts add up to exactly `bits`; of several, the one with
  * the fewest unknown-prefix words, then the fewest word-like global ones (`party2`), then the
- * fewest words, then the leftmost (cheermotes usually open a cheer, and the choice must be one).
- * Undefined when no set adds up, or the search passes {@link MAX_STATES}.
+ * most sure ones (`Cheer10`: Twitch counts every one, so a set leaving one out has it read
+ * aloud, and takes a typed word such as `mp20` in its place), then the leftmost (cheermotes
+ * usually open a cheer, and the choice must be one). Undefined when no set adds up, or the
+ * search passes {@link MAX_STATES}.
  *
- * A set's cost is one number, (unknown · base + word-like) · base + words with base = n + 1, so
+ * A set's cost is one number, (unknown · base + word-like) · base − sure with base = n + 1, so
  * each visited state stores one number in the memo (no object per state) and the set is read
  * back from the memo afterwards: the cap bounds both the time and the memory of a cheer.
  */
 function cheermotes(candidates: readonly Candidate[], bits: number): readonly number[] | undefined {
   const n = candidates.length;
   const base = n + 1;
-  const weight = candidates.map(
-    (candidate) => (candidate.doubt === 2 ? base * base : candidate.doubt === 1 ? base : 0) + 1,
+  const weight = candidates.map((candidate) =>
+    candidate.doubt === 2 ? base * base : candidate.doubt === 1 ? base : -1,
   );
   const after: number[] = new Array<number>(n + 1).fill(0);
   for (let i = n - 1; i >= 0; i--) after[i] = (after[i + 1] ?? 0) + (candidates[i]?.amount ?? 0);
   // Keys are unique: left <= bits, and bits <= after[0] (else the search stops at once).
   const memo = new Map<number, number>();
   let states = 0;
-  // The least cost of a set among candidates[i…] adding up to `left`; -1 for none.
+  // The least cost of a set among candidates[i…] adding up to `left`; NO_SET for none.
   const best = (i: number, left: number): number => {
     if (left === 0) return 0;
     const candidate = candidates[i];
-    if (candidate === undefined || (after[i] ?? 0) < left) return -1;
+    if (candidate === undefined || (after[i] ?? 0) < left) return NO_SET;
     const key = i * (bits + 1) + left;
     const known = memo.get(key);
     if (known !== undefined) return known;
     if (++states > MAX_STATES) throw new SearchTooLong();
-    let found = -1;
+    let found = NO_SET;
     if (candidate.amount <= left) {
       const rest = best(i + 1, left - candidate.amount);
-      if (rest >= 0) found = rest + (weight[i] ?? 0);
+      if (rest !== NO_SET) found = rest + (weight[i] ?? 0);
     }
     const without = best(i + 1, left);
-    if (without >= 0 && (found < 0 || without < found)) found = without;
+    if (without < found) found = without;
     memo.set(key, found);
     return found;
   };
   try {
-    if (best(0, bits) < 0) return undefined;
+    if (best(0, bits) === NO_SET) return undefined;
   } catch (error) {
     if (error instanceof SearchTooLong) return undefined;
     throw error;
@@ -147,13 +149,16 @@ function cheermotes(candidates: readonly Candidate[], bits: number): readonly nu
     const candidate = candidates[i];
     if (candidate === undefined || candidate.amount > left) continue;
     const rest = best(i + 1, left - candidate.amount);
-    if (rest >= 0 && rest + (weight[i] ?? 0) === best(i, left)) {
+    if (rest !== NO_SET && rest + (weight[i] ?? 0) === best(i, left)) {
       indexes.push(candidate.index);
       left -= candidate.amount;
     }
   }
   return indexes;
 }
+
+/** The cost of no set: above every set's. */
+const NO_SET = Number.POSITIVE_INFINITY;
 
 /** The search for the amounts went past {@link MAX_STATES}. */
 class SearchTooLong extends Error {}

@@ -29,9 +29,12 @@ describe('withoutCheermotes on real-looking cheers', () => {
     ['4Head100 lol', 100, 'lol'],
     ['lol 4head5 Cheer5', 10, 'lol'],
     ['xbox360one2 Cheer1', 3, 'xbox360one2'],
-    // Of two sets that add up, the one without the word-like prefix, then the smaller, then the leftmost.
+    // Of two sets that add up, the one without the word-like prefix, then the one with more sure
+    // words (Twitch counts each), then the leftmost.
     ['party2 Cheer1 Cheer1', 2, 'party2'],
-    ['Cheer2 Cheer1 Cheer1 ok', 2, 'Cheer1 Cheer1 ok'],
+    ['Cheer2 Cheer1 Cheer1 ok', 2, 'Cheer2 ok'],
+    // A channel's cheermote with sure ones: not a typed word of the same amount in their place.
+    ['Cheer10 Cheer5 ronniHype5 and my mp20', 20, 'and my mp20'],
     ['Cheer1 Cheer1 hi', 1, 'Cheer1 hi'],
     // Tags that disagree with the text: only the words no one types go.
     ['Cheer100 my goal1 is party2', 50, 'my goal1 is party2'],
@@ -42,7 +45,7 @@ describe('withoutCheermotes on real-looking cheers', () => {
     [`${forty} gg party2`, 41, 'Cheer1 gg'],
     [`${oneToForty} done`, 820, 'done'],
     [`Cheer7 ${evenParties} bye`, 20_001, evenParties.concat(' bye')],
-    [`${oneToForty} done uni3`, 3, `${oneToForty.replace(' Cheer3 ', ' ')} done uni3`],
+    [`${oneToForty} done uni3`, 3, `${oneToForty.replace('Cheer1 Cheer2 ', '')} done uni3`],
   ])('%j (%i bits) → %j', (text, bits, expected) => {
     expect(withoutCheermotes(text, bits)).toBe(expected);
   });
@@ -74,9 +77,14 @@ function removed(words: readonly string[], kept: readonly string[]): string[] {
   return out;
 }
 
+/** Unknown-prefix words, word-like global ones, then minus the sure ones: the least is best. */
 const cost = (words: readonly string[]): [number, number, number] => {
   const doubts = words.map((word) => doubtOf(word)?.doubt);
-  return [doubts.filter((d) => d === 2).length, doubts.filter((d) => d === 1).length, words.length];
+  return [
+    doubts.filter((d) => d === 2).length,
+    doubts.filter((d) => d === 1).length,
+    -doubts.filter((d) => d === 0).length,
+  ];
 };
 
 /** The least cost of a set of `words`' candidates adding up to `bits`, by trying every set. */
