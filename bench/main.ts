@@ -103,6 +103,8 @@ const sections: Record<string, () => Promise<Row[]>> = {
   stalled: () => stalledReaderBench({ prefills: [1000, 5000], measured: quick ? 200 : 1000 }),
   // Issue 31: the time to decide a chat line's language (per line, p99), and the identifier's cost.
   language: async () => (await import('./language.ts')).languageBench(),
+  // Review of w-cheer: the CPU of one hostile cheer's cheermote search (worst 500-character lines).
+  cheers: async () => (await import('./cheers.ts')).cheersBench(),
   // Issue 28: v3 streams at 2×, 1× and 0.5× real time, heard in full.
   pace: async () => [
     ...(await v3PaceBench(quick ? 3 : 6)),

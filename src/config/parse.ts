@@ -42,6 +42,11 @@ export interface Config extends TtsConfig, StoreConfig {
   readonly queueMaxLength: number;
   /** Most voice items one member may have waiting or generating (the playing one not counted). */
   readonly queueMaxPerMember: number;
+  /**
+   * Shortest text sent to the API (`TTS_MIN_TEXT_LENGTH`): a shorter `/say` is refused and a
+   * shorter chat turn opens with a preface. Default the API's own minimum: 30 on v2, 1 on v3
+   * (which bills a short text as 30 characters anyway: padding it only adds tokens).
+   */
   readonly minTextLength: number;
   /** How long identical speech is reused (0: never); below the audio address's 24 h lifetime. */
   readonly cacheTtlMs: number;
@@ -201,7 +206,7 @@ const schema = ttsSchema.extend({
   VOICE_IDLE_TIMEOUT: duration({ min: 1000, max: 86_400_000 }).default(300_000),
   QUEUE_MAX_LENGTH: z.coerce.number().int().min(1).max(1000).default(25),
   QUEUE_MAX_PER_MEMBER: z.coerce.number().int().min(1).max(1000).default(3),
-  TTS_MIN_TEXT_LENGTH: z.coerce.number().int().min(1).max(5000).default(30),
+  TTS_MIN_TEXT_LENGTH: z.coerce.number().int().min(1).max(5000).optional(),
   TTS_CACHE_TTL: durationOrOff({ min: 1000, max: 24 * 3_600_000 })
     .default(12 * 3_600_000)
     .refine(
@@ -327,7 +332,7 @@ export function parseConfig(env: Env): Config {
     voiceIdleMs: e.VOICE_IDLE_TIMEOUT,
     queueMaxLength: e.QUEUE_MAX_LENGTH,
     queueMaxPerMember: e.QUEUE_MAX_PER_MEMBER,
-    minTextLength: e.TTS_MIN_TEXT_LENGTH,
+    minTextLength: e.TTS_MIN_TEXT_LENGTH ?? (e.TTS_API_VERSION === 'v3' ? 1 : 30),
     cacheTtlMs: e.TTS_CACHE_TTL,
     httpPort: e.HTTP_PORT,
     httpHost: e.HTTP_HOST,

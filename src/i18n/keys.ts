@@ -182,6 +182,10 @@ export interface MessageParams {
     budget: Param;
     when: Param;
   };
+  'errors.daily_budget_held': {
+    budget: Param;
+    when: Param;
+  };
   'errors.daily_budget_left': {
     budget: Param;
     left: Param;

@@ -382,7 +382,12 @@ export class ChatReader {
             line.crowd,
             before,
           );
-    if (spoken === undefined) return false;
+    // Its own language's words (a link described as "un lien") can trip what the server's passed.
+    if (spoken === undefined) {
+      this.#count(guildId, 'blocked');
+      this.#logger.debug({ guildId, messageId: message.id }, 'not read: blocked word');
+      return false;
+    }
     const read =
       message.cheer === undefined
         ? spoken

@@ -14,9 +14,9 @@ export type BudgetCheck =
       readonly budgetMicros: number;
       readonly freesAt: number;
       /**
-       * What is left of the budget (less what is held), when the spend recorded today is still
-       * under it: the request is refused for its own cost, or for requests under way, and a
-       * shorter one may fit. Absent when the budget is spent.
+       * What is left of the budget (less what is held) while the spend recorded today is under
+       * it: the request is refused for its own cost (a shorter one may fit) or, at 0, because
+       * requests under way hold the rest. Absent when the budget is spent.
        */
       readonly leftMicros?: number;
     };

@@ -35,14 +35,16 @@ export function shareRefusal(check: Extract<ShareCheck, { ok: false }>): UserErr
 }
 
 /**
- * The member's words for a server's daily budget spent, or too little of it left for this
- * request: how much a day, what is left, and when it starts again.
+ * The member's words for a server's daily budget spent, held by requests under way (none of
+ * "$0.00 is left, a shorter text may fit"), or too little of it left for this request: how
+ * much a day, what is left, and when it starts again.
  */
 export function budgetRefusal(check: Extract<BudgetCheck, { ok: false }>): UserError {
   // Numbers for display only (formatted as US dollars in the reader's language), never summed.
   const budget = check.budgetMicros / 1_000_000;
   const when = `<t:${Math.ceil(check.freesAt / 1000)}:R>`;
   if (check.leftMicros === undefined) return new UserError('daily_budget', { budget, when });
+  if (check.leftMicros === 0) return new UserError('daily_budget_held', { budget, when });
   return new UserError('daily_budget_left', {
     budget,
     left: check.leftMicros / 1_000_000,

@@ -29,7 +29,10 @@ export function microsOf(dollars: number): number {
 /** A decimal number as a string: what a server serialising decimals sends (`"0.000008"`, `"8E-7"`). */
 const DECIMAL = /^\d+(\.\d*)?([eE][-+]?\d+)?$/;
 
-/** A non-negative figure of the answer (a JSON number, or a decimal in a string); else undefined. */
+/**
+ * A non-negative figure of the answer (a JSON number, or a decimal in a string, no sign, no
+ * spaces, no hex); else undefined. JSON's `-0` is 0: a bill of nothing, never shown "-$0.00".
+ */
 function figure(value: unknown): number | undefined {
   const number =
     typeof value === 'number'
@@ -37,7 +40,8 @@ function figure(value: unknown): number | undefined {
       : typeof value === 'string' && DECIMAL.test(value)
         ? Number(value)
         : NaN;
-  return Number.isFinite(number) && number >= 0 ? number : undefined;
+  if (!Number.isFinite(number) || number < 0) return undefined;
+  return number === 0 ? 0 : number;
 }
 
 /**

@@ -305,6 +305,15 @@ describe('TTS_API_VERSION and TTS_STREAMING', () => {
     expect(config.ttsApiUrl).toBe(url);
   });
 
+  test('the shortest text is the API’s own: 30 on v2, 1 on v3 (which bills a short text as 30 anyway); TTS_MIN_TEXT_LENGTH overrides', () => {
+    expect(parseConfig(minimal).minTextLength).toBe(30);
+    expect(parseConfig({ ...minimal, TTS_API_VERSION: 'v3' }).minTextLength).toBe(1);
+    expect(
+      parseConfig({ ...minimal, TTS_API_VERSION: 'v3', TTS_MIN_TEXT_LENGTH: '30' }).minTextLength,
+    ).toBe(30);
+    expect(parseConfig({ ...minimal, TTS_MIN_TEXT_LENGTH: '40' }).minTextLength).toBe(40);
+  });
+
   test('v3 limits every call in one allowance, 120 a minute unless told', () => {
     const v3 = parseConfig({ ...minimal, TTS_API_VERSION: 'v3' });
     expect(v3.ttsLimits.request).toEqual([{ count: 120, windowMs: 60_000 }]);

@@ -440,6 +440,23 @@ describe('ChatReader, a line read in its own language (v3)', () => {
   );
 });
 
+describe('ChatReader, a line whose own language words trip the blocked words (v3)', () => {
+  beforeEach(() => {
+    reader = newReader(() => 'en');
+    // "lien" is no word of the message: the French "un lien vers example.com" brings it.
+    guild.blockedWords = ['lien'];
+    guild.reader.blocked = 'skip';
+  });
+
+  test('a line skipped only in its own language is counted as skipped for a blocked word', async () => {
+    stage.language = 'fr';
+    post('Anna', 'regardez ça https://example.com/clip');
+    await wait(1500);
+    expect(stage.played).toEqual([]);
+    expect(reader.stats(GUILD).blocked).toBe(1);
+  });
+});
+
 describe('ChatReader, a quiet chat heard at once (issue 30)', () => {
   beforeEach(() => {
     reader = newReader(undefined, false);

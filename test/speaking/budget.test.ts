@@ -142,7 +142,8 @@ describe('budgetRefusal', () => {
     // spent, held, predicted, budget: what is left, or undefined when the budget is spent
     [0, 0, 3_000_000, 2_500_000, 2_500_000], // one text costs more than the whole budget
     [2_000_000, 0, 1_000_000, 2_500_000, 500_000],
-    [1_000_000, 1_600_000, 100_000, 2_500_000, 0], // held money took the rest
+    [1_000_000, 1_600_000, 100_000, 2_500_000, 0], // held money took the rest: nothing shorter fits
+    [1_000_000, 1_000_000, 600_000, 2_500_000, 500_000], // held money took some
     [2_500_000, 0, 100_000, 2_500_000, undefined], // spent: "has spent its daily budget"
     [3_000_000, 0, 100_000, 2_500_000, undefined], // lowered below today's spend
   ])(
@@ -154,6 +155,10 @@ describe('budgetRefusal', () => {
       const refusal = budgetRefusal(check);
       const en = errorText(translatorFor('en-US').t, refusal.id, refusal.context as never);
       if (left === undefined) expect(en).toContain('This server has spent its daily TTS budget');
+      else if (left === 0)
+        expect(en).toBe(
+          `This server’s daily TTS budget ($2.50) is taken up by requests still under way. Try again once they are read (any that fail give their share back); the whole budget is back <t:${MIDNIGHT / 1000}:R>.`,
+        );
       else
         expect(en).toContain(
           `This request would take this server past its daily TTS budget ($2.50): $${(left / 1e6).toFixed(2)} is left today`,
@@ -190,10 +195,8 @@ describe('Spending: the budget with the ledger', () => {
     await spend.record('g', 'a', 'gen2', 't2', { tokens: 10, micros: 100 });
     expect(usage.spentToday('g', NOON)).toEqual({ micros: 200, tokens: 20 });
     await spend.reserveMoney('g', 't3', 300, text(10)); // exactly the budget
-    await expect(spend.checkBudget('g', 300)).rejects.toMatchObject({
-      id: 'daily_budget_left',
-      context: { left: 0 },
-    });
+    // Held to the last micro-dollar: no "$0.00 is left, a shorter text may fit".
+    await expect(spend.checkBudget('g', 300)).rejects.toMatchObject({ id: 'daily_budget_held' });
     spend.release('t3'); // ended without a generation
     await spend.checkBudget('g', 300);
     expect(await spend.budgetSpent('g', 300)).toBeUndefined();
@@ -214,7 +217,8 @@ describe('Spending: the budget with the ledger', () => {
       spend.reserveMoney('g', 't1', 250, { tokens: 10, micros: undefined }),
     ).rejects.toMatchObject({ id: 'daily_budget_left', context: { left: 0.00005 } });
     await spend.reserveMoney('g', 't1', 300, { tokens: 10, micros: undefined });
-    await expect(spend.checkBudget('g', 300)).rejects.toMatchObject({ id: 'daily_budget_left' });
+    // 200 spent and 100 held: nothing is left.
+    await expect(spend.checkBudget('g', 300)).rejects.toMatchObject({ id: 'daily_budget_held' });
   });
 });
 

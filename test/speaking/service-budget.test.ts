@@ -68,7 +68,7 @@ describe('the daily budget through the speaking service (v3)', () => {
     const outcomes = await Promise.allSettled([0, 1, 2, 3, 4, 5].map(say));
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3);
     for (const refused of outcomes.filter((o) => o.status === 'rejected'))
-      expect(refused.reason).toMatchObject({ id: 'daily_budget_left', context: { left: 0 } });
+      expect(refused.reason).toMatchObject({ id: 'daily_budget_held' });
   });
 
   test('a request resumed after a restart is refused once the budget is spent, before any submit', async () => {

@@ -75,6 +75,16 @@ describe('the bill of a text', () => {
     [8, '', undefined],
     [8, 'NaN', undefined],
     [8, 'Infinity', undefined],
+    [8, Number.POSITIVE_INFINITY, undefined],
+    [8, '1e-6', { tokens: 8, micros: 1 }], // exponent form, as some serialisers write
+    ['8', '1E+1', { tokens: 8, micros: 10_000_000 }],
+    [8, ' 0.1 ', undefined], // padded: not a decimal as serialised; the hold is recorded
+    [8, '0x10', undefined],
+    [8, '-0', undefined],
+    ['0x8', 0.1, undefined],
+    [8.5, 0.1, undefined], // tokens are whole
+    [8, -0, { tokens: 8, micros: 0 }], // JSON's -0 is nothing billed, not "-$0.00"
+    [-0, 0, { tokens: 0, micros: 0 }],
   ])('tokens %j and dollar_cost %j are billed %j', (tokens, dollars, cost) => {
     const answered = { generation_id: 'gen_1', status: 'IN_QUEUE', tokens, dollar_cost: dollars };
     expect(parseRecord(answered, 'x').cost).toEqual(cost);

@@ -3,8 +3,8 @@
  * a word someone typed ("see you at party2") when another choice or no choice adds up.
  */
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
-import { withoutCheermotes } from '../../src/twitch/cheers.ts';
+import { describe, expect, test, vi } from 'vitest';
+import { MAX_STATES, withoutCheermotes } from '../../src/twitch/cheers.ts';
 
 const forty = Array.from({ length: 40 }, () => 'Cheer1').join(' ');
 /** Forty word-like candidates of even amounts: no set makes an odd cheer, and the search is long. */
@@ -25,9 +25,16 @@ describe('withoutCheermotes on real-looking cheers', () => {
     // The amounts say the word-like one is a cheermote too.
     ['my goal1 is Cheer100', 101, 'my is'],
     ['Anon100 thanks for the stream', 100, 'thanks for the stream'],
-    // Of two sets that add up, the one without the word-like prefix, then the smaller, then the leftmost.
+    // A global prefix that starts with a digit; only a global prefix may hold digits.
+    ['4Head100 lol', 100, 'lol'],
+    ['lol 4head5 Cheer5', 10, 'lol'],
+    ['xbox360one2 Cheer1', 3, 'xbox360one2'],
+    // Of two sets that add up, the one without the word-like prefix, then the one with more sure
+    // words (Twitch counts each), then the leftmost.
     ['party2 Cheer1 Cheer1', 2, 'party2'],
-    ['Cheer2 Cheer1 Cheer1 ok', 2, 'Cheer1 Cheer1 ok'],
+    ['Cheer2 Cheer1 Cheer1 ok', 2, 'Cheer2 ok'],
+    // A channel's cheermote with sure ones: not a typed word of the same amount in their place.
+    ['Cheer10 Cheer5 ronniHype5 and my mp20', 20, 'and my mp20'],
     ['Cheer1 Cheer1 hi', 1, 'Cheer1 hi'],
     // Tags that disagree with the text: only the words no one types go.
     ['Cheer100 my goal1 is party2', 50, 'my goal1 is party2'],
@@ -38,7 +45,7 @@ describe('withoutCheermotes on real-looking cheers', () => {
     [`${forty} gg party2`, 41, 'Cheer1 gg'],
     [`${oneToForty} done`, 820, 'done'],
     [`Cheer7 ${evenParties} bye`, 20_001, evenParties.concat(' bye')],
-    [`${oneToForty} done uni3`, 3, `${oneToForty.replace(' Cheer3 ', ' ')} done uni3`],
+    [`${oneToForty} done uni3`, 3, `${oneToForty.replace('Cheer1 Cheer2 ', '')} done uni3`],
   ])('%j (%i bits) → %j', (text, bits, expected) => {
     expect(withoutCheermotes(text, bits)).toBe(expected);
   });
@@ -70,9 +77,14 @@ function removed(words: readonly string[], kept: readonly string[]): string[] {
   return out;
 }
 
+/** Unknown-prefix words, word-like global ones, then minus the sure ones: the least is best. */
 const cost = (words: readonly string[]): [number, number, number] => {
   const doubts = words.map((word) => doubtOf(word)?.doubt);
-  return [doubts.filter((d) => d === 2).length, doubts.filter((d) => d === 1).length, words.length];
+  return [
+    doubts.filter((d) => d === 2).length,
+    doubts.filter((d) => d === 1).length,
+    -doubts.filter((d) => d === 0).length,
+  ];
 };
 
 /** The least cost of a set of `words`' candidates adding up to `bits`, by trying every set. */
@@ -140,6 +152,36 @@ describe('withoutCheermotes, for any cheer', () => {
           expect(kept).toBe(words.filter((word) => !/^Cheer[1-9]\d*$/.test(word)).join(' '));
         },
       ),
+    );
+  });
+});
+
+describe('withoutCheermotes on a hostile cheer', () => {
+  /** A 500-character line of word-like global cheermotes: no set of them makes 999 bits quickly. */
+  const hostile = Array.from({ length: 86 }, (_, i) => `uni${(i % 50) + 1}`)
+    .join(' ')
+    .slice(0, 500);
+
+  test('the search stores at most MAX_STATES states, one number each (was 50,000 objects: ~11 ms, up to 25 ms loaded)', () => {
+    const sets = vi.spyOn(Map.prototype, 'set');
+    let objects = 0;
+    try {
+      withoutCheermotes(hostile, 999);
+      for (const [, value] of sets.mock.calls) if (typeof value === 'object') objects++;
+      expect(sets.mock.calls.length).toBeLessThanOrEqual(MAX_STATES);
+      expect(MAX_STATES).toBeLessThanOrEqual(10_000);
+    } finally {
+      sets.mockRestore();
+    }
+    expect(objects).toBe(0);
+  });
+
+  test('past the cap (the price of the bound), the line keeps its word-like cheermotes: only sure ones go', () => {
+    expect(withoutCheermotes(hostile, 999)).toBe(
+      hostile
+        .split(' ')
+        .filter((w) => w !== '')
+        .join(' '),
     );
   });
 });
