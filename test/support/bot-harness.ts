@@ -88,11 +88,6 @@ export async function startTestBot(
     // Tests repeat the same text and count generations; those about the cache turn it on.
     TTS_CACHE_TTL: '0',
     TTS_GENERATION_TIME: generationTimeEnv(emulatorOptions.generationMs),
-    // The end-to-end expectations were written for v2's 30-character minimum (a short chat line
-    // opens with "Here is what the chat says.", `/say gg` is too short); v3's own default of 1
-    // is covered by parse.test and turns.test. TODO(lead): drop once reader-e2e, busy-chat-e2e,
-    // budget-e2e and say.test expect v3's unpadded lines.
-    TTS_MIN_TEXT_LENGTH: '30',
     ...options.env,
   });
   const processes = new FfmpegProcesses();
