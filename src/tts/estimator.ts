@@ -171,6 +171,17 @@ export class GenerationEstimator {
   }
 
   /**
+   * How widely the model's generation times scatter about the estimate, as a share of it (a
+   * standard deviation of the log time): what the fit could not explain, per degree of freedom
+   * (0 for a steady API, whose bounds all fit; about the spread of a jittered one's). 0 while
+   * the prior still counts.
+   */
+  spread(model: Model): number {
+    this.estimate(model, 0);
+    return this.#state(model).fit?.spread ?? 0;
+  }
+
+  /**
    * How long a new generation of `textLength` characters will surely run, going by the latest
    * {@link RECENT_SAMPLES} generations: the smallest share of its estimate that they were seen
    * running, times the estimate; 0 while fewer are learned. A slow API (or model) shows here that
@@ -356,6 +367,11 @@ interface TrendFit {
   readonly line: Line;
   /** Growth of the log time per generation: the newest generation sits on the line, the next one `e^trend` above. */
   readonly trend: number;
+  /**
+   * The spread of log times the fit leaves unexplained: the root mean square of its log
+   * distances from the bounds, per degree of freedom (0 while the prior still counts).
+   */
+  readonly spread: number;
 }
 
 /**
@@ -372,7 +388,7 @@ interface TrendFit {
  */
 function fitTrend(samples: readonly Sample[], allowed: boolean): TrendFit {
   const flat = fitBounded(samples);
-  if (!allowed || samples.length < TREND_MIN_SAMPLES) return { line: flat, trend: 0 };
+  if (!allowed || samples.length < TREND_MIN_SAMPLES) return { line: flat, trend: 0, spread: 0 };
   const newest = samples.length - 1;
   const at = (trend: number) => {
     const shifted = samples.map((s, i) => {
@@ -393,14 +409,18 @@ function fitTrend(samples: readonly Sample[], allowed: boolean): TrendFit {
   // jittered neighbours make such trends by chance.
   const lost = Math.abs(best.trend) * HALF_LIFE_SAMPLES <= TREND_SPREADS * Math.sqrt(noise);
   if (lost || !(zero.misfit - best.misfit > TREND_EVIDENCE * noise)) {
-    return { line: flat, trend: 0 };
+    return { line: flat, trend: 0, spread: Math.sqrt(zero.misfit / Math.max(1, weight - 2)) };
   }
   let chosen = best;
   for (const t of tried) {
     if (Math.sign(t.trend) !== Math.sign(best.trend) || t.misfit > best.misfit + noise) continue;
     if (Math.abs(t.trend) < Math.abs(chosen.trend)) chosen = t;
   }
-  return { line: chosen.line, trend: chosen.trend };
+  return {
+    line: chosen.line,
+    trend: chosen.trend,
+    spread: Math.sqrt(chosen.misfit / Math.max(1, weight - 3)),
+  };
 }
 
 /** Sum of squared log distances of the line from each sample's interval (weighted). */

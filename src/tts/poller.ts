@@ -52,15 +52,22 @@ const TAIL_STEP_SHARE = 0.25;
  * 1–2 s cadence would lose up to 2 s). Far past its plan (an API slower than learned, a load
  * spike), the estimate says little and each re-check waits a share of the overrun, so a task
  * several times slower costs a few polls, not one per budget; never more than the longest interval.
+ * On an API whose times scatter (`spreadMs`: the estimator's spread times the estimate), a task
+ * not done one lag budget after its plan is somewhere in the scatter, not moments away: from
+ * then on, re-checks come every spread (a steady API, spread 0, keeps the lag budget).
  */
 export function recheckAfter(
   elapsedMs: number,
   plannedMs: number,
   lagBudgetMs: number,
   maxIntervalMs: number,
+  spreadMs = 0,
 ): number {
+  // The first re-check (half a budget past the plan, or less) stays at the lag budget.
+  const scattered = elapsedMs - plannedMs >= lagBudgetMs / 2;
+  const near = scattered ? Math.max(lagBudgetMs, spreadMs) : lagBudgetMs;
   const overrun = elapsedMs - TAIL_FACTOR * plannedMs;
-  const step = overrun > 0 ? Math.max(lagBudgetMs, TAIL_STEP_SHARE * overrun) : lagBudgetMs;
+  const step = overrun > 0 ? Math.max(near, TAIL_STEP_SHARE * overrun) : near;
   return Math.min(maxIntervalMs, Math.max(QUICK_POLL_FLOOR_MS, step));
 }
 
@@ -281,6 +288,7 @@ export class PollScheduler {
             entry.plannedAt - submittedAt,
             this.#lagBudgetMs(),
             maxIntervalMs,
+            estimator.spread(model) * expected,
           );
       } else {
         const remaining = submittedAt + expected - now;

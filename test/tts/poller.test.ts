@@ -604,4 +604,23 @@ describe('recheckAfter', () => {
       expect(recheckAfter(elapsed, planned, 400, 2000)).toBe(wait);
     },
   );
+
+  test.each([
+    // elapsed, planned, spread (ms), expected wait
+    // the first re-check after the plan stays at the lag budget, whatever the spread
+    [1000, 1000, 900, 400],
+    [1150, 1000, 900, 400],
+    // from one budget past the plan, every spread when it is wider than the budget
+    [1400, 1000, 900, 900],
+    [1400, 1000, 300, 400],
+    [1400, 1000, 5000, 2000],
+    // past twice the plan, the larger of the spread and a quarter of the overrun
+    [4000, 1000, 900, 900],
+    [8000, 1000, 900, 1500],
+  ])(
+    'a scattered API: running %i ms after submission, planned at %i ms, spread %i ms: looks again after %i ms',
+    (elapsed, planned, spread, wait) => {
+      expect(recheckAfter(elapsed, planned, 400, 2000, spread)).toBe(wait);
+    },
+  );
 });
