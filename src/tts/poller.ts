@@ -84,6 +84,8 @@ interface Entry {
   aim: 'probe' | 'first' | 'cadence';
   /** When the estimate expects the task done, plus the margin: where a missed probe looks next. */
   readonly plannedAt: number;
+  /** The same before the first poll's cap (later than `plannedAt` when the cap cut it short). */
+  readonly expectedAt: number;
   /** Whether polls are timed from an estimate (else the spec's cadence: nothing is known). */
   readonly timed: boolean;
   /** When the last poll that saw the task running was sent. */
@@ -142,6 +144,7 @@ export class PollScheduler {
         nextPollAt: probe === undefined ? plannedAt : submittedAt + this.#firstWait(probe),
         aim: planned <= 0 ? 'cadence' : probe === undefined ? 'first' : 'probe',
         plannedAt,
+        expectedAt: submittedAt + Math.max(QUICK_POLL_FLOOR_MS, planned),
         timed: planned > 0,
         lastGeneratingAt: undefined,
         failures: 0,
@@ -279,6 +282,14 @@ export class PollScheduler {
         // The estimate is not too slow after all: poll when it expects the task done, as usual.
         entry.aim = 'first';
         entry.nextPollAt = Math.max(now + QUICK_POLL_FLOOR_MS, entry.plannedAt);
+      } else if (firstTimed && entry.expectedAt > entry.plannedAt && estimator.trend(model) > 0) {
+        // The cap cut the first poll short of an estimate that a learned slowing explains (the
+        // cap's premise, an estimate fitted to other lengths, does not hold), and the task runs
+        // past the cap as the estimate said: look next when the estimate expects it done.
+        entry.nextPollAt = Math.max(
+          now + QUICK_POLL_FLOOR_MS,
+          entry.expectedAt - estimator.spread(model) * expected,
+        );
       } else if (entry.timed) {
         // Expected done by now, so it is likely moments away: quick looks, not full intervals.
         entry.nextPollAt =
