@@ -52,9 +52,11 @@ const TAIL_STEP_SHARE = 0.25;
  * 1–2 s cadence would lose up to 2 s). Far past its plan (an API slower than learned, a load
  * spike), the estimate says little and each re-check waits a share of the overrun, so a task
  * several times slower costs a few polls, not one per budget; never more than the longest interval.
- * On an API whose times scatter (`spreadMs`: the estimator's spread times the estimate), a task
- * not done one lag budget after its plan is somewhere in the scatter, not moments away: from
- * then on, re-checks come every spread (a steady API, spread 0, keeps the lag budget).
+ * On an API whose times scatter (`spreadMs`: the estimator's spread of log times, times the
+ * estimate or the time elapsed, whichever is longer: a scatter in log time widens in ms as the
+ * task runs on), a task not done one lag budget after its plan is somewhere in the scatter, not
+ * moments away: from then on, re-checks come every spread (a steady API, spread 0, keeps the
+ * lag budget).
  */
 export function recheckAfter(
   elapsedMs: number,
@@ -299,7 +301,7 @@ export class PollScheduler {
             entry.plannedAt - submittedAt,
             this.#lagBudgetMs(),
             maxIntervalMs,
-            estimator.spread(model) * expected,
+            estimator.spread(model) * Math.max(expected, sentAt - submittedAt),
           );
       } else {
         const remaining = submittedAt + expected - now;
