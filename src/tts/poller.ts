@@ -287,7 +287,8 @@ export class PollScheduler {
       } else if (firstTimed && entry.expectedAt > entry.plannedAt && estimator.trend(model) > 0) {
         // The cap cut the first poll short of an estimate that a learned slowing explains (the
         // cap's premise, an estimate fitted to other lengths, does not hold), and the task runs
-        // past the cap as the estimate said: look next when the estimate expects it done.
+        // past the cap as the estimate said: look next when the estimate expects it done, less
+        // the learned spread (an estimate past the cap is an extrapolation: it errs both ways).
         entry.nextPollAt = Math.max(
           now + QUICK_POLL_FLOOR_MS,
           entry.expectedAt - estimator.spread(model) * expected,
