@@ -64,7 +64,7 @@ interface ModelState {
   readonly samples: Sample[];
   /** ms added to the estimate to time the first poll; moved by how first polls fare. */
   marginMs: number;
-  line: Line | undefined;
+  fit: TrendFit | undefined;
   /** Set once it learned anything (a restore adopts stored state only before that). */
   learned: boolean;
 }
@@ -102,6 +102,20 @@ export const RECENT_SAMPLES = 2;
 /** A share of the estimate by which the line may miss the recent bounds (a fit's rounding) before they scale it. */
 const RECENT_TOLERANCE = 0.02;
 
+/** The largest trend tried, in log time per generation (a tenth: the level triples in a dozen generations). */
+const TREND_MAX = 0.1;
+/** Grid steps of the trend on each side of 0. */
+const TREND_STEPS = 20;
+/** How many times the noise a trend must explain: two standard errors, squared. */
+const TREND_EVIDENCE = 4;
+/**
+ * How many spreads (standard deviations of the log time the fit leaves) a trend must move the
+ * level within {@link HALF_LIFE_SAMPLES} generations to be followed.
+ */
+const TREND_SPREADS = 2;
+/** Fewest generations a trend is fitted to (a line and a trend: three parameters, and one to spare). */
+const TREND_MIN_SAMPLES = 4;
+
 /**
  * Learns how long generations take, per model, as a line `a + b · length` fitted to the
  * bounds that polling gave recent generations (starting from a prior, which fades as they
@@ -125,7 +139,7 @@ export class GenerationEstimator {
     const afterMs = Math.min(Math.max(0, bounds.afterMs), byMs);
     state.samples.push({ textLength, afterMs, byMs, weight: 1 });
     if (state.samples.length > MAX_SAMPLES) state.samples.shift();
-    state.line = undefined;
+    state.fit = undefined;
     state.learned = true;
     this.#onChange?.();
   }
@@ -135,10 +149,36 @@ export class GenerationEstimator {
     const state = this.#state(model);
     const samples = this.#withPrior(model, decayed(state.samples));
     if (samples.length === 0) return 0;
-    state.line ??= fitBounded(samples);
-    const line = state.line;
-    const scale = recentScale(state.samples.slice(-RECENT_SAMPLES), (n) => evaluate(line, n));
-    return Math.max(0, scale * evaluate(line, textLength));
+    state.fit ??= fitTrend(samples, state.samples.length >= PRIOR_FADE_SAMPLES);
+    const { line, trend } = state.fit;
+    // The recent bounds against the line where the trend put each of them (the newest at 1).
+    const recent = state.samples.slice(-RECENT_SAMPLES);
+    const scale = recentScale(
+      recent,
+      (n, i) => evaluate(line, n) * Math.exp(-trend * (recent.length - 1 - i)),
+    );
+    return Math.max(0, scale * Math.exp(trend) * evaluate(line, textLength));
+  }
+
+  /**
+   * The trend followed: how much the log generation time grows per generation (0.05: 5 % slower
+   * each), 0 when none is (a steady or jittered API, or fewer than the prior's generations
+   * learned). For tests and diagnostics; {@link estimate} includes it.
+   */
+  trend(model: Model): number {
+    this.estimate(model, 0);
+    return this.#state(model).fit?.trend ?? 0;
+  }
+
+  /**
+   * How widely the model's generation times scatter about the estimate, as a share of it (a
+   * standard deviation of the log time): what the fit could not explain, per degree of freedom
+   * (0 for a steady API, whose bounds all fit; about the spread of a jittered one's). 0 while
+   * the prior still counts.
+   */
+  spread(model: Model): number {
+    this.estimate(model, 0);
+    return this.#state(model).fit?.spread ?? 0;
   }
 
   /**
@@ -244,7 +284,7 @@ export class GenerationEstimator {
         });
       }
       state.marginMs = Number.isFinite(saved.marginMs) ? clampMargin(saved.marginMs) : 0;
-      state.line = undefined;
+      state.fit = undefined;
       state.learned = true;
     }
   }
@@ -268,7 +308,7 @@ export class GenerationEstimator {
   #state(model: Model): ModelState {
     let state = this.#models.get(model);
     if (state === undefined) {
-      state = { samples: [], marginMs: 0, line: undefined, learned: false };
+      state = { samples: [], marginMs: 0, fit: undefined, learned: false };
       this.#models.set(model, state);
     }
     return state;
@@ -305,11 +345,14 @@ function priorScale(prior: TimeLine, samples: readonly Sample[]): number {
  * from above), the largest factor their upper bounds allow when they say "faster". When the
  * recent bounds disagree with each other (jitter), no factor fits them all and the line stands.
  */
-function recentScale(samples: readonly Sample[], at: (textLength: number) => number): number {
+function recentScale(
+  samples: readonly Sample[],
+  at: (textLength: number, index: number) => number,
+): number {
   let low = 0;
   let high = Number.POSITIVE_INFINITY;
-  for (const s of samples) {
-    const ms = at(s.textLength);
+  for (const [i, s] of samples.entries()) {
+    const ms = at(s.textLength, i);
     if (!(ms > 0)) continue;
     low = Math.max(low, s.afterMs / ms);
     high = Math.min(high, s.byMs / ms);
@@ -317,6 +360,92 @@ function recentScale(samples: readonly Sample[], at: (textLength: number) => num
   if (low > high) return 1;
   if (low > 1 + RECENT_TOLERANCE) return Number.isFinite(high) ? (low + high) / 2 : low;
   return high < 1 - RECENT_TOLERANCE ? high : 1;
+}
+
+/** A line and the trend of the level along it (see {@link fitTrend}). */
+interface TrendFit {
+  readonly line: Line;
+  /** Growth of the log time per generation: the newest generation sits on the line, the next one `e^trend` above. */
+  readonly trend: number;
+  /**
+   * The spread of log times the fit leaves unexplained: the root mean square of its log
+   * distances from the bounds, per degree of freedom (0 while the prior still counts).
+   */
+  readonly spread: number;
+}
+
+/**
+ * A time that drifts (evening load) at a steady pace: the line fitted with each older
+ * generation's bounds scaled by `e^(trend · age)`, the trend tried on a grid, each judged by the
+ * log distance of the line from the bounds. The noise is what the best fit leaves per degree of
+ * freedom, and at least what the brackets' own width leaves. A trend is followed only when it
+ * (a) explains the bounds better than no trend by {@link TREND_EVIDENCE} times that noise (two
+ * standard errors), and (b) moves the level within {@link HALF_LIFE_SAMPLES} generations by more
+ * than {@link TREND_SPREADS} spreads: a steady API leaves nothing to explain, a jittered one
+ * leaves a spread that hides the trends its neighbours make by chance; either keeps trend 0 and
+ * the flat line, as before. Of the trends within one noise unit of the best, the one nearest 0
+ * is taken (what the bounds allow, not more: an overshoot is paid in lag on every poll).
+ */
+function fitTrend(samples: readonly Sample[], allowed: boolean): TrendFit {
+  const flat = fitBounded(samples);
+  if (!allowed || samples.length < TREND_MIN_SAMPLES) return { line: flat, trend: 0, spread: 0 };
+  const newest = samples.length - 1;
+  const at = (trend: number) => {
+    const shifted = samples.map((s, i) => {
+      const factor = Math.exp(trend * (newest - i));
+      return { ...s, afterMs: s.afterMs * factor, byMs: s.byMs * factor };
+    });
+    const line = trend === 0 ? flat : fitBounded(shifted);
+    return { line, trend, misfit: logMisfit(shifted, line) };
+  };
+  const tried: { line: Line; trend: number; misfit: number }[] = [];
+  for (let k = -TREND_STEPS; k <= TREND_STEPS; k++) tried.push(at((k * TREND_MAX) / TREND_STEPS));
+  const zero = tried[TREND_STEPS] ?? at(0);
+  let best = zero;
+  for (const t of tried) if (t.misfit < best.misfit) best = t;
+  const weight = samples.reduce((sum, s) => sum + s.weight, 0);
+  const noise = Math.max(best.misfit / Math.max(1, weight - 3), bracketNoise(samples));
+  // A trend the spread would hide over the memory of the fit does not help the next poll:
+  // jittered neighbours make such trends by chance.
+  const lost = Math.abs(best.trend) * HALF_LIFE_SAMPLES <= TREND_SPREADS * Math.sqrt(noise);
+  if (lost || !(zero.misfit - best.misfit > TREND_EVIDENCE * noise)) {
+    return { line: flat, trend: 0, spread: Math.sqrt(zero.misfit / Math.max(1, weight - 2)) };
+  }
+  let chosen = best;
+  for (const t of tried) {
+    if (Math.sign(t.trend) !== Math.sign(best.trend) || t.misfit > best.misfit + noise) continue;
+    if (Math.abs(t.trend) < Math.abs(chosen.trend)) chosen = t;
+  }
+  return {
+    line: chosen.line,
+    trend: chosen.trend,
+    spread: Math.sqrt(chosen.misfit / Math.max(1, weight - 3)),
+  };
+}
+
+/** Sum of squared log distances of the line from each sample's interval (weighted). */
+function logMisfit(samples: readonly Sample[], line: Line): number {
+  let sum = 0;
+  for (const s of samples) {
+    const value = Math.max(1, evaluate(line, s.textLength));
+    sum += s.weight * Math.log(value / Math.max(1, clampTo(s, value))) ** 2;
+  }
+  return sum;
+}
+
+/**
+ * The variance of a log time that a bracket alone leaves (a time anywhere within it: its
+ * width squared over 12), averaged over the brackets: the least noise a fit may claim.
+ */
+function bracketNoise(samples: readonly Sample[]): number {
+  let sum = 0;
+  let weight = 0;
+  for (const s of samples) {
+    if (!(s.afterMs > 0)) continue;
+    sum += (s.weight * Math.log(s.byMs / s.afterMs) ** 2) / 12;
+    weight += s.weight;
+  }
+  return weight > 0 ? sum / weight : 0;
 }
 
 /** The samples weighted by age: the newest counts 1, one {@link HALF_LIFE_SAMPLES} older half. */

@@ -52,15 +52,24 @@ const TAIL_STEP_SHARE = 0.25;
  * 1–2 s cadence would lose up to 2 s). Far past its plan (an API slower than learned, a load
  * spike), the estimate says little and each re-check waits a share of the overrun, so a task
  * several times slower costs a few polls, not one per budget; never more than the longest interval.
+ * On an API whose times scatter (`spreadMs`: the estimator's spread of log times, times the
+ * estimate or the time elapsed, whichever is longer: a scatter in log time widens in ms as the
+ * task runs on), a task not done one lag budget after its plan is somewhere in the scatter, not
+ * moments away: from then on, re-checks come every spread (a steady API, spread 0, keeps the
+ * lag budget).
  */
 export function recheckAfter(
   elapsedMs: number,
   plannedMs: number,
   lagBudgetMs: number,
   maxIntervalMs: number,
+  spreadMs = 0,
 ): number {
+  // The first re-check (half a budget past the plan, or less) stays at the lag budget.
+  const scattered = elapsedMs - plannedMs >= lagBudgetMs / 2;
+  const near = scattered ? Math.max(lagBudgetMs, spreadMs) : lagBudgetMs;
   const overrun = elapsedMs - TAIL_FACTOR * plannedMs;
-  const step = overrun > 0 ? Math.max(lagBudgetMs, TAIL_STEP_SHARE * overrun) : lagBudgetMs;
+  const step = overrun > 0 ? Math.max(near, TAIL_STEP_SHARE * overrun) : near;
   return Math.min(maxIntervalMs, Math.max(QUICK_POLL_FLOOR_MS, step));
 }
 
@@ -77,6 +86,8 @@ interface Entry {
   aim: 'probe' | 'first' | 'cadence';
   /** When the estimate expects the task done, plus the margin: where a missed probe looks next. */
   readonly plannedAt: number;
+  /** The same before the first poll's cap (later than `plannedAt` when the cap cut it short). */
+  readonly expectedAt: number;
   /** Whether polls are timed from an estimate (else the spec's cadence: nothing is known). */
   readonly timed: boolean;
   /** When the last poll that saw the task running was sent. */
@@ -135,6 +146,7 @@ export class PollScheduler {
         nextPollAt: probe === undefined ? plannedAt : submittedAt + this.#firstWait(probe),
         aim: planned <= 0 ? 'cadence' : probe === undefined ? 'first' : 'probe',
         plannedAt,
+        expectedAt: submittedAt + Math.max(QUICK_POLL_FLOOR_MS, planned),
         timed: planned > 0,
         lastGeneratingAt: undefined,
         failures: 0,
@@ -272,6 +284,15 @@ export class PollScheduler {
         // The estimate is not too slow after all: poll when it expects the task done, as usual.
         entry.aim = 'first';
         entry.nextPollAt = Math.max(now + QUICK_POLL_FLOOR_MS, entry.plannedAt);
+      } else if (firstTimed && entry.expectedAt > entry.plannedAt && estimator.trend(model) > 0) {
+        // The cap cut the first poll short of an estimate that a learned slowing explains (the
+        // cap's premise, an estimate fitted to other lengths, does not hold), and the task runs
+        // past the cap as the estimate said: look next when the estimate expects it done, less
+        // the learned spread (an estimate past the cap is an extrapolation: it errs both ways).
+        entry.nextPollAt = Math.max(
+          now + QUICK_POLL_FLOOR_MS,
+          entry.expectedAt - estimator.spread(model) * expected,
+        );
       } else if (entry.timed) {
         // Expected done by now, so it is likely moments away: quick looks, not full intervals.
         entry.nextPollAt =
@@ -281,6 +302,7 @@ export class PollScheduler {
             entry.plannedAt - submittedAt,
             this.#lagBudgetMs(),
             maxIntervalMs,
+            estimator.spread(model) * Math.max(expected, sentAt - submittedAt),
           );
       } else {
         const remaining = submittedAt + expected - now;

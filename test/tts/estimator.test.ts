@@ -216,6 +216,59 @@ describe('GenerationEstimator following a time that changes', () => {
   });
 });
 
+describe('GenerationEstimator following a steady slowing (a trend)', () => {
+  const lengths = [140, 41, 201, 33, 85, 160, 81, 220, 180, 77, 45, 58, 158, 88, 235];
+  const prior = (n: number) => 800 + 15 * n;
+  /**
+   * 30 generations polled as the scheduler does (first at the estimate plus the largest margin
+   * it allows, 300 ms, then every 400 ms): which of the 24 after the first 6 had their first
+   * poll find the task still running, and the trend followed after each.
+   */
+  function run(time: (n: number, i: number) => number, texts: readonly number[] = lengths) {
+    const estimator = new GenerationEstimator({ prior: PRIOR });
+    const misses: number[] = [];
+    const trends: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const n = texts[i % texts.length] ?? 100;
+      const ms = time(n, i);
+      let at = estimator.estimate('base', n) + 300;
+      let afterMs = 0;
+      if (at < ms && i >= 6) misses.push(i);
+      while (at < ms) {
+        afterMs = at;
+        at += 400;
+      }
+      estimator.observe('base', n, { afterMs, byMs: at });
+      trends.push(estimator.trend('base'));
+    }
+    return { misses, trends };
+  }
+
+  test('slowing from 1x to 3x over 30 generations: the first poll finds most done', () => {
+    // Before the trend, the fit and the level of the last two trailed: 17 of 24 first polls
+    // found the task running (7, 8, 9, 12, 14–18, 20–25, 27, 29); with it, 3 (7, 9, 12).
+    const { misses, trends } = run((n, i) => prior(n) * (1 + (2 * i) / 29));
+    expect(misses.length).toBeLessThanOrEqual(4);
+    expect(misses.filter((i) => i >= 15)).toEqual([]);
+    expect(trends.slice(10).every((trend) => trend > 0.01 && trend < 0.1)).toBe(true);
+  });
+
+  test('a steady API at any level and lengths is followed with no trend', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.2, max: 3, noNaN: true }),
+        fc.array(fc.integer({ min: 30, max: 300 }), { minLength: 30, maxLength: 30 }),
+        (level, texts) => {
+          const { misses, trends } = run((n) => level * prior(n), texts);
+          expect(trends.every((trend) => trend === 0)).toBe(true);
+          expect(misses.length).toBeLessThanOrEqual(2);
+        },
+      ),
+      { numRuns: 40, seed: 29 },
+    );
+  });
+});
+
 describe('GenerationEstimator.surelyRunsMs', () => {
   test('both latest generations seen running near their estimate: about the estimate', () => {
     const estimator = new GenerationEstimator();

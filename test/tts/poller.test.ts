@@ -587,6 +587,34 @@ describe('PollScheduler notice lag', () => {
   });
 });
 
+describe('PollScheduler on an API that slows steadily', () => {
+  test('a first poll capped short of an estimate the learned slowing explains: the next at the estimate, not every 400 ms', async () => {
+    const estimator = new GenerationEstimator({ prior: API_PRIOR });
+    const prior = (n: number) => 800 + 15 * n;
+    const lengths = [140, 41, 201, 33, 85, 160, 81, 220, 180, 77];
+    // 20 generations slowing from 1x to 2.3x the prior, each bracketed within 200 ms.
+    for (let i = 0; i < 20; i++) {
+      const n = lengths[i % lengths.length] ?? 100;
+      const ms = prior(n) * (1 + (2 * i) / 29);
+      estimator.observe('base', n, { afterMs: ms - 100, byMs: ms + 100 });
+    }
+    expect(estimator.trend('base')).toBeGreaterThan(0);
+    // The next, 300 characters at 2.38x: about 12.6 s, past the first poll's 10 s cap.
+    const durationMs = prior(300) * (1 + (2 * 20) / 29);
+    expect(estimator.estimate('base', 300)).toBeGreaterThan(10_000);
+    const [result] = await oneAtATime(
+      1,
+      () => 300,
+      () => durationMs,
+      estimator,
+    );
+    // Before: polled at the cap (lifted a little by the last two brackets), then every 400 ms
+    // to the finish: 4 polls. Now 2: the capped one, then the estimate less its spread.
+    expect(result?.polls).toBeLessThanOrEqual(2);
+    expect(result?.lagMs).toBeLessThanOrEqual(480);
+  });
+});
+
 describe('recheckAfter', () => {
   test.each([
     // elapsed, planned, expected wait: near the plan, the lag budget (400)
@@ -602,6 +630,25 @@ describe('recheckAfter', () => {
     'a task running %i ms after submission, planned at %i ms: looks again after %i ms',
     (elapsed, planned, wait) => {
       expect(recheckAfter(elapsed, planned, 400, 2000)).toBe(wait);
+    },
+  );
+
+  test.each([
+    // elapsed, planned, spread (ms), expected wait
+    // the first re-check after the plan stays at the lag budget, whatever the spread
+    [1000, 1000, 900, 400],
+    [1150, 1000, 900, 400],
+    // from one budget past the plan, every spread when it is wider than the budget
+    [1400, 1000, 900, 900],
+    [1400, 1000, 300, 400],
+    [1400, 1000, 5000, 2000],
+    // past twice the plan, the larger of the spread and a quarter of the overrun
+    [4000, 1000, 900, 900],
+    [8000, 1000, 900, 1500],
+  ])(
+    'a scattered API: running %i ms after submission, planned at %i ms, spread %i ms: looks again after %i ms',
+    (elapsed, planned, spread, wait) => {
+      expect(recheckAfter(elapsed, planned, 400, 2000, spread)).toBe(wait);
     },
   );
 });

@@ -148,17 +148,19 @@ const MISSED: readonly (readonly [string, Limits, Cell])[] = [
   // Measured 3.00 polls, lag 3820 ms.
   ['fixed 4 s', { ...TARGETS, freshPolls: 3, freshLagMs: 3900 }, 'freshPolls'],
   ['fixed 4 s', { ...TARGETS, freshPolls: 3, freshLagMs: 3900 }, 'freshLag'],
-  // Warm polls: the fit (and the last two generations' level) trails a steady slowing.
-  // Measured fresh 2.00, warm 2.96.
-  ['drift 1x to 3x', { ...TARGETS, freshPolls: 2, warmPolls: 3.1 }, 'freshPolls'],
-  ['drift 1x to 3x', { ...TARGETS, freshPolls: 2, warmPolls: 3.1 }, 'warmPolls'],
+  // Warm polls: the trend (estimator's `fitTrend`) follows a steady slowing, but its estimate
+  // is still a few % off the next time (more than the 300 ms margin on 5–10 s tasks).
+  // Measured fresh 2.00, warm 1.50 / 1.58 / 1.46 (before the trend: 2.96 / 2.38 / 2.71).
+  ['drift 1x to 3x', { ...TARGETS, freshPolls: 2, warmPolls: 1.66 }, 'freshPolls'],
+  ['drift 1x to 3x', { ...TARGETS, freshPolls: 2, warmPolls: 1.66 }, 'warmPolls'],
   // Neither target can be met at σ = 0.5 by any schedule (about 4 polls for the lag).
-  // Measured fresh 2.67 / 2136 ms, warm 3.29 / 7400 ms.
+  // Measured fresh 2.67 / 2136 ms, warm 1.96 / 1.71 / 2.08 polls, lag p95 up to 7343 ms
+  // (before re-checks spaced by the learned spread: 3.29 / 1.88 / 2.46, 7400 ms).
   ...(['freshPolls', 'freshLag', 'warmPolls', 'warmLag'] as const).map(
     (cell) =>
       [
         'jitter sigma 0.5',
-        { freshPolls: 2.67, freshLagMs: 2200, warmPolls: 3.3, warmLagMs: 7500 },
+        { freshPolls: 2.67, freshLagMs: 2200, warmPolls: 2.1, warmLagMs: 7500 },
         cell,
       ] as const,
   ),
