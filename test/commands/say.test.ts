@@ -60,8 +60,7 @@ describe('/say with a file', () => {
     expect(spoken).not.toContain('<@');
   });
 
-  test.each([
-    [{ text: 'too short' }, 'too short'],
+  const refusals: [Record<string, string>, string][] = [
     [
       { voice: 'af_3kbq21leo', emotion: 'happy' },
       // v3 has no emotions at all: it says so rather than send the member to `advance`.
@@ -69,16 +68,22 @@ describe('/say with a file', () => {
     ],
     [{ voice: 'no_such_voice' }, 'There is no voice'],
     [{ output: 'voice' }, 'not in a voice channel'],
-  ])('%j is refused before any generation, ephemerally: %s', async (options, message) => {
-    const before = t.emulator.counts()[api.submit]?.total ?? 0;
-    const handle = say(options);
-    await handle.waitFor((e) => (e.kind === 'callback' && e.type === 4) || e.kind === 'delete');
-    // Refused at once, or after the public defer: then privately, and the public reply is gone.
-    const reply = handle.callback()?.type === 4 ? handle.lastMessage() : handle.followUps()[0];
-    expect(reply?.content).toContain(message);
-    expect((reply?.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
-    expect(t.emulator.counts()[api.submit]?.total ?? 0).toBe(before);
-  });
+  ];
+  // v3 takes a text of one character: only v2 refuses a short one.
+  if (api.version === 'v2') refusals.unshift([{ text: 'too short' }, 'too short']);
+  test.each(refusals)(
+    '%j is refused before any generation, ephemerally: %s',
+    async (options, message) => {
+      const before = t.emulator.counts()[api.submit]?.total ?? 0;
+      const handle = say(options);
+      await handle.waitFor((e) => (e.kind === 'callback' && e.type === 4) || e.kind === 'delete');
+      // Refused at once, or after the public defer: then privately, and the public reply is gone.
+      const reply = handle.callback()?.type === 4 ? handle.lastMessage() : handle.followUps()[0];
+      expect(reply?.content).toContain(message);
+      expect((reply?.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
+      expect(t.emulator.counts()[api.submit]?.total ?? 0).toBe(before);
+    },
+  );
 
   // v3 has no emotions and takes speed on Base only: asking for them is refused, not ignored.
   test.runIf(api.version === 'v3').each([

@@ -88,7 +88,12 @@ describe('a busy chat', () => {
     ] as const)
       send(user, text);
     const text = await heardMatching(/people said/);
-    expect(text).toBe('Here is what the chat says. 4 people said LUL.');
+    // v2 refuses under 30 characters, so a short chorus is prefaced; v3 takes it as it is.
+    expect(text).toBe(
+      api.version === 'v3'
+        ? '4 people said LUL.'
+        : 'Here is what the chat says. 4 people said LUL.',
+    );
     expect(submitted().join('\n')).not.toMatch(/bobby said|carol said/);
     const queue = await t.discord.slash({ user: 'admin', name: 'queue' }).waitForReply();
     expect(queue.content).toContain('3 heard in a chorus of repeats');
