@@ -1,13 +1,18 @@
 /**
  * `npm run start:sharded` end to end: the real ShardingManager with two shard processes, a real
- * redis-server, the fake Discord recommending two shards, and the TTS emulator on the spec's real
- * limits. Two servers on different shards share one API key; 40 `/say` at once must all be
- * delivered exactly once without a single 429 (the budgets are shared through Redis).
+ * redis-server, the fake Discord recommending two shards, and the TTS emulator. Two servers on
+ * different shards share one API key; 40 `/say` at once cross the key's per-minute allowance
+ * (v2: 20 submissions; v3: requests of every kind and its concurrent-job cap; see
+ * `tenthCrossing`) and must all be delivered exactly once without a single 429 (the budgets are
+ * shared through Redis). The rate windows are a tenth of real on both sides (the emulator's
+ * `timeScale: 0.1`, the bot's `TTS_LIMITS`, which is how an operator gives the bot its key's
+ * limits: the API does not announce them), so a "minute" is 6 s and the crossing takes seconds,
+ * not the two minutes 40 at 20 a minute take on the real windows.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { USER_ONE } from '../tools/emulator/index.ts';
 import { shardOf } from './fake-discord/gateway.ts';
-import { api } from './support/api-under-test.ts';
+import { api, mostInAnyWindow } from './support/api-under-test.ts';
 import { metricValue, startNode, waitForHttp } from './support/process.ts';
 import {
   type ShardedWorld,
@@ -15,11 +20,13 @@ import {
   startShardedWorld,
 } from './support/sharded-world.ts';
 
+const SAYS = 40;
+
 let world: ShardedWorld;
 let manager: ShardManager | undefined;
 
 beforeAll(async () => {
-  world = await startShardedWorld();
+  world = await startShardedWorld({ emulator: api.tenthCrossing.emulator });
 });
 afterAll(() => world?.close());
 
@@ -34,7 +41,7 @@ describe('sharded mode', () => {
   test('two shards, one key: 40 /say at once, 0 responses 429, each delivered exactly once', async () => {
     const [zero, one] = world.guilds;
     expect([shardOf(zero.id, 2), shardOf(one.id, 2)]).toEqual([0, 1]);
-    manager = await world.startManager();
+    manager = await world.startManager({ ...api.tenthCrossing.env });
     expect(manager.checks).toEqual([
       'store',
       'shard 0 discord',
@@ -52,7 +59,7 @@ describe('sharded mode', () => {
       );
     world.emulator.reset();
 
-    const says = Array.from({ length: 40 }, (_, i) => {
+    const says = Array.from({ length: SAYS }, (_, i) => {
       const guild = i % 2 === 0 ? zero : one;
       return world.discord.slash({
         user: 'member',
@@ -77,6 +84,21 @@ describe('sharded mode', () => {
     const submissions = api.submissions(world.emulator);
     expect(submissions).toHaveLength(40);
     expect(submissions.filter((entry) => api.accepted(entry))).toHaveLength(40);
+    // The load crossed the allowance: more than one window's worth, and no window held more.
+    const limited = api.limitedRequests(world.emulator, USER_ONE.userId);
+    const { allowance, concurrent } = api.tenthCrossing;
+    expect(limited.length).toBeGreaterThan(allowance.count);
+    expect(
+      mostInAnyWindow(
+        limited.map((r) => r.at),
+        allowance.windowMs,
+      ),
+    ).toBeLessThanOrEqual(allowance.count);
+    // With v3: no moment held more of the key's generations than the bot's concurrent-job cap.
+    if (concurrent !== undefined) {
+      expect(SAYS).toBeGreaterThan(concurrent);
+      expect(api.mostRunning(world.emulator, USER_ONE.userId)).toBeLessThanOrEqual(concurrent);
+    }
     const files = says.map((handle) => handle.files());
     expect(files.every((list) => list.length === 1)).toBe(true);
     const generationIds = new Set(files.map((list) => list[0]?.filename));

@@ -1,8 +1,11 @@
 /**
- * Discord gives an interaction 3 s for its first answer. With a store whose every operation takes
- * 4 s (Redis under load), each command and component still answers (defers) before any store
+ * Discord gives an interaction 3 s for its first answer. With a store whose every operation is
+ * slow (Redis under load), each command and component still answers (defers) before any store
  * operation completes, and a refusal found after a public defer still reaches the member alone.
- * Asserted on the order of events, never on time.
+ * Asserted on the order of events, never on time: a command that waited on any store operation
+ * before its first answer fails whatever the delay, which only has to be well above the bot's own
+ * time to answer (milliseconds). 2 s rather than Discord's 3 s or more, since the commands then
+ * finish through chains of such operations (40 s of the file's 56 s at 4 s).
  */
 import type Keyv from 'keyv';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -13,7 +16,7 @@ import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 import { eventually } from '../voice/support.ts';
 
 const EPHEMERAL = 64;
-const STORE_DELAY_MS = 4000;
+const STORE_DELAY_MS = 2000;
 const WAIT_MS = 40_000;
 const OPERATIONS = ['get', 'getMany', 'set', 'setMany', 'delete', 'deleteMany', 'has'];
 
@@ -109,7 +112,7 @@ function fail(message: string): never {
   throw new Error(message);
 }
 
-describe('with a store that takes 4 s per operation', () => {
+describe('with a store that takes 2 s per operation', () => {
   test('every command and component answers before the store does, then finishes', async () => {
     const h = await launch({
       voices: () => t.discord.slash({ user: 'member', name: 'voices', options: { model: 'base' } }),

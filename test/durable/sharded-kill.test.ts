@@ -9,15 +9,23 @@ import { RedisJournalIndex } from '../../src/durable/index.ts';
 import { openKeyv, openRedis } from '../../src/store/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import type { InteractionHandle } from '../fake-discord/index.ts';
-import { submissionCount } from '../support/api-under-test.ts';
+import { api, submissionCount } from '../support/api-under-test.ts';
 import { type ShardedWorld, startShardedWorld } from '../support/sharded-world.ts';
 
-/** Long enough that every generation is still running when the manager dies. */
-const GENERATION_MS = 45_000;
+/**
+ * Long enough that every generation is still running when the manager dies (the kill comes about
+ * 3 s after the first submission; the test checks it came before the first could complete), short
+ * enough not to idle once the shards are back (their restart takes about 10 s).
+ */
+const GENERATION_MS = 15_000;
 
 let world: ShardedWorld;
 beforeAll(async () => {
-  world = await startShardedWorld({ emulator: { generationMs: () => GENERATION_MS } });
+  // Rate windows a tenth of real on both sides (a minute lasts 6 s): the 20 generations' polls
+  // after the restart do not wait on v2's 60 status calls a minute, which is not what this is about.
+  world = await startShardedWorld({
+    emulator: { generationMs: () => GENERATION_MS, timeScale: 0.1 },
+  });
 }, 60_000);
 afterAll(() => world?.close(), 60_000);
 
@@ -49,7 +57,7 @@ const delivered = (handle: InteractionHandle) => handle.files().length;
 
 test('SIGKILL of the manager with 20 /say generating on two shards: after a restart each is delivered exactly once, 20 POST /tts in all', async () => {
   const [zero, one] = world.guilds;
-  const first = await world.startManager();
+  const first = await world.startManager({ TTS_LIMITS: api.tenthLimits });
   for (const guild of world.guilds) await world.configureKey(guild, USER_ONE.apiKey);
   world.emulator.reset();
 
@@ -72,13 +80,16 @@ test('SIGKILL of the manager with 20 /say generating on two shards: after a rest
   );
   expect(submissionCount(world.emulator)).toBe(20);
 
+  // Every generation was still running when the manager died: none could have completed yet.
+  const firstSubmitted = Math.min(...api.submissions(world.emulator).map((entry) => entry.at));
   first.process.child.kill('SIGKILL');
+  expect(Date.now() - firstSubmitted).toBeLessThan(GENERATION_MS);
   expect(await first.process.exited).toBeNull();
   // The shards stop by themselves once their manager is gone.
   await expect.poll(() => world.botProcesses(), { timeout: 30_000 }).toEqual([]);
   expect(handles.map(delivered)).toEqual(Array(20).fill(0));
 
-  const second = await world.startManager();
+  const second = await world.startManager({ TTS_LIMITS: api.tenthLimits });
   await expect
     .poll(() => handles.filter((handle) => delivered(handle) > 0).length, {
       timeout: 240_000,
