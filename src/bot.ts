@@ -67,6 +67,11 @@ export async function startBot(
      * default): while Redis is away, this one keeps to its share of each limit.
      */
     budgetSharers?: number;
+    /**
+     * The first wait before retrying a TTS call whose answer named none (doubling after); the
+     * real 1 s by default. Tests of API faults pass a few milliseconds so they do not sit out 1+2+4+8 s.
+     */
+    ttsRetryBaseMs?: number;
   },
 ): Promise<Bot> {
   const { logger, metrics, budgetSharers } = options;
@@ -97,7 +102,14 @@ export async function startBot(
     const ffmpeg = await findFfmpeg(config.ffmpegPath, logger);
     const commands = await loadCommands();
     const store = await openStore({ config, clock, logger, budgetSharers, onStop });
-    const tts = createTtsClients({ config, store, clock, logger, metrics });
+    const tts = createTtsClients({
+      config,
+      store,
+      clock,
+      logger,
+      metrics,
+      retryBaseMs: options.ttsRetryBaseMs,
+    });
     onStop(() => tts.saveLearned());
     const discord = new DiscordSession(config);
     onStop(() => discord.destroy());

@@ -5,6 +5,11 @@
  * submissions; v3: requests of every kind, polls included, and its concurrent-job cap; see
  * `tenthCrossing`), with rate windows a tenth of real on both sides, so a "minute" is 6 s. The
  * limits must hold across both hosts: 0 responses 429 and every request delivered exactly once.
+ *
+ * Kept apart from sharded.test.ts on purpose: sharing its servers saves ~1 s (they start in
+ * ~0.2 s; the time is in the managers and shards, which differ), and on one Redis this layout
+ * would find the commands' hash the other stored and register nothing, so "only the host of
+ * shard 0 registers the commands" could not be checked.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { USER_ONE } from '../tools/emulator/index.ts';

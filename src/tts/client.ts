@@ -29,6 +29,8 @@ export interface TtsClientOptions {
   /** Largest JSON answer the API may send; default 1 MiB. */
   readonly maxResponseBytes?: number | undefined;
   readonly maxRetries: number;
+  /** The first wait before a retry without `Retry-After`, doubling after; 1 s when absent (see `HttpContext`). */
+  readonly retryBaseMs?: number | undefined;
   /** Longest wait for rate budget before failing with `quota_exhausted`. */
   readonly maxBudgetWaitMs: number;
   readonly pollDeadlineMs: number;
@@ -115,6 +117,7 @@ export class TtsClient {
       timeoutMs: options.requestTimeoutMs,
       maxResponseBytes: options.maxResponseBytes,
       maxRetries: options.maxRetries,
+      retryBaseMs: options.retryBaseMs,
       onBudgetError: options.onBackgroundError,
       metrics,
     };

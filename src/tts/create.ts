@@ -38,6 +38,8 @@ export function createTtsClients(deps: {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics?: TtsMetrics | undefined;
+  /** The first retry wait without `Retry-After` (doubling after); the real 1 s when absent. */
+  readonly retryBaseMs?: number | undefined;
 }): TtsClients {
   const { config, store, clock, logger } = deps;
   const cache = new SpeechCache({
@@ -57,6 +59,7 @@ export function createTtsClients(deps: {
       metrics: deps.metrics,
       api: config.ttsApi,
       jobs: store.jobs,
+      retryBaseMs: deps.retryBaseMs,
     }),
     cache,
     learning: { store: store.learnedTimes, prior: config.generationPrior },

@@ -28,6 +28,8 @@ export function productionClientOptions(input: {
   readonly api?: ApiChoice | undefined;
   /** Where v3's concurrent-job slots are held; this process's memory when absent. */
   readonly jobs?: JobSlots | undefined;
+  /** The first retry wait without `Retry-After` (doubling after); the real 1 s when absent. Tests of faults shorten it. */
+  readonly retryBaseMs?: number | undefined;
 }): TtsClientOptions {
   const maxBudgetWaitMs = 5 * 60_000;
   const { api } = input;
@@ -44,6 +46,7 @@ export function productionClientOptions(input: {
     clock: input.clock,
     requestTimeoutMs: 15_000,
     maxRetries: 4,
+    retryBaseMs: input.retryBaseMs,
     maxBudgetWaitMs,
     pollDeadlineMs: input.pollDeadlineMs,
     pollIntervalMs: { min: 1000, max: 2000 },

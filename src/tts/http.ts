@@ -24,12 +24,25 @@ export interface HttpContext {
   /** Attempts after the first, for 429 (any method) and for transient failures of GETs. */
   readonly maxRetries: number;
   /**
+   * The first wait before a retry without `Retry-After`; each next one doubles it. Default
+   * {@link DEFAULT_RETRY_BASE_MS} (1 s, 2 s, 4 s…); tests of faults pass a small one.
+   */
+  readonly retryBaseMs?: number | undefined;
+  /**
    * Failures to update the rate budget after an answer. They never replace the
    * call's own outcome (a POST that succeeded has spent quota: its id must reach the caller).
    */
   readonly onBudgetError?: ((error: unknown) => void) | undefined;
   /** Counts the requests that do not go through `fetch` (v3's stream); `fetch` counts its own. */
   readonly metrics?: TtsMetrics | undefined;
+}
+
+/** The wait before the first retry of a call whose answer named none; each next wait doubles it. */
+export const DEFAULT_RETRY_BASE_MS = 1000;
+
+/** How long to wait before retry number `attempt + 1` (from 0) when the answer gave no `Retry-After`. */
+export function retryDelayMs(attempt: number, baseMs = DEFAULT_RETRY_BASE_MS): number {
+  return baseMs * 2 ** attempt;
 }
 
 /** One API call. */
@@ -90,7 +103,10 @@ export async function callApi(context: HttpContext, request: ApiRequest): Promis
       (!sent && error.kind === 'network') ||
       (idempotent && ['server_error', 'network', 'timeout'].includes(error.kind));
     if (!retryable || attempt >= context.maxRetries) throw error;
-    await context.clock.sleep(retryAfterMs ?? 1000 * 2 ** attempt, request.signal);
+    await context.clock.sleep(
+      retryAfterMs ?? retryDelayMs(attempt, context.retryBaseMs),
+      request.signal,
+    );
   }
 }
 

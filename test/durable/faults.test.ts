@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RedisJournalIndex } from '../../src/durable/index.ts';
 import { openRedis } from '../../src/store/index.ts';
-import { USER_ONE } from '../../tools/emulator/index.ts';
+import { type RequestLogEntry, USER_ONE } from '../../tools/emulator/index.ts';
 import type { InteractionHandle } from '../fake-discord/index.ts';
 import { api } from '../support/api-under-test.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
@@ -58,12 +58,33 @@ async function recovers(t: TestBot): Promise<void> {
   expect(after.file, after.text).toBe(true);
 }
 
+/** The bot's first retry wait in the API fault tests (the real one is 1 s). */
+const RETRY_BASE_MS = 50;
+
+/**
+ * Asserts that each of `attempts` (one /say's submissions, oldest first) came after a wait that
+ * doubles from the base: RETRY_BASE_MS after the first 429, twice that after the second…
+ */
+function expectBackoff(attempts: readonly RequestLogEntry[]): void {
+  attempts.slice(1).forEach((entry, i) => {
+    const previous = attempts[i];
+    if (previous === undefined) throw new Error('no submission before a retry');
+    // The wait starts once the 429 is answered; 1 ms for the clocks' rounding.
+    expect(entry.at - previous.doneAt, `wait after 429 number ${i + 1}`).toBeGreaterThanOrEqual(
+      RETRY_BASE_MS * 2 ** i - 1,
+    );
+  });
+}
+
 describe('API faults (SQLite store)', () => {
   let t: TestBot;
   beforeAll(async () => {
     // Rate windows a tenth of real (a minute lasts 6 s) on both sides, so the ~30 generations
-    // here never wait for the vendor's allowance (v2: 20 generations a minute).
+    // here never wait for the vendor's allowance (v2: 20 generations a minute). Retries wait
+    // RETRY_BASE_MS, 2x, 4x… instead of the real 1 s, 2 s, 4 s… (the doubling is checked below;
+    // the real base in test/tts/http.test.ts).
     t = await startTestBot({
+      ttsRetryBaseMs: RETRY_BASE_MS,
       emulator: { timeScale: 0.1 },
       env: {
         TTS_POLL_DEADLINE: '4s',
@@ -143,21 +164,26 @@ describe('API faults (SQLite store)', () => {
       'a slow audio download (2 s)',
       () => t.emulator.fault({ kind: 'delay', endpoint: 'GET /audio', ms: 2000 }),
     ],
-    [
-      'a short storm of 429s on POST /tts',
-      () =>
-        t.emulator.fault({
-          kind: 'http-error',
-          endpoint: api.submit,
-          status: 429,
-          body: { detail: 'Too Many Requests' },
-          times: 3,
-        }),
-    ],
   ])('%s is ridden out: the member gets the audio', async (_, arm) => {
     arm();
     const result = await outcome(say(t));
     expect(result.file, result.text).toBe(true);
+  });
+
+  test('a short storm of 429s on POST /tts is ridden out: the member gets the audio, each retry waiting twice the one before', async () => {
+    const from = api.submissions(t.emulator).length;
+    t.emulator.fault({
+      kind: 'http-error',
+      endpoint: api.submit,
+      status: 429,
+      body: { detail: 'Too Many Requests' },
+      times: 3,
+    });
+    const result = await outcome(say(t));
+    expect(result.file, result.text).toBe(true);
+    const attempts = api.submissions(t.emulator).slice(from);
+    expect(attempts.map((entry) => entry.status)).toEqual([429, 429, 429, api.acceptedStatus]);
+    expectBackoff(attempts);
   });
 
   test('a storm of 429s longer than the retries: told when to try again, then it works', async () => {
@@ -168,8 +194,13 @@ describe('API faults (SQLite store)', () => {
       body: { detail: 'Too Many Requests' },
       times: 5,
     });
+    const from = api.submissions(t.emulator).length;
     const failed = await outcome(say(t), 40_000);
     expect(failed.text).toMatch(/busy for this server right now; try again <t:\d+:R>/);
+    // The first attempt and its 4 retries (maxRetries), each after twice the wait before.
+    const attempts = api.submissions(t.emulator).slice(from);
+    expect(attempts.map((entry) => entry.status)).toEqual(Array(5).fill(429));
+    expectBackoff(attempts);
     await recovers(t);
   }, 90_000);
 });

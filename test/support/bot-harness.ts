@@ -53,6 +53,8 @@ export async function startTestBot(
     metrics?: PrometheusMetrics;
     /** The API version, for a test about one; the run's version (api-under-test) when absent. */
     api?: ApiVersion;
+    /** Passed to `startBot`: the first TTS retry wait (doubling after); the real 1 s when absent. */
+    ttsRetryBaseMs?: number;
   } = {},
 ): Promise<TestBot> {
   await trustFakeVoiceCertificate();
@@ -97,6 +99,7 @@ export async function startTestBot(
       logger,
       processes,
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+      ...(options.ttsRetryBaseMs === undefined ? {} : { ttsRetryBaseMs: options.ttsRetryBaseMs }),
     });
   } catch (error) {
     await Promise.allSettled([discord.close(), voiceServer.close(), emulator.close()]);

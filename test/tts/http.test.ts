@@ -1,11 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DEFAULT_RETRY_BASE_MS, retryDelayMs } from '../../src/tts/http.ts';
 import {
   type BudgetStore,
+  type Clock,
   DEFAULT_LIMITS,
   type LimitUsage,
   MemoryBudgetStore,
+  productionClientOptions,
   systemClock,
   TtsClients,
 } from '../../src/tts/index.ts';
@@ -116,5 +120,66 @@ describe('JSON answers have a size cap', () => {
   test('a normal answer, and a raised cap, still read', async () => {
     expect(await clientAt('/small').verify('base')).toHaveLength(3);
     expect((await clientAt('/declared', 4 * HUGE).verify('base')).length).toBeGreaterThan(1000);
+  });
+});
+
+describe('retry waits without Retry-After', () => {
+  /** A clock whose sleeps return at once and are recorded; its time moves by what was slept. */
+  function recordingClock(): { clock: Clock; slept: number[] } {
+    const slept: number[] = [];
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    return {
+      slept,
+      clock: {
+        now: () => now,
+        sleep: async (ms) => {
+          slept.push(ms);
+          now += ms;
+        },
+      },
+    };
+  }
+  /** An API that answers every request 429 with no Retry-After. */
+  const busy: typeof fetch = async () =>
+    new Response(JSON.stringify({ detail: 'Too Many Requests' }), {
+      status: 429,
+      headers: { 'content-type': 'application/json' },
+    });
+  /** The waits a `verify` against `busy` sat out, on the production options (`retryBaseMs` added). */
+  async function waitsOf(retryBaseMs?: number): Promise<number[]> {
+    const { clock, slept } = recordingClock();
+    const client = new TtsClients({
+      ...productionClientOptions({
+        baseUrl: 'http://127.0.0.1:9/v2',
+        mediaOrigins: ['http://127.0.0.1:9'],
+        pollDeadlineMs: 60_000,
+        budgets: new MemoryBudgetStore(DEFAULT_LIMITS),
+        clock,
+        onBackgroundError: () => undefined,
+        ...(retryBaseMs === undefined ? {} : { retryBaseMs }),
+      }),
+      fetch: busy,
+    }).forKey(USER_ONE.apiKey);
+    await failure(client.verify('base'), 'rate_limited');
+    return slept;
+  }
+
+  test('the real bot waits 1 s, 2 s, 4 s, 8 s between its 5 attempts (the default base is 1 s)', async () => {
+    expect(await waitsOf()).toEqual([1000, 2000, 4000, 8000]);
+  });
+
+  test('a shorter base keeps the doubling: 50 ms gives 50, 100, 200, 400 ms', async () => {
+    expect(await waitsOf(50)).toEqual([50, 100, 200, 400]);
+  });
+
+  test('retryDelayMs doubles from its base for every attempt', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 1, max: 5000 }), (n, base) => {
+        expect(retryDelayMs(n)).toBe(DEFAULT_RETRY_BASE_MS * 2 ** n);
+        expect(retryDelayMs(n, base)).toBe(base * 2 ** n);
+        expect(retryDelayMs(n + 1, base)).toBe(2 * retryDelayMs(n, base));
+      }),
+    );
+    expect(DEFAULT_RETRY_BASE_MS).toBe(1000);
   });
 });
