@@ -142,11 +142,12 @@ export class ChatReader {
       const phrases = this.#phrases(guildId);
       const crowd = this.#crowd(guildId);
       const recentKey = `${guildId}:${message.authorId}`;
-      // What the author said before this message, without its own old text.
+      // What the author said before this message, without its own old text, and after it.
       const before = this.#recent.before(recentKey, at, message.id);
+      const after = this.#recent.after(recentKey, at, message.id);
       const clean = (with_: ReaderPhrases) =>
         cleanMessage(message.message, message.names, guild.reader, with_, guild.dictionary);
-      const screened = this.#screen(guild, clean(phrases), crowd, before);
+      const screened = this.#screen(guild, clean(phrases), crowd, before, after);
       // A waiting message is read in the voice of its new text's language, as a new message is;
       // one a turn took (before the edit, or while its voice was chosen) in the turn's voice.
       const chosen =
@@ -160,7 +161,7 @@ export class ChatReader {
       const spoken =
         screened === undefined || line.phrases === phrases
           ? screened
-          : this.#screen(guild, clean(line.phrases), line.crowd, before);
+          : this.#screen(guild, clean(line.phrases), line.crowd, before, after);
       if (spoken === undefined) {
         this.#count(guildId, 'blocked');
         this.#logger.debug({ guildId, messageId: message.id }, 'edit not read: blocked word');
@@ -284,16 +285,19 @@ export class ChatReader {
   // (`skip`), else with a "beep" over each blocked word (`bleep`).
   // With `before`, what the author said just before: a word spelled over their messages is
   // caught in the one that completes it, even when each is read in a turn of its own (the final
-  // screen of a composed turn sees one turn only).
+  // screen of a composed turn sees one turn only). With `after`, what they said after it (an
+  // edit of an older message).
   #screen(
     guild: GuildSettings,
     spoken: SpokenMessage,
     crowd: CrowdPhrases,
     before = '',
+    after = '',
   ): SpokenMessage | undefined {
     if (guild.blockedWords.length === 0) return spoken;
     const matcher = this.#blocklists.matcher(guild.blockedWords);
-    const screened = screenAfter(matcher, before, spoken.text, guild.reader.blocked, crowd.bleep);
+    const { blocked } = guild.reader;
+    const screened = screenAfter(matcher, before, spoken.text, blocked, crowd.bleep, after);
     return screened.blocked ? undefined : { ...spoken, text: screened.text };
   }
 

@@ -46,6 +46,21 @@ export class RecentSaid {
   }
 
   /**
+   * What `key` said after message `messageId` within `keepMs` of `now`, oldest first: an edit
+   * of an older message can complete a word with what came later. '' when nothing, or when that
+   * message is no longer remembered.
+   */
+  after(key: string, now: number, messageId: string): string {
+    const parts = this.#parts(key, now);
+    const own = parts.findIndex((part) => part.id === messageId);
+    if (own === -1) return '';
+    return parts
+      .slice(own + 1)
+      .map((part) => part.text)
+      .join(' ');
+  }
+
+  /**
    * `key` said `text` in message `messageId` at `now` (as it will be read). A message already
    * remembered was edited: its new text takes the place of its old one.
    */

@@ -732,6 +732,20 @@ describe('ChatReader, edits pass the same blocked-word screen as new messages', 
     expect(stage.played.at(-1)).toBe('Here is what the chat says. Bobby said beep.');
   });
 
+  test('an edit of an older waiting message that completes the word with a later one is not read', async () => {
+    post('Bobby', 'd');
+    await wait(1500);
+    post('Bobby', 'a');
+    await wait(1500);
+    const third = post('Bobby', 'x');
+    post('Bobby', 'n');
+    await wait(100);
+    await edit(third, 'r');
+    await wait(1500);
+    expect(stage.played.join(' ')).not.toMatch(/\br\b/);
+    expect(reader.stats(GUILD).blocked).toBe(1);
+  });
+
   test('an edit that completes the word in a message a turn already took takes it out of the turn', async () => {
     for (const letter of ['d', 'a', 'r']) {
       post('Bobby', letter);

@@ -35,6 +35,8 @@ describe('RecentSaid', () => {
     expect(recent.before('g:a', 4, 'm3')).toBe('f u');
     // A message no longer remembered is screened after all there is.
     expect(recent.before('g:a', 4, 'gone')).toBe('f u x later');
+    expect(recent.after('g:a', 4, 'm3')).toBe('later');
+    expect(recent.after('g:a', 4, 'gone')).toBe('');
     recent.said('g:a', 'm3', 'c', 4);
     expect(recent.before('g:a', 4)).toBe('f u c later');
     recent.unsaid('g:a', 'm3', 5);
