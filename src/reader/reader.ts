@@ -148,29 +148,32 @@ export class ChatReader {
       const clean = (with_: ReaderPhrases) =>
         cleanMessage(message.message, message.names, guild.reader, with_, guild.dictionary);
       const screened = this.#screen(guild, clean(phrases), crowd, before, after);
-      // A waiting message is read in the voice of its new text's language, as a new message is;
-      // one a turn took (before the edit, or while its voice was chosen) in the turn's voice.
-      const chosen =
-        screened === undefined || !held.waiting
-          ? held.message.voice
-          : await this.#editVoice(message, screened.text, held.message.voice);
-      const still = reader.held(message.id);
-      if (still === undefined) return;
-      const voice = still.waiting ? chosen : still.message.voice;
-      const line = linePhrases({ phrases, crowd }, voice.request.language);
-      const spoken =
-        screened === undefined || line.phrases === phrases
-          ? screened
-          : this.#screen(guild, clean(line.phrases), line.crowd, before, after);
-      if (spoken === undefined) {
-        this.#count(guildId, 'blocked');
-        this.#logger.debug({ guildId, messageId: message.id }, 'edit not read: blocked word');
-        reader.remove(message.id);
-        if (guild.blockedWords.length > 0) this.#recent.unsaid(recentKey, message.id, at);
-        return;
-      }
-      reader.edit(message.id, spoken, voice.key === still.message.voiceKey ? undefined : voice);
-      if (guild.blockedWords.length > 0) this.#recent.said(recentKey, message.id, spoken.text, at);
+      // The edit read in `voice`'s language, as a new message is (its glue, bleeps and extras);
+      // false when a blocked word keeps it from being read.
+      const apply = (voice: ChatVoice, change?: ChatVoice): boolean => {
+        const line = linePhrases({ phrases, crowd }, voice.request.language);
+        const spoken =
+          screened === undefined || line.phrases === phrases
+            ? screened
+            : this.#screen(guild, clean(line.phrases), line.crowd, before, after);
+        if (spoken === undefined) {
+          this.#count(guildId, 'blocked');
+          this.#logger.debug({ guildId, messageId: message.id }, 'edit not read: blocked word');
+          reader.remove(message.id);
+          if (guild.blockedWords.length > 0) this.#recent.unsaid(recentKey, message.id, at);
+          return false;
+        }
+        reader.edit(message.id, spoken, change);
+        if (guild.blockedWords.length > 0)
+          this.#recent.said(recentKey, message.id, spoken.text, at);
+        return true;
+      };
+      // At once in the language it is held in (a turn about to take it takes the edit), then,
+      // while it still waits, in the voice of its new text's language if that is another.
+      if (!apply(held.message.voice) || !held.waiting || screened === undefined) return;
+      const voice = await this.#editVoice(message, screened.text, held.message.voice);
+      if (voice.key === held.message.voiceKey || reader.held(message.id)?.waiting !== true) return;
+      apply(voice, voice);
     });
   }
 
