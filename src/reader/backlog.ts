@@ -164,8 +164,16 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     return this.#entries.has(id);
   }
 
-  /** Replaces the text of an unread message (an edit); false when it is not waiting here. */
-  edit(id: string, change: Pick<ChatLine, 'text' | 'kind'>): boolean {
+  /** The unread message `id`, if it waits here. */
+  get(id: string): M | undefined {
+    return this.#entries.get(id)?.message;
+  }
+
+  /**
+   * Replaces the text of an unread message (an edit), and its voice when the edit is read in
+   * another (its language changed); false when it is not waiting here.
+   */
+  edit(id: string, change: Pick<ChatLine, 'text' | 'kind'> & Partial<M>): boolean {
     const entry = this.#entries.get(id);
     if (entry === undefined) return false;
     this.#uncount(entry);

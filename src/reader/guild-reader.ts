@@ -13,7 +13,7 @@ import { ENGLISH_PHRASES, type ReaderPhrases } from './phrases.ts';
 import type { SpokenMessage } from './text.ts';
 import type { ReaderMessage, Turn } from './turn.ts';
 import { ReaderTurns } from './turns.ts';
-import type { ChatSpeaking } from './types.ts';
+import type { ChatSpeaking, ChatVoice } from './types.ts';
 
 /** The requester id chat turns have in the speech queue: the chat takes turns with `/say` members. */
 export const CHAT_REQUESTER = 'chat';
@@ -195,15 +195,28 @@ export class GuildReader {
   }
 
   /**
-   * An edited message: a waiting one is read in its latest form (no extra generation); one
-   * already taken for generation is read once more at most, within `max-age`, unless it plays.
+   * A message held (see {@link holds}), and whether it still waits unread (its voice can change
+   * with its text) or a turn took it (it is read in the turn's voice).
    */
-  edit(messageId: string, spoken: SpokenMessage): void {
+  held(messageId: string): { message: ReaderMessage; waiting: boolean } | undefined {
+    const waiting = this.#backlog.get(messageId);
+    if (waiting !== undefined) return { message: waiting, waiting: true };
+    const taken = this.#turns.held(messageId);
+    return taken === undefined ? undefined : { message: taken, waiting: false };
+  }
+
+  /**
+   * An edited message: a waiting one is read in its latest form (no extra generation), in
+   * `voice` when given (the edit's language is another); one already taken for generation is
+   * read once more at most, within `max-age`, unless it plays, in its turn's voice.
+   */
+  edit(messageId: string, spoken: SpokenMessage, voice?: ChatVoice): void {
     if (spoken.text === '') {
       this.remove(messageId);
       return;
     }
-    if (this.#backlog.edit(messageId, spoken)) return;
+    const change = voice === undefined ? spoken : { ...spoken, voice, voiceKey: voice.key };
+    if (this.#backlog.edit(messageId, change)) return;
     this.#turns.edit(messageId, spoken);
   }
 

@@ -117,19 +117,22 @@ export class ChatReader {
 
   /**
    * A message was edited: it is read in its latest form, if it is not being spoken already. The
-   * edit passes the same filters as a new message (read channel, members, prefixes…): one that
-   * fails them now is not read. An edit of a message the reader does not hold costs nothing.
+   * edit passes the same filters and the same screen as a new message (read channel, members,
+   * prefixes, blocked words after what its author said before it, in the line's language): one
+   * that fails them now is not read. An edit of a message the reader does not hold costs nothing.
    */
   edited(message: IncomingMessage): Promise<void> {
     return this.#serial(message.guildId, async (reader) => {
-      if (!reader.holds(message.id)) return;
+      const held = reader.held(message.id);
+      if (held === undefined) return;
       const { guildId } = message;
+      const at = this.#options.clock.now();
       const guild = await this.#options.settings.guild(guildId);
       const decision = readDecision(
         message,
         guild.reader,
         this.#options.speaking.channelOf(guildId),
-        this.#options.clock.now(),
+        at,
       );
       if (!decision.read) {
         this.#logger.debug({ guildId, messageId: message.id, why: decision.why }, 'edit not read');
@@ -137,18 +140,60 @@ export class ChatReader {
         return;
       }
       const phrases = this.#phrases(guildId);
-      const spoken = this.#screen(
-        guild,
-        cleanMessage(message.message, message.names, guild.reader, phrases, guild.dictionary),
-        this.#crowd(guildId),
-      );
-      if (spoken === undefined) {
-        this.#count(guildId, 'blocked');
-        reader.remove(message.id);
-        return;
-      }
-      reader.edit(message.id, spoken);
+      const crowd = this.#crowd(guildId);
+      const recentKey = `${guildId}:${message.authorId}`;
+      // What the author said before this message, without its own old text, and after it.
+      const before = this.#recent.before(recentKey, at, message.id);
+      const after = this.#recent.after(recentKey, at, message.id);
+      const clean = (with_: ReaderPhrases) =>
+        cleanMessage(message.message, message.names, guild.reader, with_, guild.dictionary);
+      const screened = this.#screen(guild, clean(phrases), crowd, before, after);
+      // The edit read in `voice`'s language, as a new message is (its glue, bleeps and extras);
+      // false when a blocked word keeps it from being read.
+      const apply = (voice: ChatVoice, change?: ChatVoice): boolean => {
+        const line = linePhrases({ phrases, crowd }, voice.request.language);
+        const spoken =
+          screened === undefined || line.phrases === phrases
+            ? screened
+            : this.#screen(guild, clean(line.phrases), line.crowd, before, after);
+        if (spoken === undefined) {
+          this.#count(guildId, 'blocked');
+          this.#logger.debug({ guildId, messageId: message.id }, 'edit not read: blocked word');
+          reader.remove(message.id);
+          if (guild.blockedWords.length > 0) this.#recent.unsaid(recentKey, message.id, at);
+          return false;
+        }
+        reader.edit(message.id, spoken, change);
+        if (guild.blockedWords.length > 0)
+          this.#recent.said(recentKey, message.id, spoken.text, at);
+        return true;
+      };
+      // At once in the language it is held in (a turn about to take it takes the edit), then,
+      // while it still waits, in the voice of its new text's language if that is another.
+      if (!apply(held.message.voice) || !held.waiting || screened === undefined) return;
+      const voice = await this.#editVoice(message, screened.text, held.message.voice);
+      if (voice.key === held.message.voiceKey || reader.held(message.id)?.waiting !== true) return;
+      apply(voice, voice);
     });
+  }
+
+  // The voice an edit still waiting is read in: chosen on its new text (its language may have
+  // changed), else, when the speaking path refuses now (a share used up since), the one it had.
+  async #editVoice(message: IncomingMessage, text: string, had: ChatVoice): Promise<ChatVoice> {
+    try {
+      return await this.#options.speaking.voiceOf(
+        message.guildId,
+        {
+          id: message.authorId,
+          name: message.authorName,
+          ...(message.voiceId === undefined ? {} : { voiceId: message.voiceId }),
+        },
+        text,
+      );
+    } catch (error) {
+      this.#logger.debug({ err: error, guildId: message.guildId }, 'edit read in its voice');
+      return had;
+    }
   }
 
   /** A message was deleted: it is never spoken, and costs nothing if its generation had not started. */
@@ -243,16 +288,19 @@ export class ChatReader {
   // (`skip`), else with a "beep" over each blocked word (`bleep`).
   // With `before`, what the author said just before: a word spelled over their messages is
   // caught in the one that completes it, even when each is read in a turn of its own (the final
-  // screen of a composed turn sees one turn only).
+  // screen of a composed turn sees one turn only). With `after`, what they said after it (an
+  // edit of an older message).
   #screen(
     guild: GuildSettings,
     spoken: SpokenMessage,
     crowd: CrowdPhrases,
     before = '',
+    after = '',
   ): SpokenMessage | undefined {
     if (guild.blockedWords.length === 0) return spoken;
     const matcher = this.#blocklists.matcher(guild.blockedWords);
-    const screened = screenAfter(matcher, before, spoken.text, guild.reader.blocked, crowd.bleep);
+    const { blocked } = guild.reader;
+    const screened = screenAfter(matcher, before, spoken.text, blocked, crowd.bleep, after);
     return screened.blocked ? undefined : { ...spoken, text: screened.text };
   }
 
@@ -422,7 +470,7 @@ export class ChatReader {
       },
       message.channelId,
     );
-    if (guild.blockedWords.length > 0) this.#recent.said(recentKey, spoken.text, at);
+    if (guild.blockedWords.length > 0) this.#recent.said(recentKey, message.id, spoken.text, at);
     return true;
   }
 }

@@ -178,6 +178,13 @@ export class ReaderTurns {
     return turn !== undefined && turn.state !== 'done';
   }
 
+  /** The message a turn not yet played out holds, as that turn reads it. */
+  held(messageId: string): ReaderMessage | undefined {
+    const turn = this.#held.get(messageId);
+    if (turn === undefined || turn.state === 'done') return undefined;
+    return turn.batch.find((m) => m.id === messageId);
+  }
+
   /**
    * An edit of a message a turn holds; false when no turn holds it. Before the turn plays, the
    * edit is read once more if the message is within `max-age`; later edits change nothing.

@@ -58,7 +58,9 @@ export function screenText(
  * messages that are read in turns of their own ("f", then "u", "c", "k") is caught in the message
  * that completes it. Spans inside `before` alone were screened with their own message and are
  * left alone; a span reaching into `text` blocks it under `skip`, or is bleeped over the part of it
- * in `text` (a lone "k" becomes the bleep). With `before` empty this is {@link screenText}.
+ * in `text` (a lone "k" becomes the bleep). With `after`, what the author said after it (an edit
+ * of an older message: "f", "u", "x", "k" with "x" edited to "c"), a span reaching from `text` into
+ * `after` counts too. With `before` and `after` empty this is {@link screenText}.
  */
 export function screenAfter(
   matcher: BlocklistMatcher,
@@ -66,13 +68,20 @@ export function screenAfter(
   text: string,
   mode: 'skip' | 'bleep',
   bleepWord: string,
+  after = '',
 ): Screened {
-  if (before === '' || matcher.size === 0) return screenText(matcher, text, mode, bleepWord);
-  const offset = before.length + 1;
+  if ((before === '' && after === '') || matcher.size === 0)
+    return screenText(matcher, text, mode, bleepWord);
+  const offset = before === '' ? 0 : before.length + 1;
+  const joined = `${before === '' ? '' : `${before} `}${text}${after === '' ? '' : ` ${after}`}`;
   const spans = matcher
-    .find(`${before} ${text}`)
-    .filter((span) => span.end > offset)
-    .map((span) => ({ ...span, start: Math.max(0, span.start - offset), end: span.end - offset }));
+    .find(joined)
+    .filter((span) => span.end > offset && span.start < offset + text.length)
+    .map((span) => ({
+      ...span,
+      start: Math.max(0, span.start - offset),
+      end: Math.min(text.length, span.end - offset),
+    }));
   if (spans.length === 0) return { blocked: false, text, bleeped: false };
   if (mode === 'skip' || spans.some((span) => span.tooCostly)) return { blocked: true };
   return { blocked: false, text: bleepSpans(text, spans, bleepWord), bleeped: true };

@@ -440,6 +440,39 @@ describe('ChatReader, a line read in its own language (v3)', () => {
   );
 });
 
+describe('ChatReader, an edit read in its line’s language (v3)', () => {
+  beforeEach(() => {
+    reader = newReader(() => 'de');
+    guild.blockedWords = ['darn'];
+    guild.reader.blocked = 'bleep';
+  });
+
+  test('an English line on a German server edited to a blocked word is bleeped in English', async () => {
+    stage.language = 'en';
+    const message = post('Anna', 'hello everyone, that was a close one');
+    await wait(100);
+    const content = 'hello everyone, darn that was a close one';
+    await reader.edited({ ...message, content, message: { ...message.message, content } });
+    await wait(1500);
+    expect(stage.played).toEqual(['Anna said hello everyone, beep that was a close one.']);
+  });
+
+  test('a waiting edit whose language changed is read in the voice of its new language', async () => {
+    stage.language = 'de';
+    const message = post('Anna', 'hallo zusammen, das war knapp');
+    await wait(100);
+    stage.language = 'en';
+    const content = 'hello everyone, darn that was a close one';
+    await reader.edited({ ...message, content, message: { ...message.message, content } });
+    post('Ben', 'and one more line in English', { authorId: 'ben' });
+    await wait(1500);
+    // One voice, one language: the edited line merges with the English one, with English glue.
+    expect(stage.played).toEqual([
+      'Anna said hello everyone, beep that was a close one. Ben said and one more line in English.',
+    ]);
+  });
+});
+
 describe('ChatReader, a line whose own language words trip the blocked words (v3)', () => {
   beforeEach(() => {
     reader = newReader(() => 'en');
@@ -635,6 +668,121 @@ describe('ChatReader, edits pass the same filters as new messages', () => {
     await wait(1500);
     expect(stage.submitted).toEqual([]);
     expect(looked).toBe(0);
+  });
+});
+
+describe('ChatReader, edits pass the same blocked-word screen as new messages', () => {
+  /** The message edited to `content`, as Discord sends it. */
+  const edit = (message: IncomingMessage, content: string) =>
+    reader.edited({ ...message, content, message: { ...message.message, content } });
+
+  /** "d", "a", "r" by Bobby, each read in a turn of its own; then a fourth, left waiting. */
+  async function spellThenPost(fourth: string): Promise<IncomingMessage> {
+    for (const letter of ['d', 'a', 'r']) {
+      post('Bobby', letter);
+      await wait(1500);
+    }
+    expect(stage.played).toHaveLength(3);
+    const message = post('Bobby', fourth);
+    await wait(100);
+    return message;
+  }
+
+  beforeEach(() => {
+    guild.blockedWords = ['darn'];
+    guild.reader.blocked = 'skip';
+  });
+
+  test('a word spelled over three messages and a waiting fourth edited to complete it is not read', async () => {
+    const fourth = await spellThenPost('x');
+    await edit(fourth, 'n');
+    await wait(1500);
+    expect(stage.played).toHaveLength(3);
+    expect(reader.stats(GUILD)).toMatchObject({ blocked: 1, waiting: 0 });
+    // The edit that was not read is no part of what Bobby said: "n" completes the word again.
+    post('Bobby', 'n');
+    await wait(1500);
+    expect(stage.played).toHaveLength(3);
+    expect(reader.stats(GUILD).blocked).toBe(2);
+  });
+
+  test('an innocent edit is read, and the edited text is what the next message is screened after', async () => {
+    post('Bobby', 'd');
+    await wait(1500);
+    post('Bobby', 'a');
+    await wait(1500);
+    const third = post('Bobby', 'x');
+    await wait(100);
+    await edit(third, 'r');
+    await wait(1500);
+    expect(stage.played.at(-1)).toBe('Here is what the chat says. Bobby said r.');
+    expect(reader.stats(GUILD).blocked).toBe(0);
+    // "d a r", not "d a x": the "n" that follows completes the word.
+    post('Bobby', 'n');
+    await wait(1500);
+    expect(stage.played).toHaveLength(3);
+    expect(reader.stats(GUILD).blocked).toBe(1);
+  });
+
+  test('bleep: the letter that completes the word in an edit is bleeped, the rest read', async () => {
+    guild.reader.blocked = 'bleep';
+    const fourth = await spellThenPost('x');
+    await edit(fourth, 'n');
+    await wait(1500);
+    expect(stage.played.at(-1)).toBe('Here is what the chat says. Bobby said beep.');
+  });
+
+  test('an edit of an older waiting message that completes the word with a later one is not read', async () => {
+    post('Bobby', 'd');
+    await wait(1500);
+    post('Bobby', 'a');
+    await wait(1500);
+    const third = post('Bobby', 'x');
+    post('Bobby', 'n');
+    await wait(100);
+    await edit(third, 'r');
+    await wait(1500);
+    expect(stage.played.join(' ')).not.toMatch(/\br\b/);
+    expect(reader.stats(GUILD).blocked).toBe(1);
+  });
+
+  test('an edit that completes the word in a message a turn already took takes it out of the turn', async () => {
+    for (const letter of ['d', 'a', 'r']) {
+      post('Bobby', letter);
+      await wait(1500);
+    }
+    stage.autoRelease = false;
+    post('Carol', 'this one stays in the chat');
+    const fourth = post('Bobby', 'x');
+    await wait(1100);
+    expect(stage.pending.map((p) => p.text)).toEqual([
+      'Carol said this one stays in the chat. Bobby said x.',
+    ]);
+    await edit(fourth, 'n');
+    stage.autoRelease = true;
+    for (const p of stage.pending.splice(0)) p.release();
+    await wait(100);
+    expect(stage.played.at(-1)).toBe('Carol said this one stays in the chat.');
+    expect(reader.stats(GUILD).blocked).toBe(1);
+  });
+
+  test('an edit that makes a waiting paid or forwarded message blocked drops it', async () => {
+    guild.reader.twitchChannels = ['chan'];
+    const paid = post('Carol', 'a paid message, all clean', { paid: true, twitchChannel: 'chan' });
+    const content = (text: string) => ({ content: text, attachments: [], stickers: [] });
+    const forwarded = post('Dave', '', {
+      message: { ...content(''), forwarded: content('a clean forward') },
+    });
+    await wait(100);
+    expect(reader.stats(GUILD)).toMatchObject({ waiting: 2, waitingPaid: 1 });
+    await reader.edited({
+      ...forwarded,
+      message: { ...forwarded.message, forwarded: content('a darn forward') },
+    });
+    await edit(paid, 'a paid darn message');
+    expect(reader.stats(GUILD)).toMatchObject({ waiting: 0, waitingPaid: 0, blocked: 2 });
+    await wait(1500);
+    expect(stage.submitted).toEqual([]);
   });
 });
 

@@ -56,6 +56,17 @@ describe("screenAfter: a word spelled over one author's messages read in turns o
     expect(screenAfter(matcher, before, text, mode, 'beep')).toEqual(screened);
   });
 
+  test.each([
+    // An edit of an older message is screened between what came before it and after it.
+    ['f. u', 'c', 'k', 'skip', { blocked: true }],
+    ['f. u', 'c', 'k. and more', 'bleep', { blocked: false, text: 'beep', bleeped: true }],
+    ['', 'hi f. u. c', 'k', 'bleep', { blocked: false, text: 'hi beep', bleeped: true }],
+    // What was screened with its own later message is not screened again.
+    ['hello', 'there', 'fuck', 'skip', { blocked: false, text: 'there', bleeped: false }],
+  ] as const)('%j, %j, then %j with %s', (before, text, after, mode, screened) => {
+    expect(screenAfter(matcher, before, text, mode, 'beep', after)).toEqual(screened);
+  });
+
   test("property: the author's messages, each screened after the ones before, never spell a blocked word together", () => {
     fc.assert(
       fc.property(
