@@ -481,14 +481,17 @@ function fitBounded(samples: readonly Sample[]): Line {
     start.map((s) => (s.afterMs + s.byMs) / 2),
   );
   if (line.upTo !== undefined) {
-    // One length: the value nearest all its intervals, found by refitting to their clamps.
+    // One length bracketed: the value nearest all its intervals, found by refitting to their
+    // clamps. With other lengths bounded (short texts found done at their first poll), that gives
+    // a line, a start that the Newton steps below take to the nearest one: left at the refits, it
+    // stopped short of a line that fits every bound, and a trend could seem to explain the rest.
     for (let round = 0; round < FIT_ROUNDS; round++) {
       line = fitLine(
         samples,
         samples.map((s) => clampTo(s, evaluate(line, s.textLength))),
       );
     }
-    return line;
+    if (line.upTo !== undefined) return line;
   }
   for (let round = 0; round < FIT_ROUNDS; round++) {
     const next = newtonStep(samples, line);

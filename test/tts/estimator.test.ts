@@ -269,6 +269,73 @@ describe('GenerationEstimator following a steady slowing (a trend)', () => {
   });
 });
 
+describe('GenerationEstimator on short texts (v3 sends chat lines unpadded: 1 character and up)', () => {
+  /**
+   * 40 generations of a steady API (`ms`: its time, noise included) polled as the scheduler does
+   * (first at the estimate plus 300 ms, at least 250 ms, at most the 10 s cap, then every 400 ms):
+   * the trend followed after each.
+   */
+  function trends(texts: readonly number[], ms: (n: number, i: number) => number): number[] {
+    const estimator = new GenerationEstimator({ prior: PRIOR });
+    return texts.map((n, i) => {
+      let at = Math.min(10_000, Math.max(250, estimator.estimate('base', n) + 300));
+      let afterMs = 0;
+      while (at < ms(n, i)) {
+        afterMs = at;
+        at += 400;
+      }
+      estimator.observe('base', n, { afterMs, byMs: at });
+      return estimator.trend('base');
+    });
+  }
+  // A fixed part, a part per character, both (the prior's shape), a tiny fixed part.
+  const shapes = [
+    [800, 15],
+    [2000, 0],
+    [0, 20],
+    [100, 30],
+    [5000, 2],
+  ] as const;
+
+  test('short texts found done at their first poll, one length bracketed: no trend', () => {
+    // 0 + 40 ms per character (2x the shape 0 + 20/char): before, the flat fit stopped short of
+    // the line that fits every bound, and at the 13th generation a trend of -0.095 seemed to
+    // explain the rest (the estimate of 300 characters fell from 12.5 s to 3.4 s; it takes 12.1 s).
+    const texts = [15, 107, 1, 1, 60, 1, 1, 1, 238, 1, 1, 1, 1, 1, 1];
+    expect(trends(texts, (n) => 40.4 * n)).toEqual(texts.map(() => 0));
+  });
+
+  test.each([
+    ['1-300 characters', fc.integer({ min: 1, max: 300 })],
+    [
+      'mostly 1 character',
+      fc.oneof(fc.constant(1), fc.constant(1), fc.integer({ min: 1, max: 300 })),
+    ],
+    ['all 10 characters or fewer', fc.integer({ min: 1, max: 10 })],
+  ])('a steady API, %s: no trend', (_, length) => {
+    // Before, a history of short texts found done at their first poll (bounded above only) with
+    // one length bracketed stopped the flat fit short of a line that fits every bound, and a
+    // trend of -0.095 seemed to explain the rest (seed 6 of the exploration: 0 + 20/char, 2x).
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.2, max: 3, noNaN: true }),
+        fc.constantFrom(...shapes),
+        fc.array(fc.tuple(length, fc.double({ min: -0.01, max: 0.01, noNaN: true })), {
+          minLength: 40,
+          maxLength: 40,
+        }),
+        (level, [fixed, perChar], rows) => {
+          const texts = rows.map(([n]) => n);
+          const noise = (i: number) => 1 + (rows[i]?.[1] ?? 0);
+          const followed = trends(texts, (n, i) => level * (fixed + perChar * n) * noise(i));
+          expect(followed.filter((trend) => trend !== 0)).toEqual([]);
+        },
+      ),
+      { numRuns: 15, seed: 3 },
+    );
+  });
+});
+
 describe('GenerationEstimator.surelyRunsMs', () => {
   test('both latest generations seen running near their estimate: about the estimate', () => {
     const estimator = new GenerationEstimator();
