@@ -132,12 +132,18 @@ export class GenerationEstimator {
     this.#onChange = options.onChange;
   }
 
-  /** Records what polling learned about a finished generation of `textLength` characters. */
+  /**
+   * Records what polling learned about a finished generation of `textLength` characters. Bounds
+   * that say nothing of a time are left out: not finite, or done by 0 ms (no task is done at its
+   * submission: the submission's clock disagrees, e.g. a generation resumed from another
+   * process's journal). Kept, the log distance to a bound of 0 (taken as 1 ms) counted as a
+   * spread of 3.5, and re-checks of a steady API went from the lag budget to the longest interval.
+   */
   observe(model: Model, textLength: number, bounds: DurationBounds): void {
+    const sample = boundedSample(textLength, bounds.afterMs, bounds.byMs);
+    if (sample === undefined) return;
     const state = this.#state(model);
-    const byMs = Math.max(0, bounds.byMs);
-    const afterMs = Math.min(Math.max(0, bounds.afterMs), byMs);
-    state.samples.push({ textLength, afterMs, byMs, weight: 1 });
+    state.samples.push(sample);
     if (state.samples.length > MAX_SAMPLES) state.samples.shift();
     state.fit = undefined;
     state.learned = true;
@@ -273,15 +279,8 @@ export class GenerationEstimator {
       if (saved === undefined || state.learned) continue;
       state.samples.length = 0;
       for (const [textLength, afterMs, byMs] of saved.samples.slice(-MAX_SAMPLES)) {
-        if (![textLength, afterMs, byMs].every(Number.isFinite)) continue;
-        const upper = Math.max(0, byMs);
-        const lower = Math.min(Math.max(0, afterMs), upper);
-        state.samples.push({
-          textLength: Math.max(0, textLength),
-          afterMs: lower,
-          byMs: upper,
-          weight: 1,
-        });
+        const sample = boundedSample(textLength, afterMs, byMs);
+        if (sample !== undefined) state.samples.push(sample);
       }
       state.marginMs = Number.isFinite(saved.marginMs) ? clampMargin(saved.marginMs) : 0;
       state.fit = undefined;
@@ -313,6 +312,17 @@ export class GenerationEstimator {
     }
     return state;
   }
+}
+
+/** A learned sample from its bounds, clamped into range; undefined when they say nothing of a time (see `observe`). */
+function boundedSample(textLength: number, afterMs: number, byMs: number): Sample | undefined {
+  if (![textLength, afterMs, byMs].every(Number.isFinite) || !(byMs > 0)) return undefined;
+  return {
+    textLength: Math.max(0, textLength),
+    afterMs: Math.min(Math.max(0, afterMs), byMs),
+    byMs,
+    weight: 1,
+  };
 }
 
 /**

@@ -336,6 +336,30 @@ describe('GenerationEstimator on short texts (v3 sends chat lines unpadded: 1 ch
   });
 });
 
+describe('GenerationEstimator given bounds that say nothing of a time', () => {
+  // A generation resumed from another process's journal (its clock ahead) is found done "before"
+  // its submission; before, the bound of 0 ms counted as a log distance of ln(2400) and the spread
+  // went 0 -> 3.5 (re-checks of a steady API every 2 s, not every 400 ms); NaN made it NaN.
+  test.each<[string, DurationBounds]>([
+    ['done at 0 ms', { afterMs: 0, byMs: 0 }],
+    ['done before its submission (clock skew)', { afterMs: -50, byMs: -10 }],
+    ['not a number', { afterMs: 0, byMs: Number.NaN }],
+    ['infinite', { afterMs: 0, byMs: Number.POSITIVE_INFINITY }],
+  ])('%s: left out (estimate, spread and trend as before it)', (_, bounds) => {
+    const estimator = new GenerationEstimator();
+    for (let i = 0; i < 10; i++) estimator.observe('base', 100, { afterMs: 2200, byMs: 2600 });
+    estimator.observe('base', 100, bounds);
+    expect(estimator.estimate('base', 100)).toBeCloseTo(2400, 6);
+    expect(estimator.spread('base')).toBe(0);
+    expect(estimator.trend('base')).toBe(0);
+    // Alone, with a prior: the prior stands (it scaled to 0 before, and nothing was expected).
+    const fresh = new GenerationEstimator({ prior: PRIOR });
+    fresh.observe('base', 100, bounds);
+    expect(fresh.estimate('base', 100)).toBe(2300);
+    expect(fresh.snapshot()).toEqual({});
+  });
+});
+
 describe('GenerationEstimator.surelyRunsMs', () => {
   test('both latest generations seen running near their estimate: about the estimate', () => {
     const estimator = new GenerationEstimator();
