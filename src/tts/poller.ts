@@ -289,9 +289,16 @@ export class PollScheduler {
         // cap's premise, an estimate fitted to other lengths, does not hold), and the task runs
         // past the cap as the estimate said: look next when the estimate expects it done, less
         // the learned spread (an estimate past the cap is an extrapolation: it errs both ways).
+        // Never further than the first poll's cap from this poll, nor past the deadline: an
+        // estimate extrapolated by a steep trend said 2 minutes (the deadline's), and a task
+        // done at 35 s was noticed 75 s late, one never done timed out a minute late.
         entry.nextPollAt = Math.max(
           now + QUICK_POLL_FLOOR_MS,
-          entry.expectedAt - estimator.spread(model) * expected,
+          Math.min(
+            entry.expectedAt - estimator.spread(model) * expected,
+            sentAt + this.#firstPollCapMs(),
+            submittedAt + deadlineMs,
+          ),
         );
       } else if (entry.timed) {
         // Expected done by now, so it is likely moments away: quick looks, not full intervals.
