@@ -67,7 +67,9 @@ export function recheckAfter(
 ): number {
   // The first re-check (half a budget past the plan, or less) stays at the lag budget.
   const scattered = elapsedMs - plannedMs >= lagBudgetMs / 2;
-  const near = scattered ? Math.max(lagBudgetMs, spreadMs) : lagBudgetMs;
+  // A spread that is not a number (nothing the estimator gives now) counts as none: a NaN wait
+  // would poll at once, again and again.
+  const near = scattered && !Number.isNaN(spreadMs) ? Math.max(lagBudgetMs, spreadMs) : lagBudgetMs;
   const overrun = elapsedMs - TAIL_FACTOR * plannedMs;
   const step = overrun > 0 ? Math.max(near, TAIL_STEP_SHARE * overrun) : near;
   return Math.min(maxIntervalMs, Math.max(QUICK_POLL_FLOOR_MS, step));

@@ -700,6 +700,9 @@ describe('recheckAfter', () => {
     // past twice the plan, the larger of the spread and a quarter of the overrun
     [4000, 1000, 900, 900],
     [8000, 1000, 900, 1500],
+    // a spread that is not a number counts as none (before: NaN, a poll at once, again and again)
+    [1400, 1000, Number.NaN, 400],
+    [1400, 1000, Number.POSITIVE_INFINITY, 2000],
   ])(
     'a scattered API: running %i ms after submission, planned at %i ms, spread %i ms: looks again after %i ms',
     (elapsed, planned, spread, wait) => {
