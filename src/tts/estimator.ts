@@ -414,7 +414,10 @@ function fitTrend(samples: readonly Sample[], allowed: boolean): TrendFit {
   let best = zero;
   for (const t of tried) if (t.misfit < best.misfit) best = t;
   const weight = samples.reduce((sum, s) => sum + s.weight, 0);
-  const noise = Math.max(best.misfit / Math.max(1, weight - 3), bracketNoise(samples));
+  const noise = Math.max(
+    best.misfit / Math.max(1, informative(samples, best) - 3),
+    bracketNoise(samples),
+  );
   // A trend the spread would hide over the memory of the fit does not help the next poll:
   // jittered neighbours make such trends by chance.
   const lost = Math.abs(best.trend) * HALF_LIFE_SAMPLES <= TREND_SPREADS * Math.sqrt(noise);
@@ -431,6 +434,25 @@ function fitTrend(samples: readonly Sample[], allowed: boolean): TrendFit {
     trend: chosen.trend,
     spread: Math.sqrt(chosen.misfit / Math.max(1, weight - 3)),
   };
+}
+
+/**
+ * The weight of the samples that can leave a distance from a fit: those bracketed, and those
+ * bounded above only that the fit passes. The others (found done at their first poll, as every
+ * short text is) lie under the line whatever it is and say nothing of the noise: counted as
+ * degrees of freedom, a history of short texts made one generation 3 % slow look like a trend.
+ */
+function informative(
+  samples: readonly Sample[],
+  fit: { readonly line: Line; readonly trend: number },
+): number {
+  const newest = samples.length - 1;
+  let weight = 0;
+  for (const [i, s] of samples.entries()) {
+    const value = evaluate(fit.line, s.textLength) * Math.exp(-fit.trend * (newest - i));
+    if (s.afterMs > 0 || value > s.byMs) weight += s.weight;
+  }
+  return weight;
 }
 
 /** Sum of squared log distances of the line from each sample's interval (weighted). */
