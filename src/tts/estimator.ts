@@ -132,12 +132,18 @@ export class GenerationEstimator {
     this.#onChange = options.onChange;
   }
 
-  /** Records what polling learned about a finished generation of `textLength` characters. */
+  /**
+   * Records what polling learned about a finished generation of `textLength` characters. Bounds
+   * that say nothing of a time are left out: not finite, or done by 0 ms (no task is done at its
+   * submission: the submission's clock disagrees, e.g. a generation resumed from another
+   * process's journal). Kept, the log distance to a bound of 0 (taken as 1 ms) counted as a
+   * spread of 3.5, and re-checks of a steady API went from the lag budget to the longest interval.
+   */
   observe(model: Model, textLength: number, bounds: DurationBounds): void {
+    const sample = boundedSample(textLength, bounds.afterMs, bounds.byMs);
+    if (sample === undefined) return;
     const state = this.#state(model);
-    const byMs = Math.max(0, bounds.byMs);
-    const afterMs = Math.min(Math.max(0, bounds.afterMs), byMs);
-    state.samples.push({ textLength, afterMs, byMs, weight: 1 });
+    state.samples.push(sample);
     if (state.samples.length > MAX_SAMPLES) state.samples.shift();
     state.fit = undefined;
     state.learned = true;
@@ -273,15 +279,8 @@ export class GenerationEstimator {
       if (saved === undefined || state.learned) continue;
       state.samples.length = 0;
       for (const [textLength, afterMs, byMs] of saved.samples.slice(-MAX_SAMPLES)) {
-        if (![textLength, afterMs, byMs].every(Number.isFinite)) continue;
-        const upper = Math.max(0, byMs);
-        const lower = Math.min(Math.max(0, afterMs), upper);
-        state.samples.push({
-          textLength: Math.max(0, textLength),
-          afterMs: lower,
-          byMs: upper,
-          weight: 1,
-        });
+        const sample = boundedSample(textLength, afterMs, byMs);
+        if (sample !== undefined) state.samples.push(sample);
       }
       state.marginMs = Number.isFinite(saved.marginMs) ? clampMargin(saved.marginMs) : 0;
       state.fit = undefined;
@@ -313,6 +312,17 @@ export class GenerationEstimator {
     }
     return state;
   }
+}
+
+/** A learned sample from its bounds, clamped into range; undefined when they say nothing of a time (see `observe`). */
+function boundedSample(textLength: number, afterMs: number, byMs: number): Sample | undefined {
+  if (![textLength, afterMs, byMs].every(Number.isFinite) || !(byMs > 0)) return undefined;
+  return {
+    textLength: Math.max(0, textLength),
+    afterMs: Math.min(Math.max(0, afterMs), byMs),
+    byMs,
+    weight: 1,
+  };
 }
 
 /**
@@ -404,7 +414,10 @@ function fitTrend(samples: readonly Sample[], allowed: boolean): TrendFit {
   let best = zero;
   for (const t of tried) if (t.misfit < best.misfit) best = t;
   const weight = samples.reduce((sum, s) => sum + s.weight, 0);
-  const noise = Math.max(best.misfit / Math.max(1, weight - 3), bracketNoise(samples));
+  const noise = Math.max(
+    best.misfit / Math.max(1, informative(samples, best) - 3),
+    bracketNoise(samples),
+  );
   // A trend the spread would hide over the memory of the fit does not help the next poll:
   // jittered neighbours make such trends by chance.
   const lost = Math.abs(best.trend) * HALF_LIFE_SAMPLES <= TREND_SPREADS * Math.sqrt(noise);
@@ -421,6 +434,25 @@ function fitTrend(samples: readonly Sample[], allowed: boolean): TrendFit {
     trend: chosen.trend,
     spread: Math.sqrt(chosen.misfit / Math.max(1, weight - 3)),
   };
+}
+
+/**
+ * The weight of the samples that can leave a distance from a fit: those bracketed, and those
+ * bounded above only that the fit passes. The others (found done at their first poll, as every
+ * short text is) lie under the line whatever it is and say nothing of the noise: counted as
+ * degrees of freedom, a history of short texts made one generation 3 % slow look like a trend.
+ */
+function informative(
+  samples: readonly Sample[],
+  fit: { readonly line: Line; readonly trend: number },
+): number {
+  const newest = samples.length - 1;
+  let weight = 0;
+  for (const [i, s] of samples.entries()) {
+    const value = evaluate(fit.line, s.textLength) * Math.exp(-fit.trend * (newest - i));
+    if (s.afterMs > 0 || value > s.byMs) weight += s.weight;
+  }
+  return weight;
 }
 
 /** Sum of squared log distances of the line from each sample's interval (weighted). */
@@ -481,14 +513,17 @@ function fitBounded(samples: readonly Sample[]): Line {
     start.map((s) => (s.afterMs + s.byMs) / 2),
   );
   if (line.upTo !== undefined) {
-    // One length: the value nearest all its intervals, found by refitting to their clamps.
+    // One length bracketed: the value nearest all its intervals, found by refitting to their
+    // clamps. With other lengths bounded (short texts found done at their first poll), that gives
+    // a line, a start that the Newton steps below take to the nearest one: left at the refits, it
+    // stopped short of a line that fits every bound, and a trend could seem to explain the rest.
     for (let round = 0; round < FIT_ROUNDS; round++) {
       line = fitLine(
         samples,
         samples.map((s) => clampTo(s, evaluate(line, s.textLength))),
       );
     }
-    return line;
+    if (line.upTo !== undefined) return line;
   }
   for (let round = 0; round < FIT_ROUNDS; round++) {
     const next = newtonStep(samples, line);

@@ -67,7 +67,9 @@ export function recheckAfter(
 ): number {
   // The first re-check (half a budget past the plan, or less) stays at the lag budget.
   const scattered = elapsedMs - plannedMs >= lagBudgetMs / 2;
-  const near = scattered ? Math.max(lagBudgetMs, spreadMs) : lagBudgetMs;
+  // A spread that is not a number (nothing the estimator gives now) counts as none: a NaN wait
+  // would poll at once, again and again.
+  const near = scattered && !Number.isNaN(spreadMs) ? Math.max(lagBudgetMs, spreadMs) : lagBudgetMs;
   const overrun = elapsedMs - TAIL_FACTOR * plannedMs;
   const step = overrun > 0 ? Math.max(near, TAIL_STEP_SHARE * overrun) : near;
   return Math.min(maxIntervalMs, Math.max(QUICK_POLL_FLOOR_MS, step));
@@ -289,9 +291,16 @@ export class PollScheduler {
         // cap's premise, an estimate fitted to other lengths, does not hold), and the task runs
         // past the cap as the estimate said: look next when the estimate expects it done, less
         // the learned spread (an estimate past the cap is an extrapolation: it errs both ways).
+        // Never further than the first poll's cap from this poll, nor past the deadline: an
+        // estimate extrapolated by a steep trend said 2 minutes (the deadline's), and a task
+        // done at 35 s was noticed at 105 s, one never done timed out 45 s past a 60 s deadline.
         entry.nextPollAt = Math.max(
           now + QUICK_POLL_FLOOR_MS,
-          entry.expectedAt - estimator.spread(model) * expected,
+          Math.min(
+            entry.expectedAt - estimator.spread(model) * expected,
+            sentAt + this.#firstPollCapMs(),
+            submittedAt + deadlineMs,
+          ),
         );
       } else if (entry.timed) {
         // Expected done by now, so it is likely moments away: quick looks, not full intervals.

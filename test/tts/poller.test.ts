@@ -615,6 +615,61 @@ describe('PollScheduler on an API that slows steadily', () => {
   });
 });
 
+describe('PollScheduler after a capped first poll on a steep slowing', () => {
+  /** An estimator that learned a steep slowing: 300 characters expected in about 2 minutes. */
+  function steep(): GenerationEstimator {
+    const estimator = new GenerationEstimator({ prior: API_PRIOR });
+    const lengths = [140, 41, 201, 33, 85, 160, 81, 220, 180, 77];
+    for (let i = 0; i < 20; i++) {
+      const n = lengths[i % lengths.length] ?? 100;
+      const ms = (800 + 15 * n) * 4 * Math.exp(0.08 * i);
+      estimator.observe('base', n, { afterMs: ms - 100, byMs: ms + 100 });
+    }
+    return estimator;
+  }
+
+  test('the next poll comes within the cap, and by the deadline (a task that never finishes times out then)', async () => {
+    const estimator = steep();
+    expect(estimator.trend('base')).toBeGreaterThan(0);
+    expect(estimator.estimate('base', 300)).toBeGreaterThan(100_000);
+    const clock = new FakeClock(0);
+    const api = fakeApi(clock);
+    // Fast again: done at 35 s; and one that never finishes, against a 60 s deadline.
+    api.finishAt.set('fast', 35_000);
+    const polls = scheduler(clock, api.poll, estimator, 60_000);
+    const fast = polls.track({
+      generationId: 'fast',
+      model: 'base',
+      textLength: 300,
+      submittedAt: 0,
+    });
+    const stuck = polls.track({
+      generationId: 'stuck',
+      model: 'base',
+      textLength: 300,
+      submittedAt: 0,
+    });
+    const outcome = stuck.then(
+      () => 'resolved',
+      (error: unknown) => (error instanceof TtsError ? error.kind : 'other'),
+    );
+    let timedOutAt: number | undefined;
+    void outcome.then(() => {
+      timedOutAt = clock.now();
+    });
+    while (polls.size > 0) await clock.advance(100);
+    await fast;
+    expect(await outcome).toBe('generation_timeout');
+    // Before: after the first poll (lifted to 30 s), the next at the estimate less its spread,
+    // about 2 minutes: 'fast' noticed 1.5 minutes late, 'stuck' timed out at about 2 minutes.
+    const fastPolls = api.polls.filter((p) => p.id === 'fast').map((p) => p.at);
+    const gaps = fastPolls.slice(1).map((at, i) => at - (fastPolls[i] ?? 0));
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(10_000);
+    expect(fastPolls.at(-1)).toBeLessThanOrEqual(35_000 + 10_000);
+    expect(timedOutAt).toBeLessThanOrEqual(60_000 + 2000 + 100);
+  });
+});
+
 describe('recheckAfter', () => {
   test.each([
     // elapsed, planned, expected wait: near the plan, the lag budget (400)
@@ -645,6 +700,9 @@ describe('recheckAfter', () => {
     // past twice the plan, the larger of the spread and a quarter of the overrun
     [4000, 1000, 900, 900],
     [8000, 1000, 900, 1500],
+    // a spread that is not a number counts as none (before: NaN, a poll at once, again and again)
+    [1400, 1000, Number.NaN, 400],
+    [1400, 1000, Number.POSITIVE_INFINITY, 2000],
   ])(
     'a scattered API: running %i ms after submission, planned at %i ms, spread %i ms: looks again after %i ms',
     (elapsed, planned, spread, wait) => {
