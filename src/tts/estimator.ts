@@ -89,6 +89,14 @@ const PRIOR_FADE_SAMPLES = 6;
 /** Share of the estimate a probe is aimed at (see `probeAfter`). */
 export const PROBE_SHARE = 0.25;
 /**
+ * Generations in a row that no poll saw running (every first poll found the task done) after
+ * which the estimate may be too slow: more than the first-poll target expects between two
+ * misses (1 / (1 − 7/8) = 8 first polls per miss). See `probeAfter`.
+ */
+export const HIT_STREAK = Math.round(1 / (1 - FIRST_POLL_TARGET));
+/** Share of the estimate a probe after a {@link HIT_STREAK} is aimed at (see `probeAfter`). */
+export const STREAK_PROBE_SHARE = 0.5;
+/**
  * How fast learned generations are forgotten: one counts half as much in the fit after this
  * many newer ones of its model, so a time that drifts (evening load) is followed within a few,
  * while one odd generation moves the line by a fraction.
@@ -227,6 +235,15 @@ export class GenerationEstimator {
    * that finds the task done bounds the line below the prior; one that finds it running
    * brackets it, and probing ends: an API of the prior's shape pays one poll, once per key
    * (what is learned is kept).
+   *
+   * Later, the same holds for an estimate learned on a slow API that is fast again (evening load
+   * gone): each first poll finds the task done, at a bound that agrees with the estimate, and
+   * the estimate stayed 2–3 times too slow for 20 generations. So after {@link HIT_STREAK}
+   * generations in a row that no poll saw running (more hits than the target expects between
+   * misses), a probe at {@link STREAK_PROBE_SHARE} of the estimate: one that finds the task done
+   * bounds it at half the estimate (the latest bounds scale the line at once, and the next
+   * generation probes again); one that finds it running ends the streak. On a steady API that is
+   * one poll per streak of 8 hits (about +0.05 polls per generation).
    */
   probeAfter(model: Model, textLength: number): number | undefined {
     const { samples } = this.#state(model);
@@ -235,7 +252,9 @@ export class GenerationEstimator {
       samples.length < PRIOR_FADE_SAMPLES &&
       samples.every((sample) => sample.afterMs === 0);
     const expected = this.estimate(model, textLength);
-    return unconfirmed && expected > 0 ? expected * PROBE_SHARE : undefined;
+    if (!(expected > 0)) return undefined;
+    if (unconfirmed) return expected * PROBE_SHARE;
+    return unseenRunning(samples) >= HIT_STREAK ? expected * STREAK_PROBE_SHARE : undefined;
   }
 
   /**
@@ -312,6 +331,13 @@ export class GenerationEstimator {
     }
     return state;
   }
+}
+
+/** How many of the latest generations in a row no poll saw running (bounded above only). */
+function unseenRunning(samples: readonly Sample[]): number {
+  let count = 0;
+  for (let i = samples.length - 1; i >= 0 && samples[i]?.afterMs === 0; i--) count++;
+  return count;
 }
 
 /** A learned sample from its bounds, clamped into range; undefined when they say nothing of a time (see `observe`). */

@@ -415,7 +415,7 @@ describe('GenerationEstimator.surelyRunsMs', () => {
 describe('GenerationEstimator probes', () => {
   const done = (length: number, byMs: number): Row => [length, { afterMs: 0, byMs }];
   // At 100 characters the prior says 2300 ms.
-  test.each<[string, boolean, readonly Row[], 'prior' | 'below the prior' | 'none']>([
+  test.each<[string, boolean, readonly Row[], 'prior' | 'below the prior' | 'half' | 'none']>([
     ['nothing learned, a prior: a quarter of the prior', true, [], 'prior'],
     ['nothing learned, no prior: nothing to probe', false, [], 'none'],
     [
@@ -436,13 +436,27 @@ describe('GenerationEstimator probes', () => {
       Array.from({ length: 6 }, () => done(100, 400)),
       'none',
     ],
+    [
+      // More hits in a row than the first-poll target expects between misses (8 at 7/8): the
+      // API may be faster than the estimate (recovered from load), which no hit can show.
+      '8 generations in a row found done at their first poll: a probe at half the estimate',
+      true,
+      [[100, { afterMs: 300, byMs: 400 }], ...Array.from({ length: 8 }, () => done(100, 400))],
+      'half',
+    ],
+    [
+      '7 in a row after one seen running: no probe (the target expects a miss in 8)',
+      false,
+      [[100, { afterMs: 300, byMs: 400 }], ...Array.from({ length: 7 }, () => done(100, 400))],
+      'none',
+    ],
   ])('%s', (_name, withPrior, rows, expected) => {
     const estimator = new GenerationEstimator(withPrior ? { prior: PRIOR } : {});
     for (const [length, bounds] of rows) estimator.observe('base', length, bounds);
     const estimate = estimator.estimate('base', 100);
     const probe = estimator.probeAfter('base', 100);
     if (expected === 'none') expect(probe).toBeUndefined();
-    else expect(probe).toBeCloseTo(0.25 * estimate, 6);
+    else expect(probe).toBeCloseTo((expected === 'half' ? 0.5 : 0.25) * estimate, 6);
     if (expected === 'prior') expect(estimate).toBeCloseTo(2300, 6);
     if (expected === 'below the prior') expect(estimate).toBeLessThan(1500);
     // The first poll proper stays where it was: a probe only comes before it.
