@@ -3,6 +3,7 @@
  * tests see the emulator. `vitest.config.ts` runs the files that exercise the API once per
  * version (project `v3` sets `TTS_E2E_API=v3`); the harnesses start the bot for that version.
  */
+import { expect } from 'vitest';
 import { maxConcurrent } from '../../bench/chat-heard.ts';
 import type { TtsClientOptions } from '../../src/tts/index.ts';
 import {
@@ -285,6 +286,27 @@ export function mostInAnyWindow(times: readonly number[], windowMs: number): num
     most = Math.max(most, end - start + 1);
   }
   return most;
+}
+
+/**
+ * Asserts that `says` requests on `userId`'s key, run on the limits of `api.tenthCrossing`,
+ * crossed its allowance (more than one window's worth) while no window held more, and, with v3,
+ * that no moment held more of the key's generations than the bot's concurrent-job cap.
+ */
+export function expectAllowanceKept(emulator: Emulator, userId: string, says: number): void {
+  const limited = api.limitedRequests(emulator, userId);
+  const { allowance, concurrent } = api.tenthCrossing;
+  expect(limited.length).toBeGreaterThan(allowance.count);
+  expect(
+    mostInAnyWindow(
+      limited.map((r) => r.at),
+      allowance.windowMs,
+    ),
+  ).toBeLessThanOrEqual(allowance.count);
+  if (concurrent !== undefined) {
+    expect(says).toBeGreaterThan(concurrent);
+    expect(api.mostRunning(emulator, userId)).toBeLessThanOrEqual(concurrent);
+  }
 }
 
 /** One version's view, for a test that is about that version whatever the run's. */
