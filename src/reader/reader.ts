@@ -145,17 +145,21 @@ export class ChatReader {
       // What the author said before this message, without its own old text, and after it.
       const before = this.#recent.before(recentKey, at, message.id);
       const after = this.#recent.after(recentKey, at, message.id);
-      const clean = (with_: ReaderPhrases) =>
-        cleanMessage(message.message, message.names, guild.reader, with_, guild.dictionary);
-      const screened = this.#screen(guild, clean(phrases), crowd, before, after);
+      const screened = this.#screen(
+        guild,
+        this.#clean(message, guild, phrases),
+        crowd,
+        before,
+        after,
+      );
       // The edit read in `voice`'s language, as a new message is (its glue, bleeps and extras);
       // false when a blocked word keeps it from being read.
       const apply = (voice: ChatVoice, change?: ChatVoice): boolean => {
         const line = linePhrases({ phrases, crowd }, voice.request.language);
         const spoken =
-          screened === undefined || line.phrases === phrases
-            ? screened
-            : this.#screen(guild, clean(line.phrases), line.crowd, before, after);
+          screened === undefined
+            ? undefined
+            : this.#inLine(message, guild, screened, phrases, line, before, after);
         if (spoken === undefined) {
           this.#count(guildId, 'blocked');
           this.#logger.debug({ guildId, messageId: message.id }, 'edit not read: blocked word');
@@ -181,15 +185,7 @@ export class ChatReader {
   // changed), else, when the speaking path refuses now (a share used up since), the one it had.
   async #editVoice(message: IncomingMessage, text: string, had: ChatVoice): Promise<ChatVoice> {
     try {
-      return await this.#options.speaking.voiceOf(
-        message.guildId,
-        {
-          id: message.authorId,
-          name: message.authorName,
-          ...(message.voiceId === undefined ? {} : { voiceId: message.voiceId }),
-        },
-        text,
-      );
+      return await this.#options.speaking.voiceOf(message.guildId, chatterOf(message), text);
     } catch (error) {
       this.#logger.debug({ err: error, guildId: message.guildId }, 'edit read in its voice');
       return had;
@@ -284,6 +280,28 @@ export class ChatReader {
     this.#skips.set(guildId, skips);
   }
 
+  // The message cleaned with `phrases` (its extras, mentions and dictionary in their language).
+  #clean(message: IncomingMessage, guild: GuildSettings, phrases: ReaderPhrases): SpokenMessage {
+    return cleanMessage(message.message, message.names, guild.reader, phrases, guild.dictionary);
+  }
+
+  // `screened` (cleaned and screened with the server's `phrases`) as read in `line`'s language:
+  // unchanged when that is the server's, else cleaned and screened again with its phrases (its
+  // extras and bleeps in that language); undefined when a blocked word keeps it from being read.
+  #inLine(
+    message: IncomingMessage,
+    guild: GuildSettings,
+    screened: SpokenMessage,
+    phrases: ReaderPhrases,
+    line: { readonly phrases: ReaderPhrases; readonly crowd: CrowdPhrases },
+    before: string,
+    after = '',
+  ): SpokenMessage | undefined {
+    if (line.phrases === phrases) return screened;
+    const cleaned = this.#clean(message, guild, line.phrases);
+    return this.#screen(guild, cleaned, line.crowd, before, after);
+  }
+
   // The message as the server's blocked words allow it: undefined when it is not to be read
   // (`skip`), else with a "beep" over each blocked word (`bleep`).
   // With `before`, what the author said just before: a word spelled over their messages is
@@ -372,13 +390,7 @@ export class ChatReader {
     }
     const phrases = this.#phrases(guildId);
     const crowd = this.#crowd(guildId);
-    const cleaned = cleanMessage(
-      message.message,
-      message.names,
-      guild.reader,
-      phrases,
-      guild.dictionary,
-    );
+    const cleaned = this.#clean(message, guild, phrases);
     // A cheer is read with no text of its own ("Bobby cheered 100 bits").
     if (cleaned.text === '' && message.cheer === undefined) return false;
     const recentKey = `${guildId}:${message.authorId}`;
@@ -400,36 +412,14 @@ export class ChatReader {
     }
     let voice: ChatVoice;
     try {
-      voice = await speaking.voiceOf(
-        guildId,
-        {
-          id: message.authorId,
-          name: message.authorName,
-          ...(message.voiceId === undefined ? {} : { voiceId: message.voiceId }),
-        },
-        screened.text,
-      );
+      voice = await speaking.voiceOf(guildId, chatterOf(message), screened.text);
     } catch (error) {
       this.#refused(guildId, error);
       return false;
     }
     // The voice reads the line in its own language (v3): what the reader adds is in it too.
     const line = linePhrases({ phrases, crowd }, voice.request.language);
-    const spoken =
-      line.phrases === phrases
-        ? screened
-        : this.#screen(
-            guild,
-            cleanMessage(
-              message.message,
-              message.names,
-              guild.reader,
-              line.phrases,
-              guild.dictionary,
-            ),
-            line.crowd,
-            before,
-          );
+    const spoken = this.#inLine(message, guild, screened, phrases, line, before);
     // Its own language's words (a link described as "un lien") can trip what the server's passed.
     if (spoken === undefined) {
       this.#count(guildId, 'blocked');
@@ -473,4 +463,13 @@ export class ChatReader {
     if (guild.blockedWords.length > 0) this.#recent.said(recentKey, message.id, spoken.text, at);
     return true;
   }
+}
+
+/** The author of a chat message as the speaking path takes a chatter (their voice, if they chose one). */
+function chatterOf(message: IncomingMessage): Parameters<ChatSpeaking['voiceOf']>[1] {
+  return {
+    id: message.authorId,
+    name: message.authorName,
+    ...(message.voiceId === undefined ? {} : { voiceId: message.voiceId }),
+  };
 }
