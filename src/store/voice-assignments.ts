@@ -38,14 +38,12 @@ export class KeyvVoiceAssignments {
 
   /** The chatter's voice in the server; undefined when none is stored or it is unreadable. */
   async get(guildId: string, chatter: string): Promise<StoredAssignment | undefined> {
-    const parsed = recordSchema.safeParse(await this.#keyv.get(keyOf(guildId, chatter)));
-    return parsed.success ? { voiceId: parsed.data.voiceId, at: parsed.data.at } : undefined;
+    return assignmentOf(await this.#keyv.get(keyOf(guildId, chatter)));
   }
 
   /** Stores the chatter's voice, kept {@link ASSIGNMENT_KEPT_MS} from now. */
   async set(guildId: string, chatter: string, assignment: StoredAssignment): Promise<void> {
-    const record = { version: 2, voiceId: assignment.voiceId, at: assignment.at };
-    await this.#keyv.set(keyOf(guildId, chatter), record, ASSIGNMENT_KEPT_MS);
+    await this.#keyv.set(keyOf(guildId, chatter), recordOf(assignment), ASSIGNMENT_KEPT_MS);
   }
 
   /**
@@ -58,13 +56,12 @@ export class KeyvVoiceAssignments {
     chatter: string,
     assignment: StoredAssignment,
   ): Promise<StoredAssignment> {
-    const record = { version: 2, voiceId: assignment.voiceId, at: assignment.at };
     for (let attempt = 1; ; attempt++) {
       const stored = await readSwappable(this.#keyv, keyOf(guildId, chatter));
-      const parsed = recordSchema.safeParse(stored.value);
-      if (parsed.success) return { voiceId: parsed.data.voiceId, at: parsed.data.at };
+      const had = assignmentOf(stored.value);
+      if (had !== undefined) return had;
       // An unreadable record is replaced; a swap lost to another writer reads theirs.
-      if (await stored.swap(record, ASSIGNMENT_KEPT_MS)) return assignment;
+      if (await stored.swap(recordOf(assignment), ASSIGNMENT_KEPT_MS)) return assignment;
       if (attempt >= CLAIM_ATTEMPTS) throw new Error(`the voice of ${chatter} kept changing`);
     }
   }
@@ -78,4 +75,15 @@ export class KeyvVoiceAssignments {
 
 function keyOf(guildId: string, chatter: string): string {
   return `voices:${guildId}:${chatter}`;
+}
+
+/** The stored record of an assignment. */
+function recordOf(assignment: StoredAssignment): z.infer<typeof recordSchema> {
+  return { version: 2, voiceId: assignment.voiceId, at: assignment.at };
+}
+
+/** The assignment a stored record holds; undefined when there is none or it is unreadable. */
+function assignmentOf(record: unknown): StoredAssignment | undefined {
+  const parsed = recordSchema.safeParse(record);
+  return parsed.success ? { voiceId: parsed.data.voiceId, at: parsed.data.at } : undefined;
 }
