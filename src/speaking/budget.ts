@@ -4,7 +4,28 @@
  * one is predicted to cost. Pure, apart from the reservations' own bookkeeping.
  */
 import { nextUtcDay } from '../store/index.ts';
-import { billedChars, billedTokens, type GenerationCost } from '../tts/index.ts';
+import {
+  billedChars,
+  billedTokens,
+  type GenerationCost,
+  type SpeechRequest,
+} from '../tts/index.ts';
+
+/**
+ * What a request is predicted to bill, as `Spending.reserveMoney` takes it: its billed tokens,
+ * and its micro-dollars when the key's price for the model is known.
+ */
+export function predictedBill(
+  client: {
+    predictCost(request: Pick<SpeechRequest, 'model' | 'text'>): GenerationCost | undefined;
+  },
+  request: Pick<SpeechRequest, 'model' | 'text'>,
+): { readonly tokens: number; readonly micros: number | undefined } {
+  return {
+    tokens: billedTokens(billedChars(request.text)),
+    micros: client.predictCost(request)?.micros,
+  };
+}
 
 /** Outcome of {@link checkBudget}. */
 export type BudgetCheck =

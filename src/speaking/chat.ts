@@ -8,12 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { voiceLanguages, voicesSpeaking } from '../speech/index.ts';
 import { CHAT_LEDGER_ID } from '../store/index.ts';
-import type { SpeechRequest, Voice } from '../tts/index.ts';
-import { billedChars, billedTokens, type GenerationCost } from '../tts/index.ts';
+import type { GenerationCost, SpeechRequest, Voice } from '../tts/index.ts';
 import type { SpeakUpdate, SpeechSource } from '../voice/index.ts';
 import { AutoVoices } from './auto-voices.ts';
 import type { BlockedWords } from './blocked-words.ts';
-import { mergeSavingMicros } from './budget.ts';
+import { mergeSavingMicros, predictedBill } from './budget.ts';
 import { defaultChoice, pickVoice, speechLanguage } from './choose.ts';
 import type { SpeakingContext } from './context.ts';
 import { LiveStreams, PCM_HINT } from './live-streams.ts';
@@ -197,10 +196,7 @@ export class ChatTurns {
     const { spending } = this.#context;
     // The turn's text is known only now: its predicted cost is held against the daily budget.
     const budget = guild.limits.dailyBudgetMicros;
-    await spending.reserveMoney(guildId, attempt, budget, {
-      tokens: billedTokens(billedChars(request.text)),
-      micros: client.predictCost(request)?.micros,
-    });
+    await spending.reserveMoney(guildId, attempt, budget, predictedBill(client, request));
     const generate = {
       signal: options.signal,
       onSubmitted: async (generationId: string, cost?: GenerationCost) => {

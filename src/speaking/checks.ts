@@ -6,8 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { type ValidatedSay, validateSay, withinControls } from '../speech/index.ts';
 import type { GuildSettings } from '../store/index.ts';
-import { billedChars, billedTokens, type SpeechRequest } from '../tts/index.ts';
+import type { SpeechRequest } from '../tts/index.ts';
 import type { BlockedWords } from './blocked-words.ts';
+import { predictedBill } from './budget.ts';
 import { chooseOutput, pickVoice, speechLanguage } from './choose.ts';
 import type { SpeakingContext } from './context.ts';
 import { memberDailyShare } from './quota.ts';
@@ -128,10 +129,12 @@ export class RequestChecks {
     await spending.reserve(input.guildId, input.requester, prepared.memberDaily, ticket.id);
     try {
       // The server's money: everyone's, so nobody is exempt (an admin raises the budget).
-      await spending.reserveMoney(input.guildId, ticket.id, prepared.dailyBudget, {
-        tokens: billedTokens(billedChars(request.text)),
-        micros: prepared.client.predictCost(request)?.micros,
-      });
+      await spending.reserveMoney(
+        input.guildId,
+        ticket.id,
+        prepared.dailyBudget,
+        predictedBill(prepared.client, request),
+      );
     } catch (error) {
       spending.release(ticket.id);
       throw error;

@@ -8,7 +8,8 @@ import { Readable } from 'node:stream';
 import { PREVIEW_TEXT, type PreviewAudio } from '../preview/index.ts';
 import { UserError } from '../refusal/index.ts';
 import { codeSpan, findVoice } from '../speech/index.ts';
-import { billedChars, billedTokens, type Model, type TtsClient, type Voice } from '../tts/index.ts';
+import type { Model, TtsClient, Voice } from '../tts/index.ts';
+import { predictedBill } from './budget.ts';
 import type { RequestChecks } from './checks.ts';
 import type { SpeakingContext } from './context.ts';
 import { queueRefusal } from './refusals.ts';
@@ -66,10 +67,12 @@ export class Previews {
     try {
       const request = { text: PREVIEW_TEXT, voiceId: voice.voiceId, model };
       const guild = await this.#context.options.settings.guild(guildId);
-      await spending.reserveMoney(guildId, ticketId, guild.limits.dailyBudgetMicros, {
-        tokens: billedTokens(billedChars(request.text)),
-        micros: client.predictCost(request)?.micros,
-      });
+      await spending.reserveMoney(
+        guildId,
+        ticketId,
+        guild.limits.dailyBudgetMicros,
+        predictedBill(client, request),
+      );
       const { generationId, audioUrl } = await client.generate(request, {
         onSubmitted: (id, cost) => spending.record(guildId, requester.id, id, ticketId, cost),
       });

@@ -4,15 +4,10 @@
  * limits and refusals, the usage records and the journal.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  billedChars,
-  billedTokens,
-  type FinishedGeneration,
-  type GenerateOptions,
-  type TtsClient,
-} from '../tts/index.ts';
+import type { FinishedGeneration, GenerateOptions, TtsClient } from '../tts/index.ts';
 import type { SpeakUpdate } from '../voice/index.ts';
 import { BlockedWords } from './blocked-words.ts';
+import { predictedBill } from './budget.ts';
 import { type ChatTurnRequest, ChatTurns } from './chat.ts';
 import { RequestChecks } from './checks.ts';
 import { SpeakingContext, type SpeakingServiceOptions } from './context.ts';
@@ -117,10 +112,12 @@ export class SpeakingService {
     const client = await this.#context.clientFor(guildId, false);
     const guild = await context.settings.guild(guildId);
     const ticketId = randomUUID();
-    await spending.reserveMoney(guildId, ticketId, guild.limits.dailyBudgetMicros, {
-      tokens: billedTokens(billedChars(request.text)),
-      micros: client.predictCost(request)?.micros,
-    });
+    await spending.reserveMoney(
+      guildId,
+      ticketId,
+      guild.limits.dailyBudgetMicros,
+      predictedBill(client, request),
+    );
     try {
       return await client.generate(request, {
         ...options,
