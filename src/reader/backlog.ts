@@ -176,7 +176,7 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
   edit(id: string, change: Pick<ChatLine, 'text' | 'kind'> & Partial<M>): boolean {
     const entry = this.#entries.get(id);
     if (entry === undefined) return false;
-    this.#uncount(entry);
+    this.#count(entry, -1);
     entry.message = { ...entry.message, ...change };
     this.#count(entry);
     return true;
@@ -341,10 +341,7 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     for (const message of messages)
       entries.push({ message, seq: this.#taken.get(message.id) ?? this.#seq++ });
     entries.sort((a, b) => a.seq - b.seq);
-    this.#entries = new Map();
-    this.#bareChars = 0;
-    this.#paid = 0;
-    this.#paidBareChars = 0;
+    this.#empty();
     for (const entry of entries) this.#put(entry);
     this.forget(messages);
   }
@@ -357,10 +354,7 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
   /** Drops every unread message; how many there were. */
   clear(): number {
     const count = this.#entries.size;
-    this.#entries = new Map();
-    this.#bareChars = 0;
-    this.#paid = 0;
-    this.#paidBareChars = 0;
+    this.#empty();
     this.#paidRun = 0;
     this.#taken.clear();
     return count;
@@ -385,22 +379,23 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
   #drop(entry: Entry<M>): void {
     if (this.#entries.get(entry.message.id) !== entry) return;
     this.#entries.delete(entry.message.id);
-    this.#uncount(entry);
+    this.#count(entry, -1);
   }
 
-  #count(entry: Entry<M>): void {
-    const chars = batchCost(entry.message, 0);
+  // No entry waits, and none is counted.
+  #empty(): void {
+    this.#entries = new Map();
+    this.#bareChars = 0;
+    this.#paid = 0;
+    this.#paidBareChars = 0;
+  }
+
+  // Counts the entry's characters (and, paid, the entry) in (`sign` 1) or out (-1).
+  #count(entry: Entry<M>, sign: 1 | -1 = 1): void {
+    const chars = sign * batchCost(entry.message, 0);
     this.#bareChars += chars;
     if (entry.message.paid !== true) return;
-    this.#paid += 1;
+    this.#paid += sign;
     this.#paidBareChars += chars;
-  }
-
-  #uncount(entry: Entry<M>): void {
-    const chars = batchCost(entry.message, 0);
-    this.#bareChars -= chars;
-    if (entry.message.paid !== true) return;
-    this.#paid -= 1;
-    this.#paidBareChars -= chars;
   }
 }
