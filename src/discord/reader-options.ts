@@ -16,6 +16,7 @@ import {
 } from '../reader/config.ts';
 import {
   BLOCKED_MODES,
+  CHAT_VOICE_MODES,
   EMOJI_MODES,
   READ_BOTS,
   READER_BOUNDS,
@@ -115,6 +116,12 @@ export function withReaderSubcommand(
         described(o.setName('voices'), 'commands.config.reader-voices').addChoices(
           ...choices(VOICE_MODES),
         ),
+      )
+      .addBooleanOption((o) => described(o.setName('forwards'), 'commands.config.reader-forwards'))
+      .addStringOption((o) =>
+        described(o.setName('chat-voices'), 'commands.config.reader-chat-voices').addChoices(
+          ...choices(CHAT_VOICE_MODES),
+        ),
       ),
   );
 }
@@ -143,6 +150,8 @@ function readerInput(interaction: ChatInputCommandInteraction): ReaderOptionsInp
     newMemberDelay: value(o.getString('new-member-delay')),
     twitchBadges: value(o.getString('twitch-badges')),
     voices: value(o.getString('voices')) as ReaderOptionsInput['voices'],
+    forwards: value(o.getBoolean('forwards')),
+    chatVoices: value(o.getString('chat-voices')) as ReaderOptionsInput['chatVoices'],
   };
 }
 

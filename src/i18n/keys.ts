@@ -39,7 +39,9 @@ export interface MessageParams {
   'commands.config.reader': Record<string, never>;
   'commands.config.reader-auto-join': Record<string, never>;
   'commands.config.reader-blocked': Record<string, never>;
+  'commands.config.reader-chat-voices': Record<string, never>;
   'commands.config.reader-emoji': Record<string, never>;
+  'commands.config.reader-forwards': Record<string, never>;
   'commands.config.reader-ignore-member': Record<string, never>;
   'commands.config.reader-ignore-prefixes': Record<string, never>;
   'commands.config.reader-ignore-role': Record<string, never>;

@@ -38,6 +38,8 @@ export interface ReaderOptionsInput {
   /** Space-separated badges (`moderator vip`), or `everyone`. */
   readonly twitchBadges?: string | undefined;
   readonly voices?: ReaderSettings['voices'] | undefined;
+  readonly forwards?: boolean | undefined;
+  readonly chatVoices?: ReaderSettings['chatVoices'] | undefined;
 }
 
 const UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
@@ -95,6 +97,8 @@ export function applyReaderOptions(
     next.newMemberDelayMs = ms;
   }
   if (input.voices !== undefined) next.voices = input.voices;
+  if (input.forwards !== undefined) next.forwards = input.forwards;
+  if (input.chatVoices !== undefined) next.chatVoices = input.chatVoices;
   if (input.twitchBadges !== undefined) next.twitchBadges = parseBadges(input.twitchBadges);
   if (input.ignorePrefixes !== undefined) {
     const words = input.ignorePrefixes.split(/\s+/).filter((word) => word !== '');
@@ -209,6 +213,8 @@ export function describeReader(
     // Said where it matters: the member-based options above read as if they covered everyone.
     ...(settings.twitchChannels.length > 0 ? [t('reader.show_twitch_chatters')] : []),
     `**voices:** ${settings.voices}`,
+    `**forwards:** ${onOff(settings.forwards)}`,
+    `**chat-voices:** ${settings.chatVoices}`,
   ].join('\n');
 }
 
