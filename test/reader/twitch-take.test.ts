@@ -124,10 +124,6 @@ describe('read modes', () => {
 });
 
 describe('mutes, pause and commands', () => {
-  const badges = fc
-    .subarray(['broadcaster', 'moderator', 'vip', 'subscriber'])
-    .map((b) => new Set(b));
-
   test('property: a muted chatter (neither broadcaster nor moderator) is never read nor obeyed, whatever they write', () => {
     const plainBadges = fc.subarray(['vip', 'subscriber', 'founder']).map((b) => new Set(b));
     fc.assert(

@@ -49,11 +49,9 @@ export async function world(options: WorldOptions = {}) {
   let gate: Promise<void> | undefined;
   /** Settings reads wait from now until the function returned is called (a server's chain is held). */
   const hold = (): (() => void) => {
-    let open = () => {};
-    gate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    return open;
+    const { promise, resolve } = Promise.withResolvers<void>();
+    gate = promise;
+    return resolve;
   };
   const writes: string[] = [];
   const settings = {
