@@ -26,7 +26,7 @@ import type { SubcommandPart } from './subcommands.ts';
 export const LEARN_WITHIN_MS = 5 * 60_000;
 
 /** What is read and who set what from chat: the lines after the channels. */
-function settingsLines({ t }: Translator, twitch: TwitchSettings): string[] {
+function settingsLines({ t }: Translator, twitch: TwitchSettings, chose: number): string[] {
   const reward =
     twitch.rewardId === undefined ? t('reader.twitch_no_reward') : `\`${twitch.rewardId}\``;
   const lines = [
@@ -37,7 +37,6 @@ function settingsLines({ t }: Translator, twitch: TwitchSettings): string[] {
       reward,
     }),
   ];
-  const chose = Object.keys(twitch.voices).length;
   if (chose > 0)
     lines.push(t('reader.twitch_voices', { count: chose, command: `${twitch.prefix}voice` }));
   if (twitch.muted.length > 0)
@@ -95,7 +94,8 @@ export const twitchGroup: ListGroup<string> = {
   listed: async (saved, { services, translator }, guildId) => {
     await services.twitch.sync(guildId);
     const status = statusLines(translator, services.twitch.status(guildId));
-    return [status, ...settingsLines(translator, saved.twitch)].join('\n');
+    const chose = await services.twitch.chosenVoices(guildId);
+    return [status, ...settingsLines(translator, saved.twitch, chose)].join('\n');
   },
 };
 
@@ -118,7 +118,8 @@ async function runRead(
     ...stored,
     twitch: applyTwitchRead(stored.twitch, input),
   }));
-  await reply(interaction, settingsLines(translator, saved.twitch).join('\n'));
+  const chose = await services.twitch.chosenVoices(guildId);
+  await reply(interaction, settingsLines(translator, saved.twitch, chose).join('\n'));
 }
 
 /** `/config twitch reward`: learn it from the next redemption, set its id, or forget it. */

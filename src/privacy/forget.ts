@@ -5,6 +5,7 @@ import type { PreviewCache } from '../preview/index.ts';
 import {
   type ApiKeyVault,
   flushDeletions,
+  KeyvChatVoices,
   type KeyvSpeechCacheStore,
   KeyvVoiceAssignments,
   keysUnder,
@@ -59,6 +60,8 @@ export interface ForgetDependencies {
   readonly speechCache: Pick<KeyvSpeechCacheStore, 'forgetKey'>;
   /** Its chatters' automatic voices; `KeyvVoiceAssignments` over `keyv` when not given. */
   readonly voiceAssignments?: Pick<KeyvVoiceAssignments, 'forget'>;
+  /** Its Twitch chatters' `!voice` choices; `KeyvChatVoices` over `keyv` when not given. */
+  readonly chosenVoices?: Pick<KeyvChatVoices, 'forget'>;
   /** Its client of the key is dropped (when no other server uses the key). */
   readonly tts: Pick<TtsClients, 'forget'>;
   /** Queued speech of the server stops, as when its key is removed. */
@@ -114,6 +117,7 @@ export class ForgetService {
     for (const entry of entries) await deps.journal.remove(entry.id);
     const usageDays = await deps.usage.forget(guildId);
     await (deps.voiceAssignments ?? new KeyvVoiceAssignments(deps.keyv)).forget(guildId);
+    const chosen = await (deps.chosenVoices ?? new KeyvChatVoices(deps.keyv)).forget(guildId);
     const settings = await deps.settings.deleteGuild(guildId);
     if (apiKey !== undefined && keptKeyRecords !== 'shared') deps.tts.forget(apiKey);
     if (settings?.sealedApiKey !== undefined) deps.voice.keyChanged(guildId, 'removed');
@@ -122,7 +126,7 @@ export class ForgetService {
       settings: settings !== undefined,
       readChannels: settings?.reader.channels.length ?? 0,
       twitchChannels: settings?.reader.twitchChannels.length ?? 0,
-      twitchVoices: Object.keys(settings?.twitch.voices ?? {}).length,
+      twitchVoices: chosen + Object.keys(settings?.twitch.voices ?? {}).length,
       twitchMuted: settings?.twitch.muted.length ?? 0,
       dictionaryEntries: settings?.dictionary.length ?? 0,
       blockedWords: settings?.blockedWords.length ?? 0,

@@ -17,7 +17,7 @@ import type {
 import type { Clock, Voice } from '../tts/index.ts';
 import { chosenVoice } from './twitch-take.ts';
 
-/** How long a chatter waits between two `!voice` (one taken, the others ignored unread). */
+/** How long a chatter waits between two `!voice <name>` (one taken, the others ignored unread). */
 export const VOICE_COOLDOWN_MS = 10_000;
 /** Chatters whose last `!voice` is remembered for the cooldown (the oldest go first). */
 const COOLDOWN_KEPT = 10_000;
@@ -82,7 +82,8 @@ export class ChatVoiceChoices {
   ): Promise<VoiceChoiceOutcome> {
     const { store, clock } = this.#options;
     const now = clock.now();
-    if (this.#cooling(`${guildId}|${userId}`, now)) return 'cooling';
+    // Going back to the automatic voice is not cooled: a second one finds nothing to delete.
+    if (name !== undefined && this.#cooling(`${guildId}|${userId}`, now)) return 'cooling';
     // A choice still in the server's record moves out first, so what follows is the only one.
     if (chosenVoice(guild.twitch, userId) !== undefined) await this.migrate(guildId, guild);
     const had = await store.get(guildId, userId);

@@ -67,7 +67,7 @@ export interface TwitchSourceOptions {
   /** The voices of the server's key for its model: what `!voice <name>` is matched against. */
   readonly voices: (guildId: string) => Promise<readonly Voice[]>;
   /** Where each chatter's `!voice` choice is kept (`KeyvChatVoices`). */
-  readonly chosenVoices: Pick<KeyvChatVoices, 'get' | 'set' | 'delete'>;
+  readonly chosenVoices: Pick<KeyvChatVoices, 'get' | 'set' | 'delete' | 'count'>;
   /** Between two `!voice` of one chatter (`VOICE_COOLDOWN_MS` by default). */
   readonly voiceCooldownMs?: number;
   /** Messages one server may have waiting to be handled (`CHAIN_BOUND` by default). */
@@ -158,6 +158,13 @@ export class TwitchSource {
     for (const channel of this.#options.chat.channelsOf(guildId))
       this.#stopReading(guildId, channel);
     this.#chains.forget(guildId);
+  }
+
+  /** How many of the server's chatters chose their voice with `!voice` (`/config twitch list`). */
+  async chosenVoices(guildId: string): Promise<number> {
+    const guild = await this.#options.settings.guild(guildId);
+    const legacy = Object.keys(guild.twitch.voices).length;
+    return legacy + (await this.#options.chosenVoices.count(guildId));
   }
 
   /**

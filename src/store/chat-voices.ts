@@ -1,6 +1,6 @@
 import type Keyv from 'keyv';
 import { z } from 'zod';
-import { deleteKeysUnder } from './key-scan.ts';
+import { deleteKeysUnder, keysUnder } from './key-scan.ts';
 
 const recordSchema = z.object({
   version: z.literal(1),
@@ -54,6 +54,11 @@ export class KeyvChatVoices {
   async delete(guildId: string, userId: string): Promise<boolean> {
     if (!TWITCH_USER_ID.test(userId)) return false;
     return this.#keyv.delete(keyOf(guildId, userId));
+  }
+
+  /** How many chatters of the server have a choice stored (reads every key of the server's: rare). */
+  async count(guildId: string): Promise<number> {
+    return (await keysUnder(this.#keyv, `chat-voice:${guildId}:`)).length;
   }
 
   /** Deletes every choice of the server (`/config forget`); how many there were. */
