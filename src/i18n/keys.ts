@@ -397,6 +397,8 @@ export interface MessageParams {
     channel: Param;
     detail: Param;
   };
+  'notices.lost_call_terminated': Record<string, never>;
+  'notices.lost_rate_limited': Record<string, never>;
   'notices.no_reason': Record<string, never>;
   'preview.caption': {
     text: Param;
