@@ -453,6 +453,9 @@ export interface MessageParams {
   'queue.state_playing': Record<string, never>;
   'queue.state_queued': Record<string, never>;
   'queue.state_ready': Record<string, never>;
+  'queue.twitch_overflow': {
+    count: number;
+  };
   'queue.waiting': {
     count: number;
   };
