@@ -32,6 +32,7 @@ export { ChatReader, type ChatReaderOptions, type ReaderStats } from './reader.t
 export { chorusText, collapseRepeats, type RepeatGroup, repeatKey } from './repeats.ts';
 export { type ChatContent, type CleanupOptions, cleanMessage, type SpokenMessage } from './text.ts';
 export { NothingToRead } from './turn.ts';
+export { createTwitchSource } from './twitch-create.ts';
 export {
   TWITCH_ID_PREFIX,
   twitchAuthorId,
@@ -41,7 +42,6 @@ export {
   withEmotes,
 } from './twitch-message.ts';
 export {
-  createTwitchSource,
   type TwitchChannelStatus,
   type TwitchOutcome,
   TwitchSource,

@@ -4,23 +4,20 @@
  * timed out or banned, a cleared chat) is withdrawn from those servers' chat. Cleanup, filters,
  * merging and pacing are the reader's, as for Discord messages.
  */
-import type { Config } from '../config/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { PrometheusMetrics } from '../ops/index.ts';
 import {
-  type BotStore,
   type GuildSettings,
-  KeyvChatVoices,
+  type KeyvChatVoices,
   type SettingsStore,
   TWITCH_BOUNDS,
 } from '../store/index.ts';
-import type { Clock, TtsClients, Voice } from '../tts/index.ts';
-import {
+import type { Clock, Voice } from '../tts/index.ts';
+import type {
   TwitchChat,
-  type TwitchChatCommand,
-  type TwitchCleared,
-  type TwitchDeleted,
-  type TwitchMessage,
+  TwitchChatCommand,
+  TwitchCleared,
+  TwitchDeleted,
+  TwitchMessage,
 } from '../twitch/index.ts';
 import type { VoiceService } from '../voice/index.ts';
 import { ChatVoiceChoices } from './chat-voice-choices.ts';
@@ -393,32 +390,4 @@ export class TwitchSource {
       );
     }
   }
-}
-
-/** The bot's Twitch source: its own connection to `TWITCH_CHAT_URL`, made once a server reads a channel. */
-export function createTwitchSource(deps: {
-  readonly config: Pick<Config, 'twitchChatUrl'>;
-  readonly store: Pick<BotStore, 'settings' | 'apiKeys' | 'keyv'>;
-  readonly tts: Pick<TtsClients, 'forKey'>;
-  readonly reader: TwitchSourceOptions['reader'];
-  readonly voice: TwitchSourceOptions['voice'];
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** Counts Twitch messages received, read and dropped; nowhere when absent. */
-  readonly metrics?: Pick<PrometheusMetrics, 'twitchMessage'> | undefined;
-}): TwitchSource {
-  const { clock, logger, metrics } = deps;
-  const chat = new TwitchChat({ url: deps.config.twitchChatUrl, logger, clock });
-  return new TwitchSource({
-    ...{ chat, clock, logger, reader: deps.reader, voice: deps.voice },
-    settings: deps.store.settings,
-    chosenVoices: new KeyvChatVoices(deps.store.keyv),
-    onCount: (outcome) => metrics?.twitchMessage(outcome),
-    voices: async (guildId) => {
-      const apiKey = await deps.store.apiKeys.get(guildId);
-      if (apiKey === undefined) return [];
-      const { defaults } = await deps.store.settings.guild(guildId);
-      return deps.tts.forKey(apiKey).voices(defaults.model ?? 'base');
-    },
-  });
 }
