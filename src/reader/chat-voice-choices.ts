@@ -17,7 +17,10 @@ import type {
 import type { Clock, Voice } from '../tts/index.ts';
 import { chosenVoice } from './twitch-take.ts';
 
-/** How long a chatter waits between two `!voice <name>` (one taken, the others ignored unread). */
+/**
+ * How long a chatter waits between two `!voice <name>` that named a voice (one taken, the others
+ * ignored unread); a name that matched none starts no wait.
+ */
 export const VOICE_COOLDOWN_MS = 10_000;
 /** Chatters whose last `!voice` is remembered for the cooldown (the oldest go first). */
 const COOLDOWN_KEPT = 10_000;
@@ -82,8 +85,9 @@ export class ChatVoiceChoices {
   ): Promise<VoiceChoiceOutcome> {
     const { store, clock } = this.#options;
     const now = clock.now();
+    const key = `${guildId}|${userId}`;
     // Going back to the automatic voice is not cooled: a second one finds nothing to delete.
-    if (name !== undefined && this.#cooling(`${guildId}|${userId}`, now)) return 'cooling';
+    if (name !== undefined && this.#cooling(key, now)) return 'cooling';
     // A choice still in the server's record moves out first, so what follows is the only one.
     if (chosenVoice(guild.twitch, userId) !== undefined) await this.migrate(guildId, guild);
     const had = await store.get(guildId, userId);
@@ -94,7 +98,9 @@ export class ChatVoiceChoices {
     }
     const pickable = pickableVoices(await this.#options.voices(guildId), guild.reader.chatVoices);
     const voiceId = voiceChoices(pickable, name)[0]?.value;
+    // A name that matched nothing (a typo) starts no cooldown: the chatter may try again.
     if (voiceId === undefined) return 'no-match';
+    this.#cooled(key, now);
     if (had?.voiceId === voiceId && now - had.at < REFRESH_MS) return 'unchanged';
     return (await store.set(guildId, userId, { voiceId, at: now })) ? 'changed' : 'unchanged';
   }
@@ -147,17 +153,19 @@ export class ChatVoiceChoices {
     return legacy.length;
   }
 
-  /** Whether the chatter used `!voice` within the cooldown; if not, this use starts one. */
+  /** Whether the chatter picked a voice within the cooldown. */
   #cooling(key: string, now: number): boolean {
     const last = this.#last.get(key);
-    if (last !== undefined && now - last < (this.#options.cooldownMs ?? VOICE_COOLDOWN_MS))
-      return true;
+    return last !== undefined && now - last < (this.#options.cooldownMs ?? VOICE_COOLDOWN_MS);
+  }
+
+  /** The chatter picked a voice now: their cooldown starts. */
+  #cooled(key: string, now: number): void {
     this.#last.delete(key);
     this.#last.set(key, now);
     for (const oldest of this.#last.keys()) {
       if (this.#last.size <= COOLDOWN_KEPT) break;
       this.#last.delete(oldest);
     }
-    return false;
   }
 }

@@ -91,8 +91,9 @@ describe('!voice: floods', () => {
     expect(await w.chosenVoices.get('g1', '11')).toBeUndefined();
   });
 
-  test('a chatter’s second !voice within the cooldown is ignored', async () => {
+  test('a chatter’s second !voice within the cooldown is ignored; a name that matched none starts none', async () => {
     const w = await reading({ voiceCooldownMs: 60_000 });
+    expect(await w.voiceAfter('!voice lilly-typo')).toBeUndefined();
     expect(await w.voiceAfter('!voice lily')).toBe('voice-lily');
     expect(await w.voiceAfter('!voice max')).toBe('voice-lily');
     // Another chatter has a cooldown of their own.
