@@ -61,7 +61,8 @@ export function isBroadcaster(message: Pick<TwitchFacts, 'channel' | 'login' | '
  */
 export function twitchTake(message: TwitchFacts, settings: TwitchSettings): TwitchTake {
   const command = chatCommandOf(message.text, settings.prefix);
-  if (command !== undefined && command.kind !== 'voice' && mayControl(message.badges))
+  const controls = mayControl(message.badges) || isBroadcaster(message);
+  if (command !== undefined && command.kind !== 'voice' && controls)
     return { kind: 'command', command };
   if (!isBroadcaster(message) && settings.muted.includes(message.login.toLowerCase()))
     return { kind: 'skip', why: 'muted' };

@@ -185,4 +185,61 @@ describe('TwitchSource', () => {
     await until(() => w.created.length === 3);
     expect(w.created.map((m) => m.id)).toEqual(['twitch:t1', 'twitch:o1', 'twitch:o2']);
   });
+
+  test('a moderator’s mute of the broadcaster is refused; a muted moderator’s !tts resume works', async () => {
+    const w = await world();
+    await w.channels('g1', ['streamer']);
+    await w.source.sync('g1');
+    await until(() => w.twitch.joined('streamer'));
+    const mod = { badges: 'moderator/1' };
+    w.twitch.post('streamer', {
+      id: 'm1',
+      login: 'mod_a',
+      userId: '2',
+      text: '!tts mute streamer',
+      ...mod,
+    });
+    w.twitch.post('streamer', {
+      id: 'm2',
+      login: 'mod_b',
+      userId: '3',
+      text: '!tts mute mod_a',
+      ...mod,
+    });
+    w.twitch.post('streamer', {
+      id: 'm3',
+      login: 'mod_b',
+      userId: '3',
+      text: '!tts pause',
+      ...mod,
+    });
+    await until(async () => (await w.store.guild('g1')).twitch.paused);
+    expect((await w.store.guild('g1')).twitch.muted).toEqual(['mod_a']);
+    // Muted, mod_a still commands: resume and unmute themselves.
+    w.twitch.post('streamer', {
+      id: 'm4',
+      login: 'mod_a',
+      userId: '2',
+      text: '!tts resume',
+      ...mod,
+    });
+    await until(async () => !(await w.store.guild('g1')).twitch.paused);
+    w.twitch.post('streamer', {
+      id: 'm5',
+      login: 'mod_a',
+      userId: '2',
+      text: '!tts unmute mod_a',
+      ...mod,
+    });
+    await until(async () => (await w.store.guild('g1')).twitch.muted.length === 0);
+    const broadcaster = { badges: 'broadcaster/1' };
+    w.twitch.post('streamer', {
+      id: 'b1',
+      login: 'streamer',
+      userId: '1',
+      text: 'still heard',
+      ...broadcaster,
+    });
+    await until(() => w.created.some((m) => m.id === 'twitch:b1'));
+  });
 });
