@@ -130,9 +130,14 @@ export class TwitchSource {
     const { chat, settings } = this.#options;
     const guild = await settings.guild(guildId);
     const wanted = guild.reader.twitchChannels;
-    // Chatters' voices an earlier version kept in the server's record move to their own.
-    const moved = await this.#choices.migrate(guildId, guild);
-    if (moved > 0) this.#logger.info({ guildId, moved }, 'Twitch chatters’ voices moved');
+    // Chatters' voices an earlier version kept in the server's record move to their own (read
+    // from there until then: a failed move is tried again at the next sync).
+    try {
+      const moved = await this.#choices.migrate(guildId, guild);
+      if (moved > 0) this.#logger.info({ guildId, moved }, 'Twitch chatters’ voices moved');
+    } catch (error) {
+      this.#logger.warn({ err: error, guildId }, 'Twitch chatters’ voices not moved yet');
+    }
     for (const channel of chat.channelsOf(guildId))
       if (!wanted.includes(channel)) this.#stopReading(guildId, channel);
     for (const channel of wanted) chat.read(guildId, channel);
