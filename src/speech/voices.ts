@@ -59,7 +59,7 @@ export function filterVoices(
 
 /**
  * Accents that say which language a voice speaks: the voice list names no language, only an
- * accent (docs/API-V3.md), and an accent like `British` or `Japanese` tells it.
+ * accent (docs/design/API-V3.md), and an accent like `British` or `Japanese` tells it.
  */
 const ACCENT_LANGUAGES: Readonly<Record<string, string>> = {
   american: 'en',

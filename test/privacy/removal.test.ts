@@ -147,7 +147,7 @@ describe('DATA_RETENTION=7d (the default)', () => {
       const ofA = recordsOf(before, a.id, USER_ONE.apiKey);
       expect(ofA).toHaveLength(5);
       for (const [key, value] of before) {
-        // A key's learned generation times are kept on purpose (README, "Privacy") and the
+        // A key's learned generation times are kept on purpose (docs/guide/admins.md, "Privacy") and the
         // bot itself writes them again when it stops: not a record of the server's.
         if (key.startsWith('poll-times:')) continue;
         if (!ofA.includes(key)) expect(after.get(key), key).toEqual(value);
