@@ -67,6 +67,7 @@ async function simulate(count: number, shape: Shape, seed: number) {
       submittedAt + Math.max(50, Math.round(shape(length, i, normalQuantile(uniform()))));
     finishAt.set(id, finishedAt);
     const done = scheduler.track({
+      learn: true,
       generationId: id,
       model: 'base',
       textLength: length,
