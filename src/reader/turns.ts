@@ -8,7 +8,8 @@ import type { Logger } from '../log/index.ts';
 import { DEFAULT_MAX_AGE_MS, type ReaderSettings } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import type { SpeakUpdate } from '../voice/index.ts';
-import { batchCost, type ChatBacklog, type TakePlan } from './backlog.ts';
+import { batchCost, type ChatBacklog } from './backlog.ts';
+import type { TakePlan } from './batch-choice.ts';
 import {
   API_SPEED,
   compactGlue,
