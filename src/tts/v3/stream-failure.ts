@@ -8,6 +8,7 @@ import { errorForStatus, TtsError, type TtsErrorKind } from '../errors.ts';
 /** Close codes of the stream (`api-reference/streaming.mdx`). */
 const CLOSE_INVALID_PAYLOAD = 1003;
 const CLOSE_POLICY = 1008;
+/** The close a completed stream ends with (the bot closes with it too). */
 export const CLOSE_NORMAL = 1000;
 
 /** How errors and messages name the stream. */
