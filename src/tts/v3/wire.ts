@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { parseBill } from '../cost.ts';
-import { TtsError } from '../errors.ts';
+import { parseAnswer } from '../errors.ts';
 import type { SpeechControls } from '../protocol.ts';
 import type { GenerationRecord, Model, SpeechRequest, Voice } from '../types.ts';
 
@@ -155,17 +155,6 @@ const voicePage = z.object({
       ),
   ),
 });
-
-/** Parses an answer with `schema`, or fails as `malformed_response` naming the first bad field. */
-export function parseAnswer<T>(schema: z.ZodType<T>, body: unknown, where: string): T {
-  const result = schema.safeParse(body);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const field = issue?.path.join('.') || 'body';
-    throw new TtsError('malformed_response', `${where} answered an unexpected shape (${field})`);
-  }
-  return result.data;
-}
 
 /** A generation record (`POST /v3/tts` and `GET /v3/tts` answer the same shape). */
 export function parseRecord(body: unknown, where: string): GenerationRecord {
