@@ -16,6 +16,7 @@ import dictionary from './dictionary.ts';
 import forget from './forget.ts';
 import key from './key.ts';
 import limits from './limits.ts';
+import read from './read.ts';
 import readChannel from './read-channel.ts';
 import reader from './reader.ts';
 import show from './show.ts';
@@ -28,6 +29,7 @@ const parts = [
   limits,
   readChannel,
   twitch,
+  read,
   reader,
   dictionary,
   blockWord,

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { loadCommands } from '../../src/discord/index.ts';
+import { definitionOf, loadCommands } from '../../src/discord/index.ts';
 
 const FIXTURE = fileURLToPath(new URL('./loader-fixture/', import.meta.url));
 
@@ -35,5 +35,20 @@ describe('loadCommands', () => {
     const commands = await loadCommands();
     const definitions = [...commands.values()].map((command) => command.data.toJSON());
     expect(JSON.stringify(definitions, null, 1)).toMatchSnapshot();
+  });
+
+  // TTS_API_VERSION is process-wide: on v3 only what v3 can use is offered (it has no emotions).
+  test('on v3 the definitions leave out what v3 cannot use, and nothing else', async () => {
+    const commands = await loadCommands();
+    for (const command of commands.values()) {
+      const v2 = definitionOf(command, 'v2');
+      const v3 = definitionOf(command, 'v3');
+      if (command.data.name !== 'say') expect(v3).toEqual(v2);
+      else {
+        const names = (d: typeof v2) => (d.options ?? []).map((o) => o.name);
+        expect(names(v2)).toContain('emotion');
+        expect(names(v3)).toEqual(names(v2).filter((name) => name !== 'emotion'));
+      }
+    }
   });
 });
