@@ -101,6 +101,7 @@ export interface MessageParams {
   'commands.skip.description': Record<string, never>;
   'commands.stop.description': Record<string, never>;
   'commands.usage.description': Record<string, never>;
+  'commands.usage.description_v3': Record<string, never>;
   'commands.voices.accent': Record<string, never>;
   'commands.voices.description': Record<string, never>;
   'commands.voices.gender': Record<string, never>;

@@ -37,18 +37,26 @@ describe('loadCommands', () => {
     expect(JSON.stringify(definitions, null, 1)).toMatchSnapshot();
   });
 
-  // TTS_API_VERSION is process-wide: on v3 only what v3 can use is offered (it has no emotions).
-  test('on v3 the definitions leave out what v3 cannot use, and nothing else', async () => {
+  // TTS_API_VERSION is process-wide: on v3 only what v3 can use is offered (it has no emotions),
+  // in its own words (it bills money, it has no daily quota).
+  test('on v3 the definitions leave out what v3 cannot use, and say what it has', async () => {
     const commands = await loadCommands();
     for (const command of commands.values()) {
       const v2 = definitionOf(command, 'v2');
       const v3 = definitionOf(command, 'v3');
-      if (command.data.name !== 'say') expect(v3).toEqual(v2);
-      else {
-        const names = (d: typeof v2) => (d.options ?? []).map((o) => o.name);
+      const names = (d: typeof v2) => (d.options ?? []).map((o) => o.name);
+      if (command.data.name === 'say') {
         expect(names(v2)).toContain('emotion');
         expect(names(v3)).toEqual(names(v2).filter((name) => name !== 'emotion'));
-      }
+      } else if (command.data.name === 'usage') {
+        expect(v2.description).toContain('quota');
+        expect(v3.description).not.toContain('quota');
+        expect(v3.description).toContain('budget');
+        const v2Words: Record<string, string | null | undefined> = v2.description_localizations ?? {};
+        for (const [locale, text] of Object.entries(v3.description_localizations ?? {}))
+          expect(text, locale).not.toBe(v2Words[locale]);
+        expect(names(v3)).toEqual(names(v2));
+      } else expect(v3).toEqual(v2);
     }
   });
 });
