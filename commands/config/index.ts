@@ -4,6 +4,7 @@
  */
 import { PermissionFlagsBits } from 'discord.js';
 import {
+  type ApiVersion,
   type Command,
   guildCommand,
   partOf,
@@ -36,11 +37,17 @@ const parts = [
   forget,
 ];
 
-export default {
-  data: withParts(
+/** `/config` as offered on `api` (v3's money and language options only there; absent: all). */
+const dataFor = (api?: ApiVersion) =>
+  withParts(
     guildCommand('config').setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild),
     parts,
-  ),
+    api,
+  );
+
+export default {
+  data: dataFor(),
+  dataFor,
 
   async execute(interaction, context) {
     requireManager(interaction);

@@ -56,6 +56,7 @@ export async function settingsSections(
     dailyLimit: dailyLimitOf(services.config.ttsLimits.generate),
     perMemberQueue: services.config.queueMaxPerMember,
     budgetMicros: saved.limits.dailyBudgetMicros,
+    billsMoney: services.config.ttsApi.version === 'v3',
   })
     .split('\n')
     .filter((line) => line !== t('limits.change'));

@@ -131,6 +131,19 @@ describe('/config read', () => {
   });
 });
 
+describe('on v2, /config offers only what v2 can use', () => {
+  test('no daily budget (v2 bills no money) and no speech language (v2 takes none)', async () => {
+    const command = t.discord.commands().global.find((c) => c.name === 'config');
+    const optionsOf = (sub: string) =>
+      (command?.options?.find((o) => o.name === sub)?.options ?? []).map((o) => o.name);
+    expect(optionsOf('limits')).toEqual(['member-daily', 'chat-daily']);
+    expect(optionsOf('defaults')).toEqual(['voice', 'model', 'speed']);
+    const limits = await config('limits');
+    expect(limits.content).toContain('Per-member share');
+    expect(limits.content).not.toContain('budget');
+  });
+});
+
 /** Every page of `/config show`, turned with its buttons. */
 async function allPages(first: MessageJson): Promise<string[]> {
   const texts = [first.content ?? ''];
