@@ -2,6 +2,7 @@ import { EmbedBuilder, MessageFlags } from 'discord.js';
 import {
   type Command,
   canManage,
+  described,
   guildClient,
   guildCommand,
   guildIdOf,
@@ -10,6 +11,11 @@ import { gatherUsage, usageChart, usageLines } from '../src/usage/index.ts';
 
 export default {
   data: guildCommand('usage'),
+  // v3 has no daily quota: it bills money, which a daily budget bounds.
+  dataFor: (api) =>
+    api === 'v3'
+      ? described(guildCommand('usage'), 'commands.usage.description_v3')
+      : guildCommand('usage'),
 
   async execute(interaction, { services, translator }) {
     const { t } = translator;

@@ -1,6 +1,10 @@
-export { answerLanguageAutocomplete, answerVoiceAutocomplete } from './autocomplete.ts';
+export {
+  answerLanguageAutocomplete,
+  answerVoiceAutocomplete,
+  answerVoiceTraitAutocomplete,
+} from './autocomplete.ts';
 export { createDiscordClient, MESSAGE_CONTENT_REFUSED } from './client.ts';
-export type { Command, CommandContext } from './command.ts';
+export { type ApiVersion, type Command, type CommandContext, definitionOf } from './command.ts';
 export { describeLimits, limitsSubcommand, runLimits } from './config-limits.ts';
 export {
   describeForgetReport,

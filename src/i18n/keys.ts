@@ -30,12 +30,22 @@ export interface MessageParams {
   'commands.config.limits-chat-daily': Record<string, never>;
   'commands.config.limits-daily-budget': Record<string, never>;
   'commands.config.limits-member-daily': Record<string, never>;
+  'commands.config.read': Record<string, never>;
+  'commands.config.read-action': Record<string, never>;
   'commands.config.read-channel': Record<string, never>;
   'commands.config.read-channel-add': Record<string, never>;
   'commands.config.read-channel-add-channel': Record<string, never>;
   'commands.config.read-channel-list': Record<string, never>;
   'commands.config.read-channel-remove': Record<string, never>;
   'commands.config.read-channel-remove-channel': Record<string, never>;
+  'commands.config.read-ignore-member': Record<string, never>;
+  'commands.config.read-ignore-role': Record<string, never>;
+  'commands.config.read-member': Record<string, never>;
+  'commands.config.read-pace': Record<string, never>;
+  'commands.config.read-priority-role': Record<string, never>;
+  'commands.config.read-role': Record<string, never>;
+  'commands.config.read-sound': Record<string, never>;
+  'commands.config.read-who': Record<string, never>;
   'commands.config.reader': Record<string, never>;
   'commands.config.reader-auto-join': Record<string, never>;
   'commands.config.reader-blocked': Record<string, never>;
@@ -91,6 +101,7 @@ export interface MessageParams {
   'commands.skip.description': Record<string, never>;
   'commands.stop.description': Record<string, never>;
   'commands.usage.description': Record<string, never>;
+  'commands.usage.description_v3': Record<string, never>;
   'commands.voices.accent': Record<string, never>;
   'commands.voices.description': Record<string, never>;
   'commands.voices.gender': Record<string, never>;
@@ -171,6 +182,11 @@ export interface MessageParams {
   'config.show_requests': {
     limit: Param;
     used: Param;
+  };
+  'config.show_title': Record<string, never>;
+  'config.show_title_page': {
+    page: Param;
+    pages: Param;
   };
   'errors.bad_speed': {
     speed: Param;
@@ -487,6 +503,10 @@ export interface MessageParams {
   'reader.member_read_again': {
     member: Param;
   };
+  'reader.moved': {
+    moves: Param;
+  };
+  'reader.moved_all': Record<string, never>;
   'reader.none': Record<string, never>;
   'reader.off': Record<string, never>;
   'reader.on': Record<string, never>;
