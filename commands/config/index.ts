@@ -16,6 +16,7 @@ import dictionary from './dictionary.ts';
 import forget from './forget.ts';
 import key from './key.ts';
 import limits from './limits.ts';
+import memberName from './member-name.ts';
 import readChannel from './read-channel.ts';
 import reader from './reader.ts';
 import show from './show.ts';
@@ -29,6 +30,7 @@ const parts = [
   readChannel,
   twitch,
   reader,
+  memberName,
   dictionary,
   blockWord,
   forget,

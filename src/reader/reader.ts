@@ -8,7 +8,7 @@ import { english, type Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import { UserError } from '../refusal/index.ts';
 import { BlocklistCache, screenAfter, screenText } from '../speech/index.ts';
-import type { GuildSettings, SettingsStore } from '../store/index.ts';
+import type { GuildSettings, KeyvMemberSettings, SettingsStore } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import { type CrowdPhrases, crowdPhrases } from './crowd-phrases.ts';
 import { readDecision } from './filter.ts';
@@ -17,12 +17,15 @@ import { linePhrases } from './line-phrases.ts';
 import { type ReaderPhrases, readerPhrases } from './phrases.ts';
 import { hasPriority } from './priority.ts';
 import { RecentSaid } from './recent-said.ts';
+import { hasMemberSettings, type Speaker, speakerOf } from './speaker.ts';
 import { cleanMessage, type SpokenMessage } from './text.ts';
 import type { ChatSpeaking, ChatVoice, IncomingMessage } from './types.ts';
 
 /** Settings of a {@link ChatReader}. */
 export interface ChatReaderOptions {
   readonly settings: Pick<SettingsStore, 'guild'>;
+  /** Each member's own settings in the server: opted out of being read, their spoken name. */
+  readonly members: Pick<KeyvMemberSettings, 'get'>;
   readonly speaking: ChatSpeaking;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -134,8 +137,14 @@ export class ChatReader {
         this.#options.speaking.channelOf(guildId),
         at,
       );
-      if (!decision.read) {
-        this.#logger.debug({ guildId, messageId: message.id, why: decision.why }, 'edit not read');
+      // The author may have opted out since: an edit is read only if a new message would be.
+      const why = !decision.read
+        ? decision.why
+        : (await this.#speaker(message)).read
+          ? undefined
+          : 'opted-out';
+      if (why !== undefined) {
+        this.#logger.debug({ guildId, messageId: message.id, why }, 'edit not read');
         reader.remove(message.id);
         return;
       }
@@ -331,6 +340,14 @@ export class ChatReader {
     return screened.blocked ? undefined : screened.text;
   }
 
+  // Whether the author is read, and under which name, by their own settings in the server.
+  async #speaker(message: IncomingMessage): Promise<Speaker> {
+    const member = hasMemberSettings(message)
+      ? await this.#options.members.get(message.guildId, message.authorId)
+      : {};
+    return speakerOf(message, member);
+  }
+
   #serial(guildId: string, task: (reader: GuildReader) => Promise<void>): Promise<void> {
     const reader = this.#reader(guildId);
     const run = reader.chain
@@ -388,6 +405,12 @@ export class ChatReader {
       if (decision.why === 'not-in-voice') reader.clear();
       return false;
     }
+    // Read only now: most messages are in channels the server does not read.
+    const speaker = await this.#speaker(message);
+    if (!speaker.read) {
+      this.#logger.debug({ guildId, messageId: message.id, why: 'opted-out' }, 'not read');
+      return false;
+    }
     const phrases = this.#phrases(guildId);
     const crowd = this.#crowd(guildId);
     const cleaned = this.#clean(message, guild, phrases);
@@ -396,7 +419,7 @@ export class ChatReader {
     const recentKey = `${guildId}:${message.authorId}`;
     const before = this.#recent.before(recentKey, at);
     const screened = this.#screen(guild, cleaned, crowd, before);
-    const authorName = this.#screenName(guild, message.authorName, crowd);
+    const authorName = this.#screenName(guild, speaker.name, crowd);
     if (screened === undefined || authorName === undefined) {
       this.#count(guildId, 'blocked');
       this.#logger.debug({ guildId, messageId: message.id }, 'not read: blocked word');
@@ -437,7 +460,7 @@ export class ChatReader {
     const name =
       line.crowd === crowd
         ? authorName
-        : (this.#screenName(guild, message.authorName, line.crowd) ?? authorName);
+        : (this.#screenName(guild, speaker.name, line.crowd) ?? authorName);
     reader.settings = guild.reader;
     reader.phrases = phrases;
     reader.crowd = crowd;
