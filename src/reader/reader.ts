@@ -128,66 +128,76 @@ export class ChatReader {
     return this.#serial(message.guildId, async (reader) => {
       const held = reader.held(message.id);
       if (held === undefined) return;
-      const { guildId } = message;
-      const at = this.#options.clock.now();
-      const guild = await this.#options.settings.guild(guildId);
-      const decision = readDecision(
-        message,
-        guild.reader,
-        this.#options.speaking.channelOf(guildId),
-        at,
+      await this.#edit(reader, message, held);
+      // The author may have opted out since: asked once the edit is in, as a store read before
+      // it would let a turn about to start take the old text.
+      if (reader.held(message.id) === undefined || (await this.#speaker(message)).read) return;
+      this.#logger.debug(
+        { guildId: message.guildId, messageId: message.id, why: 'opted-out' },
+        'edit not read',
       );
-      // The author may have opted out since: an edit is read only if a new message would be.
-      const why = !decision.read
-        ? decision.why
-        : (await this.#speaker(message)).read
-          ? undefined
-          : 'opted-out';
-      if (why !== undefined) {
-        this.#logger.debug({ guildId, messageId: message.id, why }, 'edit not read');
-        reader.remove(message.id);
-        return;
-      }
-      const phrases = this.#phrases(guildId);
-      const crowd = this.#crowd(guildId);
-      const recentKey = `${guildId}:${message.authorId}`;
-      // What the author said before this message, without its own old text, and after it.
-      const before = this.#recent.before(recentKey, at, message.id);
-      const after = this.#recent.after(recentKey, at, message.id);
-      const screened = this.#screen(
-        guild,
-        this.#clean(message, guild, phrases),
-        crowd,
-        before,
-        after,
-      );
-      // The edit read in `voice`'s language, as a new message is (its glue, bleeps and extras);
-      // false when a blocked word keeps it from being read.
-      const apply = (voice: ChatVoice, change?: ChatVoice): boolean => {
-        const line = linePhrases({ phrases, crowd }, voice.request.language);
-        const spoken =
-          screened === undefined
-            ? undefined
-            : this.#inLine(message, guild, screened, phrases, line, before, after);
-        if (spoken === undefined) {
-          this.#count(guildId, 'blocked');
-          this.#logger.debug({ guildId, messageId: message.id }, 'edit not read: blocked word');
-          reader.remove(message.id);
-          if (guild.blockedWords.length > 0) this.#recent.unsaid(recentKey, message.id, at);
-          return false;
-        }
-        reader.edit(message.id, spoken, change);
-        if (guild.blockedWords.length > 0)
-          this.#recent.said(recentKey, message.id, spoken.text, at);
-        return true;
-      };
-      // At once in the language it is held in (a turn about to take it takes the edit), then,
-      // while it still waits, in the voice of its new text's language if that is another.
-      if (!apply(held.message.voice) || !held.waiting || screened === undefined) return;
-      const voice = await this.#editVoice(message, screened.text, held.message.voice);
-      if (voice.key === held.message.voiceKey || reader.held(message.id)?.waiting !== true) return;
-      apply(voice, voice);
+      reader.remove(message.id);
     });
+  }
+
+  // An edit of a message the reader holds, checked and screened as a new message is.
+  async #edit(
+    reader: GuildReader,
+    message: IncomingMessage,
+    held: NonNullable<ReturnType<GuildReader['held']>>,
+  ): Promise<void> {
+    const { guildId } = message;
+    const at = this.#options.clock.now();
+    const guild = await this.#options.settings.guild(guildId);
+    const decision = readDecision(
+      message,
+      guild.reader,
+      this.#options.speaking.channelOf(guildId),
+      at,
+    );
+    if (!decision.read) {
+      this.#logger.debug({ guildId, messageId: message.id, why: decision.why }, 'edit not read');
+      reader.remove(message.id);
+      return;
+    }
+    const phrases = this.#phrases(guildId);
+    const crowd = this.#crowd(guildId);
+    const recentKey = `${guildId}:${message.authorId}`;
+    // What the author said before this message, without its own old text, and after it.
+    const before = this.#recent.before(recentKey, at, message.id);
+    const after = this.#recent.after(recentKey, at, message.id);
+    const screened = this.#screen(
+      guild,
+      this.#clean(message, guild, phrases),
+      crowd,
+      before,
+      after,
+    );
+    // The edit read in `voice`'s language, as a new message is (its glue, bleeps and extras);
+    // false when a blocked word keeps it from being read.
+    const apply = (voice: ChatVoice, change?: ChatVoice): boolean => {
+      const line = linePhrases({ phrases, crowd }, voice.request.language);
+      const spoken =
+        screened === undefined
+          ? undefined
+          : this.#inLine(message, guild, screened, phrases, line, before, after);
+      if (spoken === undefined) {
+        this.#count(guildId, 'blocked');
+        this.#logger.debug({ guildId, messageId: message.id }, 'edit not read: blocked word');
+        reader.remove(message.id);
+        if (guild.blockedWords.length > 0) this.#recent.unsaid(recentKey, message.id, at);
+        return false;
+      }
+      reader.edit(message.id, spoken, change);
+      if (guild.blockedWords.length > 0) this.#recent.said(recentKey, message.id, spoken.text, at);
+      return true;
+    };
+    // At once in the language it is held in (a turn about to take it takes the edit), then,
+    // while it still waits, in the voice of its new text's language if that is another.
+    if (!apply(held.message.voice) || !held.waiting || screened === undefined) return;
+    const voice = await this.#editVoice(message, screened.text, held.message.voice);
+    if (voice.key === held.message.voiceKey || reader.held(message.id)?.waiting !== true) return;
+    apply(voice, voice);
   }
 
   // The voice an edit still waiting is read in: chosen on its new text (its language may have
