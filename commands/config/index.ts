@@ -17,6 +17,7 @@ import dictionary from './dictionary.ts';
 import forget from './forget.ts';
 import key from './key.ts';
 import limits from './limits.ts';
+import memberName from './member-name.ts';
 import read from './read.ts';
 import readChannel from './read-channel.ts';
 import reader from './reader.ts';
@@ -32,6 +33,7 @@ const parts = [
   twitch,
   read,
   reader,
+  memberName,
   dictionary,
   blockWord,
   forget,

@@ -19,12 +19,15 @@ export {
   guildIdOf,
   requireListener,
   requireManager,
+  serverVoice,
 } from './guild.ts';
 export { type CommandShape, type Help, helpFor, SETUP_STEPS } from './help.ts';
 export { type ListGroup, listGroup } from './list-group.ts';
 export { loadCommands } from './loader.ts';
 export { described, guildCommand } from './localize.ts';
 export { DisallowedIntentsError, DiscordConnectError, login } from './login.ts';
+export { addMemberOptions, memberChangeOf } from './member-options.ts';
+export { describeMemberChange, describeMemberView, describeSpokenName } from './member-reply.ts';
 export { describeFailure } from './messages.ts';
 export { memberVoiceChannel, mentionNames } from './names.ts';
 export { type PreviewChoice, sendPreview } from './preview-reply.ts';
