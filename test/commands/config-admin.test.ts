@@ -214,7 +214,10 @@ describe('/config show', () => {
 
   test('a long list runs over pages, each turned with its buttons and titled with its place', async () => {
     for (let n = 0; n < 14; n++)
-      await config('dictionary add', { word: `word${n}`, replacement: `${'long '.repeat(36)}${n}` });
+      await config('dictionary add', {
+        word: `word${n}`,
+        replacement: `${'long '.repeat(36)}${n}`,
+      });
     const first = await config('show');
     expect(first.content).toMatch(/^\*\*Server settings, page 1 of [2-9]\*\*/);
     const pages = await allPages(first);

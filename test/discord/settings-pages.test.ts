@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import { english } from '../../src/i18n/index.ts';
 import {
   pageButtonId,
   pageOfButton,
@@ -7,6 +6,7 @@ import {
   settingsMessage,
   settingsPages,
 } from '../../src/discord/settings-pages.ts';
+import { english } from '../../src/i18n/index.ts';
 
 const section = (command: string, group: string, lines: string[]): SettingsSection => ({
   command,
@@ -82,7 +82,9 @@ describe('settingsMessage', () => {
   test('more pages: the title says which, with buttons before, after and to each group', () => {
     expect(pages).toHaveLength(3);
     const message = settingsMessage(english, pages, 1, groupCommand);
-    expect(message.content).toMatch(/^\*\*Server settings, page 2 of 3\*\*\n__\*\*\/config read who/);
+    expect(message.content).toMatch(
+      /^\*\*Server settings, page 2 of 3\*\*\n__\*\*\/config read who/,
+    );
     const rows = message.components.map((row) => row.toJSON().components);
     expect(rows[0]?.map((b) => ('custom_id' in b ? b.custom_id : ''))).toEqual([
       pageButtonId(0, 'previous'),
