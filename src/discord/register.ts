@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Client } from 'discord.js';
 import type Keyv from 'keyv';
 import type { Logger } from '../log/index.ts';
-import type { Command } from './command.ts';
+import { type ApiVersion, type Command, definitionOf } from './command.ts';
 
 /**
  * Registers the slash commands (globally, or to one guild in development)
@@ -15,9 +15,11 @@ export async function registerCommands(options: {
   logger: Logger;
   guildId?: string | undefined;
   force?: boolean;
+  /** The TTS API version: options it cannot use are not offered. */
+  api: ApiVersion;
 }): Promise<boolean> {
-  const { client, commands, keyv, logger, guildId } = options;
-  const definitions = [...commands.values()].map((command) => command.data.toJSON());
+  const { client, commands, keyv, logger, guildId, api } = options;
+  const definitions = [...commands.values()].map((command) => definitionOf(command, api));
   const target = guildId === undefined ? 'global' : `guild:${guildId}`;
   const hash = createHash('sha256').update(JSON.stringify({ target, definitions })).digest('hex');
   const storeKey = `commands:${client.application.id}:${target}`;

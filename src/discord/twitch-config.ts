@@ -5,11 +5,19 @@
  */
 import { type ChatInputCommandInteraction, MessageFlags } from 'discord.js';
 import type { Translator } from '../i18n/index.ts';
-import { addTwitchChannel, removeTwitchChannel, twitchChannelName } from '../reader/config.ts';
+import {
+  addTwitchChannel,
+  applyReaderOptions,
+  chatVoicesLine,
+  removeTwitchChannel,
+  twitchBadgesLine,
+  twitchChannelName,
+} from '../reader/config.ts';
 import type { TwitchChannelStatus } from '../reader/index.ts';
 import { applyTwitchRead, twitchRewardId, withReward } from '../reader/twitch-options.ts';
 import { UserError } from '../refusal/index.ts';
 import {
+  CHAT_VOICE_MODES,
   defaultTwitchSettings,
   type GuildSettings,
   TWITCH_BOUNDS,
@@ -99,7 +107,7 @@ export const twitchGroup: ListGroup<string> = {
   },
 };
 
-/** `/config twitch read`: the read mode, min-bits and the command prefix; shows them all. */
+/** `/config twitch read`: the read mode, min-bits, the command prefix and badges; shows them all. */
 async function runRead(
   interaction: ChatInputCommandInteraction,
   { services, translator }: CommandContext,
@@ -111,15 +119,27 @@ async function runRead(
     minBits: interaction.options.getInteger('min-bits') ?? undefined,
     prefix: interaction.options.getString('prefix') ?? undefined,
   };
+  // Who is read from chat is a reader setting (it was `/config reader twitch-badges`), and which
+  // voices chatters may pick with `!voice` one too.
+  const twitchBadges = interaction.options.getString('badges') ?? undefined;
+  const chatVoices = CHAT_VOICE_MODES.find(
+    (m) => m === interaction.options.getString('chat-voices'),
+  );
   // Checked before answering Discord: a refusal is the answer.
   applyTwitchRead(defaultTwitchSettings(), input);
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const saved = await services.settings.updateGuild(guildId, (stored) => ({
     ...stored,
     twitch: applyTwitchRead(stored.twitch, input),
+    reader: applyReaderOptions(stored.reader, { twitchBadges, chatVoices }),
   }));
   const chose = await services.twitch.chosenVoices(guildId);
-  await reply(interaction, settingsLines(translator, saved.twitch, chose).join('\n'));
+  const lines = [
+    ...settingsLines(translator, saved.twitch, chose),
+    twitchBadgesLine(translator, saved.reader),
+    chatVoicesLine(saved.reader),
+  ];
+  await reply(interaction, lines.join('\n'));
 }
 
 /** `/config twitch reward`: learn it from the next redemption, set its id, or forget it. */
@@ -191,6 +211,16 @@ export const twitchPart: SubcommandPart = {
             .addStringOption((o) =>
               described(o.setName('prefix'), 'commands.config.twitch-read-prefix').setMaxLength(
                 TWITCH_BOUNDS.prefix,
+              ),
+            )
+            .addStringOption((o) =>
+              described(o.setName('badges'), 'commands.config.reader-twitch-badges').setMaxLength(
+                100,
+              ),
+            )
+            .addStringOption((o) =>
+              described(o.setName('chat-voices'), 'commands.config.reader-chat-voices').addChoices(
+                ...CHAT_VOICE_MODES.map((value) => ({ name: value, value })),
               ),
             ),
         )

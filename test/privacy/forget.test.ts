@@ -15,6 +15,7 @@ import { ForgetService } from '../../src/privacy/index.ts';
 import {
   ApiKeyVault,
   KeyvChatVoices,
+  KeyvMemberSettings,
   KeyvSettingsStore,
   KeyvSpeechCacheStore,
   KeyvUsageLedger,
@@ -112,6 +113,11 @@ async function populate(world: Omit<World, 'close'>, guildId: string, apiKey: st
   const chosen = new KeyvChatVoices(world.keyv);
   for (const userId of ['42', '43'])
     await chosen.set(guildId, userId, { voiceId: 'af_3kbq21leo', at: NOW });
+  // Two members' own settings there, and a member's voice (the same in every server, kept).
+  const members = new KeyvMemberSettings(world.keyv);
+  await members.update(guildId, '300000000000000001', () => ({ read: false }));
+  await members.update(guildId, '300000000000000002', () => ({ name: 'Rob', nameBy: 'admin' }));
+  await world.settings.setUser('300000000000000001', { voiceId: 'am_2riuownnf' });
   await world.journal.record(entry(`${guildId}-1`, guildId));
   await world.journal.record(entry(`${guildId}-2`, guildId));
   for (const daysAgo of [0, 1, 5])
@@ -163,6 +169,7 @@ function ofServer(keys: Iterable<string>, guildId: string, apiKey: string): stri
     (key) =>
       key === `guild:${guildId}` ||
       key.startsWith(`chat-voice:${guildId}:`) ||
+      key.startsWith(`member:${guildId}:`) ||
       key.startsWith(`usage:${guildId}:`) ||
       key.startsWith(`pending:${guildId}-`) ||
       key.startsWith(`preview:${id}:`) ||
@@ -179,8 +186,8 @@ function suite(name: string, open: () => Promise<World>) {
         await populate(world, B, KEY_B);
         const before = await world.snapshot();
         const ofA = ofServer(before.keys(), A, KEY_A);
-        // guild, 2 chosen voices, 3 usage days, 2 pending, 2 samples, 1 cached speech
-        expect(ofA).toHaveLength(11);
+        // guild, 2 chosen voices, 2 members, 3 usage days, 2 pending, 2 samples, 1 cached speech
+        expect(ofA).toHaveLength(13);
         const told = { tts: [] as string[], voice: [] as string[] };
         const report = await forgetter(world, told).forgetGuild(A);
         expect(report).toEqual({
@@ -190,6 +197,7 @@ function suite(name: string, open: () => Promise<World>) {
           twitchChannels: 1,
           twitchVoices: 3,
           twitchMuted: 1,
+          memberSettings: 2,
           dictionaryEntries: 3,
           blockedWords: 1,
           pendingSpeech: 2,
