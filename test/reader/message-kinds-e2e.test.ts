@@ -75,7 +75,7 @@ describe('kinds of Discord message', () => {
   });
 
   test('a forward is read as "forwarded:", cleaned, attachments named, blocked words screened', async () => {
-    const on = await config('reader', { forwards: true }).waitForReply();
+    const on = await config('read who', { forwards: true }).waitForReply();
     expect(on.content).toContain('**forwards:** on');
     t.discord.sendMessage({
       user: 'bobby',

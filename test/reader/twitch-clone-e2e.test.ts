@@ -3,7 +3,7 @@
  * reading a channel of the fake Twitch server, with a key of the emulator that owns two cloned
  * voices (`USER_TWO`, on `advance`). A chatter never speaks in a clone through `!voice` (by its
  * name, by "custom", by "clone"), until the server's admin allows any voice with
- * `/config reader chat-voices:any`.
+ * `/config twitch read chat-voices:any`.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { USER_TWO } from '../../tools/emulator/index.ts';
@@ -57,7 +57,7 @@ describe('a cloned voice and !voice', () => {
   });
 
   test('with chat-voices: any, a chatter may pick it', async () => {
-    const shown = await config('reader', { 'chat-voices': 'any' }).waitForReply();
+    const shown = await config('twitch read', { 'chat-voices': 'any' }).waitForReply();
     expect(shown.content).toContain('**chat-voices:** any');
     post('allowed', '!voice Narrator Clone');
     post('allowed', 'now in the streamer’s own clone');
