@@ -1,5 +1,5 @@
 import { EmbedBuilder, MessageFlags } from 'discord.js';
-import { type Command, guildCommand, helpFor } from '../src/discord/index.ts';
+import { type Command, guildCommand, helpFor, inviteUrl } from '../src/discord/index.ts';
 
 export default {
   data: guildCommand('help'),
@@ -10,6 +10,7 @@ export default {
       [...commands.values()].map((command) => command.data.toJSON()),
       (permissions) => interaction.memberPermissions?.has(permissions) ?? false,
       translator,
+      inviteUrl(interaction.applicationId),
     );
     await interaction.reply({
       embeds: [new EmbedBuilder().setTitle(help.title).setDescription(help.description)],

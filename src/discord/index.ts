@@ -23,6 +23,17 @@ export { described, guildCommand } from './localize.ts';
 export { DisallowedIntentsError, DiscordConnectError, login } from './login.ts';
 export { describeFailure } from './messages.ts';
 export { memberVoiceChannel, mentionNames } from './names.ts';
+export {
+  BOT_PERMISSIONS,
+  type BotPermission,
+  INVITE_PERMISSIONS,
+  INVITE_SCOPES,
+  inviteUrl,
+  missingPermissions,
+  refuseMissing,
+  requireBotPermissions,
+  VOICE_PERMISSIONS,
+} from './permissions.ts';
 export { type PreviewChoice, sendPreview } from './preview-reply.ts';
 export { ThrottledReply } from './progress.ts';
 export { registerCommands } from './register.ts';

@@ -10,6 +10,7 @@ import { createDiscordClient } from './client.ts';
 import type { Command } from './command.ts';
 import { DiscordConnectError, login } from './login.ts';
 import { describeFailure } from './messages.ts';
+import { inviteUrl } from './permissions.ts';
 import { registerCommands } from './register.ts';
 import { restResultSender } from './result-sender.ts';
 
@@ -71,6 +72,7 @@ export class DiscordSession {
       });
     }
     logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'bot is ready');
+    logger.info(`invite the bot to a server: ${inviteUrl(client.application.id)}`);
     return client;
   }
 
