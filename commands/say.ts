@@ -9,10 +9,11 @@ import {
   mentionNames,
   originOf,
   requesterOf,
+  requireAppPermissions,
   SayReply,
   speechChoicesOf,
 } from '../src/discord/index.ts';
-import { MAX_TEXT_LENGTH, type Output } from '../src/speaking/index.ts';
+import { chooseOutput, MAX_TEXT_LENGTH, type Output } from '../src/speaking/index.ts';
 import { speakableText } from '../src/speech/index.ts';
 
 const builder = guildCommand('say').addStringOption((o) =>
@@ -32,19 +33,27 @@ export default {
     // Acknowledge before any store access: a store that is slow or away must not let the
     // interaction expire unanswered (failures below still reach the member, privately).
     await interaction.deferReply();
+    const guildId = guildIdOf(interaction);
+    const output = (interaction.options.getString('output') as Output | null) ?? undefined;
+    const requesterChannelId = memberVoiceChannel(interaction);
+    // A file answer needs Attach Files here: refused before anything is generated or counted.
+    if (
+      chooseOutput(output, context.services.voice.channelOf(guildId), requesterChannelId) === 'file'
+    )
+      requireAppPermissions(interaction, ['AttachFiles'], context.translator);
     const reply = new SayReply(interaction, context);
     try {
       await speaking.say(
         {
-          guildId: guildIdOf(interaction),
+          guildId,
           requester: requesterOf(interaction),
           text: speakableText(
             interaction.options.getString('text', true),
             mentionNames(interaction),
           ),
           choices: speechChoicesOf(interaction),
-          output: (interaction.options.getString('output') as Output | null) ?? undefined,
-          requesterChannelId: memberVoiceChannel(interaction),
+          output,
+          requesterChannelId,
           origin: originOf(interaction),
         },
         reply,

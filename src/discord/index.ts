@@ -31,6 +31,7 @@ export {
   inviteUrl,
   missingPermissions,
   refuseMissing,
+  requireAppPermissions,
   requireBotPermissions,
   VOICE_PERMISSIONS,
 } from './permissions.ts';

@@ -1,6 +1,6 @@
 import {
   type GuildBasedChannel,
-  type GuildMember,
+  type Interaction,
   PermissionFlagsBits,
   type PermissionResolvable,
   PermissionsBitField,
@@ -71,15 +71,36 @@ export function missingPermissions(
  * Refuses when the bot lacks any of `needed` in `channel`, naming each missing permission (in
  * the member's language, as Discord's settings name it) and the channel; the next step is for a
  * member with Manage Server. Without `translator` (no member to tell) the names are English.
+ * When the bot's own member is not cached the bot cannot tell, and lets Discord decide.
  */
 export function requireBotPermissions(
   channel: GuildBasedChannel,
-  me: GuildMember | null,
   needed: readonly BotPermission[],
   translator: Pick<Translator, 't'> = english,
 ): void {
-  const held = me === null ? null : channel.permissionsFor(me);
-  refuseMissing(missingPermissions(held, needed), `<#${channel.id}>`, translator);
+  const me = channel.guild.members.me;
+  if (me === null) return;
+  refuseMissing(
+    missingPermissions(channel.permissionsFor(me), needed),
+    `<#${channel.id}>`,
+    translator,
+  );
+}
+
+/**
+ * Refuses an interaction whose answer needs `needed` in its channel (Attach Files for a file
+ * reply), from the permissions Discord says the bot has there.
+ */
+export function requireAppPermissions(
+  interaction: Pick<Interaction, 'appPermissions' | 'channelId'>,
+  needed: readonly BotPermission[],
+  translator: Pick<Translator, 't'>,
+): void {
+  refuseMissing(
+    missingPermissions(interaction.appPermissions, needed),
+    `<#${interaction.channelId}>`,
+    translator,
+  );
 }
 
 /** Throws the refusal naming `missing` in `channel` (a mention), when anything is missing. */

@@ -10,7 +10,7 @@ import { createDiscordClient } from './client.ts';
 import type { Command } from './command.ts';
 import { DiscordConnectError, login } from './login.ts';
 import { describeFailure } from './messages.ts';
-import { inviteUrl } from './permissions.ts';
+import { inviteUrl, requireBotPermissions, VOICE_PERMISSIONS } from './permissions.ts';
 import { registerCommands } from './register.ts';
 import { restResultSender } from './result-sender.ts';
 
@@ -104,6 +104,12 @@ export class DiscordSession {
 
   /** Whether the bot is in a guild now (as this process sees it). */
   readonly present = (guildId: string): boolean => this.#client.guilds.cache.has(guildId);
+
+  /** Throws a refusal naming what the bot lacks to be heard in a voice channel (auto-join). */
+  readonly requireVoice = (guildId: string, channelId: string): void => {
+    const channel = this.#client.guilds.cache.get(guildId)?.channels.cache.get(channelId);
+    if (channel !== undefined) requireBotPermissions(channel, VOICE_PERMISSIONS);
+  };
 
   /** A guild's voice adapter, for joining its voice channels. */
   readonly voiceAdapterOf = async (guildId: string): Promise<VoiceTarget['adapterCreator']> =>
