@@ -37,7 +37,7 @@ export {
 } from './permissions.ts';
 export { type PreviewChoice, sendPreview } from './preview-reply.ts';
 export { ThrottledReply } from './progress.ts';
-export { registerCommands } from './register.ts';
+export { commandDefinitions, registerCommands } from './register.ts';
 export { createRouter, reportFailure } from './router.ts';
 export { DiscordSession } from './session.ts';
 export { addSpeechOptions, speechChoicesOf } from './speech-options.ts';

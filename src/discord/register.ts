@@ -1,8 +1,16 @@
 import { createHash } from 'node:crypto';
-import type { Client } from 'discord.js';
+import type {
+  Client,
+  RESTPostAPIChatInputApplicationCommandsJSONBody as CommandJson,
+} from 'discord.js';
 import type Keyv from 'keyv';
 import type { Logger } from '../log/index.ts';
 import type { Command } from './command.ts';
+
+/** What Discord receives for the loaded commands: the JSON registered, hashed and documented. */
+export function commandDefinitions(commands: ReadonlyMap<string, Command>): CommandJson[] {
+  return [...commands.values()].map((command) => command.data.toJSON());
+}
 
 /**
  * Registers the slash commands (globally, or to one guild in development)
@@ -17,7 +25,7 @@ export async function registerCommands(options: {
   force?: boolean;
 }): Promise<boolean> {
   const { client, commands, keyv, logger, guildId } = options;
-  const definitions = [...commands.values()].map((command) => command.data.toJSON());
+  const definitions = commandDefinitions(commands);
   const target = guildId === undefined ? 'global' : `guild:${guildId}`;
   const hash = createHash('sha256').update(JSON.stringify({ target, definitions })).digest('hex');
   const storeKey = `commands:${client.application.id}:${target}`;
