@@ -101,6 +101,20 @@ test('an unreachable Discord is reported as such and exits 1', async () => {
   expect(output).not.toContain('"stack"');
 });
 
+test('a DISCORD_DEV_GUILD_ID the bot is not in: one line saying to invite it there, exits 1', async () => {
+  const { code, output } = await runBot({
+    NODE_ENV: 'development',
+    DATA_DIR: dataDir,
+    DISCORD_TOKEN: fake.token,
+    DISCORD_API_URL: fake.apiUrl,
+    DISCORD_DEV_GUILD_ID: '123456789012345678',
+  });
+  expect(code).toBe(1);
+  expect(output).toContain('DISCORD_DEV_GUILD_ID=123456789012345678');
+  expect(output).toContain('invite the bot to that server first');
+  expect(output).not.toMatch(/^\s+at /m);
+});
+
 test('deploy-commands registers the commands even when unchanged, then exits', async () => {
   const before = fake.commands().putCount;
   const env = { DATA_DIR: dataDir, DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl };

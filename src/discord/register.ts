@@ -1,11 +1,16 @@
 import { createHash } from 'node:crypto';
-import type {
-  Client,
-  RESTPostAPIChatInputApplicationCommandsJSONBody as CommandJson,
+import {
+  type Client,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody as CommandJson,
+  DiscordAPIError,
 } from 'discord.js';
 import type Keyv from 'keyv';
 import type { Logger } from '../log/index.ts';
 import type { Command } from './command.ts';
+import { DiscordConnectError } from './login.ts';
+
+/** Discord's codes for a server the bot cannot register commands in: unknown, or not joined. */
+const GUILD_REFUSED = new Set<unknown>([10004, 50001]);
 
 /** What Discord receives for the loaded commands: the JSON registered, hashed and documented. */
 export function commandDefinitions(commands: ReadonlyMap<string, Command>): CommandJson[] {
@@ -34,7 +39,15 @@ export async function registerCommands(options: {
     return false;
   }
   if (guildId === undefined) await client.application.commands.set(definitions);
-  else await client.application.commands.set(definitions, guildId);
+  else {
+    await client.application.commands.set(definitions, guildId).catch((error: unknown) => {
+      if (!(error instanceof DiscordAPIError && GUILD_REFUSED.has(error.code))) throw error;
+      throw new DiscordConnectError(
+        `Discord refused the slash commands for DISCORD_DEV_GUILD_ID=${guildId} (${error.message}): invite the bot to that server first, or remove DISCORD_DEV_GUILD_ID to register them globally`,
+        { cause: error },
+      );
+    });
+  }
   await keyv.set(storeKey, hash);
   logger.info({ target, count: definitions.length }, 'registered slash commands');
   return true;
