@@ -47,8 +47,8 @@ export class DiscordSession {
   }
 
   /**
-   * After login: checks the client is ready, registers the slash commands when they changed
-   * (under a shard manager from shard 0 only: commands are per application, not per shard).
+   * After login: checks the client is ready, registers the slash commands when they changed and
+   * logs the invite link (under a shard manager from shard 0 only: both are per application).
    */
   async ready(deps: {
     readonly commands: ReadonlyMap<string, Command>;
@@ -72,7 +72,9 @@ export class DiscordSession {
       });
     }
     logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'bot is ready');
-    logger.info(`invite the bot to a server: ${inviteUrl(client.application.id)}`);
+    // Once per application, as its commands: under a shard manager, from shard 0 only.
+    if (client.shard === null || client.shard.ids.includes(0))
+      logger.info(`invite the bot to a server: ${inviteUrl(client.application.id)}`);
     return client;
   }
 
