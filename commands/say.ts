@@ -9,7 +9,7 @@ import {
   mentionNames,
   originOf,
   requesterOf,
-  requireAppPermissions,
+  requireAnswerPermissions,
   SayReply,
   speechChoicesOf,
 } from '../src/discord/index.ts';
@@ -36,11 +36,9 @@ export default {
     const guildId = guildIdOf(interaction);
     const output = (interaction.options.getString('output') as Output | null) ?? undefined;
     const requesterChannelId = memberVoiceChannel(interaction);
-    // A file answer needs Attach Files here: refused before anything is generated or counted.
-    if (
-      chooseOutput(output, context.services.voice.channelOf(guildId), requesterChannelId) === 'file'
-    )
-      requireAppPermissions(interaction, ['AttachFiles'], context.translator);
+    const botChannelId = context.services.voice.channelOf(guildId);
+    const answer = chooseOutput(output, botChannelId, requesterChannelId);
+    requireAnswerPermissions(interaction, answer, botChannelId, context.translator);
     const reply = new SayReply(interaction, context);
     try {
       await speaking.say(

@@ -31,6 +31,7 @@ export {
   inviteUrl,
   missingPermissions,
   refuseMissing,
+  requireAnswerPermissions,
   requireAppPermissions,
   requireBotPermissions,
   VOICE_PERMISSIONS,

@@ -103,6 +103,26 @@ export function requireAppPermissions(
   );
 }
 
+/**
+ * Refuses an answer the bot could not give here, before anything is generated or counted: a file
+ * needs Attach Files in the command's channel, speech needs Speak in the bot's voice channel
+ * (an admin may have moved it, or changed the channel, since `/join`).
+ */
+export function requireAnswerPermissions(
+  interaction: Pick<Interaction, 'appPermissions' | 'channelId' | 'guild'>,
+  output: 'file' | 'voice',
+  botChannelId: string | undefined,
+  translator: Pick<Translator, 't'>,
+): void {
+  if (output === 'file') {
+    requireAppPermissions(interaction, ['AttachFiles'], translator);
+    return;
+  }
+  const channel =
+    botChannelId === undefined ? undefined : interaction.guild?.channels.cache.get(botChannelId);
+  if (channel !== undefined) requireBotPermissions(channel, ['Speak'], translator);
+}
+
 /** Throws the refusal naming `missing` in `channel` (a mention), when anything is missing. */
 export function refuseMissing(
   missing: readonly BotPermission[],

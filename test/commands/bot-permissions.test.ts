@@ -103,6 +103,27 @@ describe('auto-join', () => {
   });
 });
 
+describe('/say in voice', () => {
+  test('after the bot was moved where it may not speak: refused, naming Speak there', async () => {
+    await memberIn('Voice');
+    await t.discord.slash({ user: 'member', name: 'join' }).waitForReply(15_000);
+    t.discord.moveBot(channel('Muted'));
+    await eventually(
+      'the bot sees its move',
+      () => t.bot.services.voice.channelOf(t.discord.guild.id) === channel('Muted'),
+    );
+    await memberIn('Muted');
+    const before = api.spoken(t.emulator, USER_ONE.userId).length;
+    const text = await refusal(
+      t.discord.slash({ user: 'member', name: 'say', options: { text: 'hello', output: 'voice' } }),
+    );
+    expect(text).toContain('**Speak**');
+    expect(text).toContain(`<#${channel('Muted')}>`);
+    expect(api.spoken(t.emulator, USER_ONE.userId)).toHaveLength(before);
+    await t.discord.slash({ user: 'admin', name: 'leave' }).waitForReply(15_000);
+  });
+});
+
 describe('/say as a file', () => {
   test('where the bot may not attach files: refused, naming Attach Files, nothing generated', async () => {
     const before = api.spoken(t.emulator, USER_ONE.userId).length;
