@@ -285,7 +285,7 @@ export async function spammyChatBench(plan: ChatPlan): Promise<Row[]> {
   const ours = await readChat(plan, script, true);
   const before = await readChat(plan, script, false);
   // The same chat with max-speed at the API's most (2.0): what speech capacity the 2x target
-  // needs (docs/busy-chat.md), beside the default of 1.5.
+  // needs (docs/design/busy-chat.md), beside the default of 1.5.
   const fastest = await readChat(plan, script, true, { maxSpeed: 2 });
   const heard = (run: ReaderRun) => heardOfSpammy(run.texts, script, run.collapsed);
   const now = heard(ours);

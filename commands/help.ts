@@ -1,13 +1,20 @@
 import { EmbedBuilder, MessageFlags } from 'discord.js';
-import { type Command, guildCommand, helpFor, inviteUrl } from '../src/discord/index.ts';
+import {
+  type Command,
+  definitionOf,
+  guildCommand,
+  helpFor,
+  inviteUrl,
+} from '../src/discord/index.ts';
 
 export default {
   data: guildCommand('help'),
 
   // No store or API call: answered at once, privately, in the member's language.
-  async execute(interaction, { commands, translator }) {
+  async execute(interaction, { commands, services, translator }) {
+    const api = services.config.ttsApi.version;
     const help = helpFor(
-      [...commands.values()].map((command) => command.data.toJSON()),
+      [...commands.values()].map((command) => definitionOf(command, api)),
       (permissions) => interaction.memberPermissions?.has(permissions) ?? false,
       translator,
       inviteUrl(interaction.applicationId),

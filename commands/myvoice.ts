@@ -1,69 +1,61 @@
 import { MessageFlags } from 'discord.js';
 import {
+  addMemberOptions,
   answerLanguageAutocomplete,
   answerVoiceAutocomplete,
   type Command,
-  described,
-  guildClient,
+  describeMemberChange,
+  describeMemberView,
   guildCommand,
   guildIdOf,
+  memberChangeOf,
+  serverVoice,
 } from '../src/discord/index.ts';
 import { UserError } from '../src/refusal/index.ts';
-import { checkLanguage } from '../src/settings/index.ts';
-import {
-  findVoice,
-  languageName,
-  quoteSafely,
-  speakableLanguages,
-  voiceLabel,
-} from '../src/speech/index.ts';
-import { MODELS, type Voice } from '../src/tts/index.ts';
+import { changeMember, checkLanguage, isEmptyChange, memberView } from '../src/settings/index.ts';
+import { speakableLanguages } from '../src/speech/index.ts';
+import { MODELS } from '../src/tts/index.ts';
 
 export default {
-  data: guildCommand('myvoice')
-    .addStringOption((o) =>
-      described(o.setName('voice'), 'commands.myvoice.voice').setAutocomplete(true),
-    )
-    .addStringOption((o) =>
-      described(o.setName('language'), 'commands.myvoice.language').setAutocomplete(true),
-    ),
+  data: addMemberOptions(guildCommand('myvoice')),
 
-  async execute(interaction, { services, translator }) {
-    const { t } = translator;
-    const voiceId = interaction.options.getString('voice');
-    const language = interaction.options.getString('language')?.trim().toLowerCase() || null;
+  async execute(interaction, { services, translator, logger }) {
+    const change = memberChangeOf(interaction);
     // Answer before the store and the API: both can outlast Discord's 3 s.
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-    if (voiceId === null && language === null) {
-      await services.settings.setUser(interaction.user.id, {});
-      await interaction.editReply({ content: t('myvoice.cleared') });
+    const guildId = guildIdOf(interaction);
+    const reply = (content: string) =>
+      interaction.editReply({ content, allowedMentions: { parse: [] } });
+    if (isEmptyChange(change)) {
+      const view = await memberView(services, guildId, interaction.user.id);
+      const { voiceId } = view.user;
+      // Only a label: without a key (or with the API away) the voice is shown by its id.
+      const voice =
+        voiceId === undefined
+          ? undefined
+          : await serverVoice(interaction, services, voiceId).catch((error: unknown) => {
+              logger.debug({ err: error }, 'the member’s voice is shown by its id');
+              return undefined;
+            });
+      await reply(describeMemberView(translator, view, voice, interaction.locale));
       return;
     }
-    const current = await services.settings.user(interaction.user.id);
-    const lines: string[] = [];
-    let voice: Voice | undefined;
-    if (language !== null) {
+    if (change.language !== undefined) {
       // Offered and checked as the codes this server's model speaks.
-      const guild = await services.settings.guild(guildIdOf(interaction));
-      checkLanguage(language, guild.defaults.model ?? 'base', (model) =>
+      const guild = await services.settings.guild(guildId);
+      checkLanguage(change.language, guild.defaults.model ?? 'base', (model) =>
         speakableLanguages(services.config.ttsApi.version, model),
       );
-      lines.push(
-        t('myvoice.language_set', { language: languageName(language, interaction.locale) }),
-      );
     }
-    if (voiceId !== null) {
-      const client = await guildClient(interaction, services);
-      for (const model of MODELS) voice ??= findVoice(await client.voices(model), voiceId);
-      if (voice === undefined) throw new UserError('no_such_voice', {});
-      lines.unshift(t('myvoice.set', { voice: quoteSafely(voiceLabel(voice, translator), 100) }));
-    }
-    await services.settings.setUser(interaction.user.id, {
-      ...current,
-      ...(voice === undefined ? {} : { voiceId: voice.voiceId }),
-      ...(language === null ? {} : { language }),
-    });
-    await interaction.editReply({ content: lines.join('\n'), allowedMentions: { parse: [] } });
+    const voice =
+      change.voiceId === undefined
+        ? undefined
+        : await serverVoice(interaction, services, change.voiceId);
+    if (change.voiceId !== undefined && voice === undefined)
+      throw new UserError('no_such_voice', {});
+    const stored = voice === undefined ? change : { ...change, voiceId: voice.voiceId };
+    await changeMember(services, guildId, interaction.user.id, stored);
+    await reply(describeMemberChange(translator, stored, voice, interaction.locale));
   },
 
   autocomplete: (interaction, context) =>

@@ -1,4 +1,5 @@
 import {
+  type ApiVersion,
   addSpeechOptions,
   answerVoiceAutocomplete,
   type Command,
@@ -16,17 +17,25 @@ import {
 import { chooseOutput, MAX_TEXT_LENGTH, type Output } from '../src/speaking/index.ts';
 import { speakableText } from '../src/speech/index.ts';
 
-const builder = guildCommand('say').addStringOption((o) =>
-  described(o.setName('text'), 'commands.say.text').setRequired(true).setMaxLength(MAX_TEXT_LENGTH),
-);
-
-export default {
-  data: addSpeechOptions(builder).addStringOption((o) =>
+/** `/say` as offered on `api`: no `emotion` on v3, which has none. */
+const dataFor = (api: ApiVersion) =>
+  addSpeechOptions(
+    guildCommand('say').addStringOption((o) =>
+      described(o.setName('text'), 'commands.say.text')
+        .setRequired(true)
+        .setMaxLength(MAX_TEXT_LENGTH),
+    ),
+    api,
+  ).addStringOption((o) =>
     described(o.setName('output'), 'commands.say.output').addChoices(
       { name: 'file', value: 'file' },
       { name: 'voice', value: 'voice' },
     ),
-  ),
+  );
+
+export default {
+  data: dataFor('v2'),
+  dataFor,
 
   async execute(interaction, context) {
     const { speaking } = context.services;

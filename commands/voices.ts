@@ -1,4 +1,5 @@
 import {
+  answerVoiceTraitAutocomplete,
   type Command,
   described,
   guildCommand,
@@ -18,11 +19,16 @@ export default {
         ...MODELS.map((m) => ({ name: m, value: m })),
       ),
     )
+    // Autocompleted from the key's own voices: the values there are, not a guess.
     .addStringOption((o) =>
-      described(o.setName('gender'), 'commands.voices.gender').setMaxLength(20),
+      described(o.setName('gender'), 'commands.voices.gender')
+        .setMaxLength(20)
+        .setAutocomplete(true),
     )
     .addStringOption((o) =>
-      described(o.setName('accent'), 'commands.voices.accent').setMaxLength(20),
+      described(o.setName('accent'), 'commands.voices.accent')
+        .setMaxLength(20)
+        .setAutocomplete(true),
     ),
 
   async execute(interaction, { services, translator }) {
@@ -37,6 +43,8 @@ export default {
     const voices = await listVoices(interaction, services, filter);
     await interaction.editReply(voicesPage(translator, voices, filter, 0));
   },
+
+  autocomplete: (interaction, context) => answerVoiceTraitAutocomplete(interaction, context),
 
   async button(interaction, { services, translator }) {
     const state = parsePageId(interaction.customId);

@@ -164,9 +164,9 @@ export async function startBot(
       twitch.stopAll(guildId);
       void speaking.forgetServer(guildId);
     });
-    const { settings, apiKeys, usage } = store;
+    const { settings, members, apiKeys, usage } = store;
     const services: Services = {
-      ...{ config, logger, clock, settings, apiKeys, usage },
+      ...{ config, logger, clock, settings, members, apiKeys, usage },
       ...{ tts, voice, speaking, reader, twitch, forget: forget.service },
     };
     metrics?.watch(discord.gauges(voice));

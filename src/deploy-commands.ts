@@ -19,6 +19,7 @@ async function deploy(): Promise<void> {
       logger,
       guildId: config.devGuildId,
       force: true,
+      api: config.ttsApi.version,
     });
   } finally {
     await client.destroy();

@@ -3,7 +3,7 @@ import type { Logger } from './log/index.ts';
 import type { ForgetService } from './privacy/index.ts';
 import type { ChatReader, TwitchSource } from './reader/index.ts';
 import type { SpeakingService } from './speaking/index.ts';
-import type { ApiKeyVault, SettingsStore, UsageLedger } from './store/index.ts';
+import type { ApiKeyVault, KeyvMemberSettings, SettingsStore, UsageLedger } from './store/index.ts';
 import type { Clock, TtsClients } from './tts/index.ts';
 import type { VoiceService } from './voice/index.ts';
 
@@ -16,6 +16,8 @@ export interface Services {
   readonly logger: Logger;
   readonly clock: Clock;
   readonly settings: SettingsStore;
+  /** Each member's own settings per server (`/myvoice read` and `name`, `/config member-name`). */
+  readonly members: KeyvMemberSettings;
   readonly apiKeys: ApiKeyVault;
   readonly tts: TtsClients;
   readonly voice: VoiceService;

@@ -1,5 +1,5 @@
 /**
- * Writes `docs/usage-chart.png`, the README's picture of `/usage`: the same chart code the bot
+ * Writes `docs/usage-chart.png`, the admins' guide's picture of `/usage`: the same chart code the bot
  * runs (`chartSvg` + resvg), fed a fixed two weeks of made-up use against the vendor's daily limit.
  */
 import { writeFile } from 'node:fs/promises';

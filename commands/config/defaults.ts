@@ -15,8 +15,9 @@ import { MODELS, type Model } from '../../src/tts/index.ts';
 export default {
   names: ['defaults'],
 
-  build: (builder) =>
-    builder.addSubcommand((sub) =>
+  // A speech language only on v3: v2 takes none (it would be refused).
+  build: (builder, api) =>
+    builder.addSubcommand((sub) => {
       described(sub.setName('defaults'), 'commands.config.defaults')
         .addStringOption((o) =>
           described(o.setName('voice'), 'commands.config.defaults-voice').setAutocomplete(true),
@@ -30,13 +31,15 @@ export default {
           described(o.setName('speed'), 'commands.config.defaults-speed')
             .setMinValue(0.5)
             .setMaxValue(2),
-        )
-        .addStringOption((o) =>
+        );
+      if (api !== 'v2')
+        sub.addStringOption((o) =>
           described(o.setName('language'), 'commands.config.defaults-language').setAutocomplete(
             true,
           ),
-        ),
-    ),
+        );
+      return sub;
+    }),
 
   async execute(interaction, { services, translator }) {
     const guildId = guildIdOf(interaction);

@@ -4,6 +4,7 @@
  */
 import { PermissionFlagsBits } from 'discord.js';
 import {
+  type ApiVersion,
   type Command,
   guildCommand,
   partOf,
@@ -16,6 +17,8 @@ import dictionary from './dictionary.ts';
 import forget from './forget.ts';
 import key from './key.ts';
 import limits from './limits.ts';
+import memberName from './member-name.ts';
+import read from './read.ts';
 import readChannel from './read-channel.ts';
 import reader from './reader.ts';
 import show from './show.ts';
@@ -28,17 +31,25 @@ const parts = [
   limits,
   readChannel,
   twitch,
+  read,
   reader,
+  memberName,
   dictionary,
   blockWord,
   forget,
 ];
 
-export default {
-  data: withParts(
+/** `/config` as offered on `api` (v3's money and language options only there; absent: all). */
+const dataFor = (api?: ApiVersion) =>
+  withParts(
     guildCommand('config').setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild),
     parts,
-  ),
+    api,
+  );
+
+export default {
+  data: dataFor(),
+  dataFor,
 
   async execute(interaction, context) {
     requireManager(interaction);

@@ -3,6 +3,6 @@ import { limitsSubcommand, runLimits, type SubcommandPart } from '../../src/disc
 
 export default {
   names: ['limits'],
-  build: (builder) => builder.addSubcommand(limitsSubcommand),
+  build: (builder, api) => builder.addSubcommand((sub) => limitsSubcommand(sub, api)),
   execute: (interaction, { services, translator }) => runLimits(interaction, services, translator),
 } satisfies SubcommandPart;

@@ -1,4 +1,7 @@
-/** `/config reader`: how streamer mode reads; with no option, the settings. */
+/**
+ * `/config reader` (deprecated): every reader option in one list, saved as before, with where
+ * each now lives (`/config read …`, `/config twitch read badges`); with no option, the settings.
+ */
 import type { SubcommandPart } from '../../src/discord/index.ts';
 import { runReaderOptions, withReaderSubcommand } from '../../src/discord/reader-options.ts';
 

@@ -1,7 +1,7 @@
-/** `/config show`: the server's key (masked), defaults and generation budget. */
-import { MessageFlags } from 'discord.js';
-import { described, guildIdOf, type SubcommandPart } from '../../src/discord/index.ts';
-import { configSummary, describeSummary } from '../../src/settings/index.ts';
+/** `/config show`: every server setting, grouped as the commands are, in pages when long. */
+
+import { runShow, turnShowPage } from '../../src/discord/config-show.ts';
+import { described, type SubcommandPart } from '../../src/discord/index.ts';
 
 export default {
   names: ['show'],
@@ -9,13 +9,6 @@ export default {
   build: (builder) =>
     builder.addSubcommand((sub) => described(sub.setName('show'), 'commands.config.show')),
 
-  async execute(interaction, { services, translator }) {
-    const guildId = guildIdOf(interaction);
-    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-    const summary = await configSummary(services, guildId);
-    await interaction.editReply({
-      content: describeSummary(translator, summary),
-      allowedMentions: { parse: [] },
-    });
-  },
+  execute: runShow,
+  button: turnShowPage,
 } satisfies SubcommandPart;

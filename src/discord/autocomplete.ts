@@ -1,7 +1,13 @@
 import type { AutocompleteInteraction } from 'discord.js';
 import { translatorFor } from '../i18n/index.ts';
 import type { Services } from '../services.ts';
-import { languageChoices, speakableLanguages, voiceChoices } from '../speech/index.ts';
+import {
+  filterVoices,
+  languageChoices,
+  speakableLanguages,
+  traitChoices,
+  voiceChoices,
+} from '../speech/index.ts';
 import type { Model, Voice } from '../tts/index.ts';
 import type { CommandContext } from './command.ts';
 
@@ -12,15 +18,48 @@ const LATE: unique symbol = Symbol('late');
 /**
  * Answers a voice autocomplete from the server's cached voice lists: those of `models` when
  * given (`/myvoice` offers every model), else of the option the member chose or the server's
- * default. An autocomplete cannot be deferred, so the whole lookup (store reads included)
- * races one deadline, and a late lookup is answered with no choices.
+ * default; a late lookup is answered with no choices.
  */
 export async function answerVoiceAutocomplete(
   interaction: AutocompleteInteraction,
   { services, logger }: Pick<CommandContext, 'services' | 'logger'>,
   models?: readonly Model[],
 ): Promise<void> {
-  const lookup = serverVoices(interaction, services, models);
+  const found = await inTime(serverVoices(interaction, services, models), { services, logger });
+  await interaction.respond(
+    voiceChoices(found, interaction.options.getFocused(), translatorFor(interaction.locale)),
+  );
+}
+
+/**
+ * Answers `/voices`' gender or accent: the values the server key's own voices of the model
+ * chosen (else `base`) have, among those of the other trait when it is chosen already.
+ */
+export async function answerVoiceTraitAutocomplete(
+  interaction: AutocompleteInteraction,
+  { services, logger }: Pick<CommandContext, 'services' | 'logger'>,
+): Promise<void> {
+  const focused = interaction.options.getFocused(true);
+  const trait = focused.name === 'gender' ? 'gender' : 'accent';
+  const model = interaction.options.getString('model') === 'advance' ? 'advance' : 'base';
+  const voices = await inTime(serverVoices(interaction, services, [model]), { services, logger });
+  const other =
+    trait === 'gender'
+      ? { accent: interaction.options.getString('accent') }
+      : { gender: interaction.options.getString('gender') };
+  await interaction.respond(
+    traitChoices(filterVoices(voices, other), trait, String(focused.value)),
+  );
+}
+
+/**
+ * The voices `lookup` finds, or none when it outlasts the deadline. An autocomplete cannot be
+ * deferred, so the whole lookup (store reads included) races one deadline.
+ */
+async function inTime(
+  lookup: Promise<readonly Voice[]>,
+  { services, logger }: Pick<CommandContext, 'services' | 'logger'>,
+): Promise<readonly Voice[]> {
   const deadline = new AbortController();
   let found: readonly Voice[] | typeof LATE;
   try {
@@ -31,14 +70,10 @@ export async function answerVoiceAutocomplete(
   } finally {
     deadline.abort();
   }
-  if (found === LATE) {
-    // Nobody waits for it any more; a failure is still worth a line.
-    lookup.catch((error: unknown) => logger.warn({ err: error }, 'late voice lookup failed'));
-    found = [];
-  }
-  await interaction.respond(
-    voiceChoices(found, interaction.options.getFocused(), translatorFor(interaction.locale)),
-  );
+  if (found !== LATE) return found;
+  // Nobody waits for it any more; a failure is still worth a line.
+  lookup.catch((error: unknown) => logger.warn({ err: error }, 'late voice lookup failed'));
+  return [];
 }
 
 /**

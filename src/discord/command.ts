@@ -20,6 +20,17 @@ export interface CommandContext {
   readonly commands: ReadonlyMap<string, Command>;
 }
 
+/** The TTS API version the bot speaks (`TTS_API_VERSION`). */
+export type ApiVersion = 'v2' | 'v3';
+
+/** The definition of `command` Discord is given for `api` (`dataFor`, else `data`). */
+export function definitionOf(
+  command: Command,
+  api: ApiVersion,
+): RESTPostAPIChatInputApplicationCommandsJSONBody {
+  return (command.dataFor?.(api) ?? command.data).toJSON();
+}
+
 /**
  * One slash command. Buttons, select menus and modals it creates use custom ids that
  * start with `<name>:` so the router can send them back to it.
@@ -29,6 +40,11 @@ export interface Command {
     readonly name: string;
     toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody;
   };
+  /**
+   * The definition registered for the server's TTS API version, where it differs (options the
+   * API cannot use left out); `data` when absent. `TTS_API_VERSION` is process-wide.
+   */
+  readonly dataFor?: (api: ApiVersion) => Command['data'];
   execute(interaction: ChatInputCommandInteraction, context: CommandContext): Promise<void>;
   autocomplete?(interaction: AutocompleteInteraction, context: CommandContext): Promise<void>;
   button?(interaction: ButtonInteraction, context: CommandContext): Promise<void>;

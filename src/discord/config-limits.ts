@@ -10,17 +10,20 @@ import { saveLimits } from '../settings/index.ts';
 import { dailyLimitOf, memberDailyShare } from '../speaking/index.ts';
 import type { GuildLimits } from '../store/index.ts';
 import { dollarsToMicros, formatMoney } from '../usage/index.ts';
+import type { ApiVersion } from './command.ts';
 import { guildIdOf, requireManager } from './guild.ts';
 import { described } from './localize.ts';
 
 /**
  * The `limits` subcommand: `member-daily` sets `/say`'s share, `chat-daily` the chat's,
- * `daily-budget` the server's money per day (v3, in US dollars); without options it shows them.
+ * `daily-budget` the server's money per day (v3 only: v2 bills no money, in US dollars);
+ * without options it shows them.
  */
 export function limitsSubcommand(
   sub: SlashCommandSubcommandBuilder,
+  api?: ApiVersion,
 ): SlashCommandSubcommandBuilder {
-  return described(sub.setName('limits'), 'commands.config.limits')
+  described(sub.setName('limits'), 'commands.config.limits')
     .addIntegerOption((o) =>
       described(o.setName('member-daily'), 'commands.config.limits-member-daily')
         .setMinValue(0)
@@ -30,12 +33,14 @@ export function limitsSubcommand(
       described(o.setName('chat-daily'), 'commands.config.limits-chat-daily')
         .setMinValue(0)
         .setMaxValue(1_000_000),
-    )
-    .addNumberOption((o) =>
+    );
+  if (api !== 'v2')
+    sub.addNumberOption((o) =>
       described(o.setName('daily-budget'), 'commands.config.limits-daily-budget')
         .setMinValue(0)
         .setMaxValue(1_000_000),
     );
+  return sub;
 }
 
 /** What a server's limits are, in words, in the member's language. */
@@ -49,6 +54,8 @@ export function describeLimits(
     readonly perMemberQueue: number;
     /** The daily budget in micro-dollars; absent or 0: none. */
     readonly budgetMicros?: number | undefined;
+    /** Whether the key's API bills money (v3); v2 has no budget line. Default: true. */
+    readonly billsMoney?: boolean | undefined;
   },
 ): string {
   const { t } = translator;
@@ -69,12 +76,14 @@ export function describeLimits(
         ? none
         : t('limits.share', { count: input.chatSetting });
   const budget = input.budgetMicros ?? 0;
+  const budgetLine =
+    budget === 0
+      ? t('limits.budget_none')
+      : t('limits.budget_line', { budget: formatMoney(translator.language, budget) });
   return [
     t('limits.share_line', { share: daily }),
     t('limits.chat_line', { share: chat }),
-    budget === 0
-      ? t('limits.budget_none')
-      : t('limits.budget_line', { budget: formatMoney(translator.language, budget) }),
+    ...(input.billsMoney === false ? [] : [budgetLine]),
     t('limits.queue_line', { count: input.perMemberQueue }),
     t('limits.change'),
   ].join('\n');
@@ -105,6 +114,7 @@ export async function runLimits(
     dailyLimit,
     perMemberQueue: services.config.queueMaxPerMember,
     budgetMicros: limits.dailyBudgetMicros,
+    billsMoney: services.config.ttsApi.version === 'v3',
   });
   await interaction.editReply({
     content: changed ? `${translator.t('limits.saved')}\n${description}` : description,

@@ -40,6 +40,8 @@ export function describeForgetReport({ t }: Translator, report: ForgetReport): s
     report.twitchVoices > 0 &&
       t('config.forget_item_twitch_voices', { count: report.twitchVoices }),
     report.twitchMuted > 0 && t('config.forget_item_twitch_muted', { count: report.twitchMuted }),
+    report.memberSettings > 0 &&
+      t('config.forget_item_member_settings', { count: report.memberSettings }),
     report.dictionaryEntries > 0 &&
       t('config.forget_item_dictionary', { count: report.dictionaryEntries }),
     report.blockedWords > 0 &&

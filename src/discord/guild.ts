@@ -6,7 +6,8 @@ import {
 import { UserError } from '../refusal/index.ts';
 import type { Services } from '../services.ts';
 import { serverClient } from '../settings/index.ts';
-import type { TtsClient } from '../tts/index.ts';
+import { findVoice } from '../speech/index.ts';
+import { MODELS, type TtsClient, type Voice } from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';
 import type { Command, CommandContext } from './command.ts';
 import { memberVoiceChannel } from './names.ts';
@@ -35,6 +36,21 @@ export async function guildClient(
   services: Services,
 ): Promise<TtsClient> {
   return serverClient(services, guildIdOf(interaction), canManage(interaction));
+}
+
+/**
+ * The voice with this id among the server key's voices (any model); undefined when the key has
+ * none such. Refused like {@link guildClient} when the server has no key.
+ */
+export async function serverVoice(
+  interaction: Interaction,
+  services: Services,
+  voiceId: string,
+): Promise<Voice | undefined> {
+  const client = await guildClient(interaction, services);
+  let voice: Voice | undefined;
+  for (const model of MODELS) voice ??= findVoice(await client.voices(model), voiceId);
+  return voice;
 }
 
 /**

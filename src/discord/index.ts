@@ -1,6 +1,10 @@
-export { answerLanguageAutocomplete, answerVoiceAutocomplete } from './autocomplete.ts';
+export {
+  answerLanguageAutocomplete,
+  answerVoiceAutocomplete,
+  answerVoiceTraitAutocomplete,
+} from './autocomplete.ts';
 export { createDiscordClient, MESSAGE_CONTENT_REFUSED } from './client.ts';
-export type { Command, CommandContext } from './command.ts';
+export { type ApiVersion, type Command, type CommandContext, definitionOf } from './command.ts';
 export { describeLimits, limitsSubcommand, runLimits } from './config-limits.ts';
 export {
   describeForgetReport,
@@ -15,12 +19,15 @@ export {
   guildIdOf,
   requireListener,
   requireManager,
+  serverVoice,
 } from './guild.ts';
 export { type CommandShape, type Help, helpFor, SETUP_STEPS } from './help.ts';
 export { type ListGroup, listGroup } from './list-group.ts';
 export { loadCommands } from './loader.ts';
 export { described, guildCommand } from './localize.ts';
 export { DisallowedIntentsError, DiscordConnectError, login } from './login.ts';
+export { addMemberOptions, memberChangeOf } from './member-options.ts';
+export { describeMemberChange, describeMemberView, describeSpokenName } from './member-reply.ts';
 export { describeFailure } from './messages.ts';
 export { memberVoiceChannel, mentionNames } from './names.ts';
 export {

@@ -6,15 +6,18 @@ import {
 } from 'discord.js';
 import type Keyv from 'keyv';
 import type { Logger } from '../log/index.ts';
-import type { Command } from './command.ts';
+import { type ApiVersion, type Command, definitionOf } from './command.ts';
 import { DiscordConnectError } from './login.ts';
 
 /** Discord's codes for a server the bot cannot register commands in: unknown, or not joined. */
 const GUILD_REFUSED = new Set<unknown>([10004, 50001]);
 
-/** What Discord receives for the loaded commands: the JSON registered, hashed and documented. */
-export function commandDefinitions(commands: ReadonlyMap<string, Command>): CommandJson[] {
-  return [...commands.values()].map((command) => command.data.toJSON());
+/** What Discord receives for the loaded commands on `api`: the JSON registered, hashed and documented. */
+export function commandDefinitions(
+  commands: ReadonlyMap<string, Command>,
+  api: ApiVersion,
+): CommandJson[] {
+  return [...commands.values()].map((command) => definitionOf(command, api));
 }
 
 /**
@@ -28,9 +31,11 @@ export async function registerCommands(options: {
   logger: Logger;
   guildId?: string | undefined;
   force?: boolean;
+  /** The TTS API version: options it cannot use are not offered. */
+  api: ApiVersion;
 }): Promise<boolean> {
-  const { client, commands, keyv, logger, guildId } = options;
-  const definitions = commandDefinitions(commands);
+  const { client, commands, keyv, logger, guildId, api } = options;
+  const definitions = commandDefinitions(commands, api);
   const target = guildId === undefined ? 'global' : `guild:${guildId}`;
   const hash = createHash('sha256').update(JSON.stringify({ target, definitions })).digest('hex');
   const storeKey = `commands:${client.application.id}:${target}`;

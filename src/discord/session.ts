@@ -7,7 +7,7 @@ import type { MetricGauges } from '../ops/index.ts';
 import { ownsGuild } from '../sharding/plan.ts';
 import type { VoiceService, VoiceTarget } from '../voice/index.ts';
 import { createDiscordClient } from './client.ts';
-import type { Command } from './command.ts';
+import type { ApiVersion, Command } from './command.ts';
 import { DiscordConnectError, login } from './login.ts';
 import { describeFailure } from './messages.ts';
 import { inviteUrl, requireBotPermissions, VOICE_PERMISSIONS } from './permissions.ts';
@@ -55,7 +55,11 @@ export class DiscordSession {
     /** Where the registered commands' hash is kept, so unchanged commands are not sent again. */
     readonly store: { readonly keyv: Keyv };
     /** `devGuildId`: registers to this guild only (development). */
-    readonly config: { readonly devGuildId: string | undefined };
+    readonly config: {
+      readonly devGuildId: string | undefined;
+      /** The TTS API version: the commands offer only what it can use. */
+      readonly ttsApi: { readonly version: ApiVersion };
+    };
     readonly logger: Logger;
   }): Promise<Client<true>> {
     const { commands, store, config, logger } = deps;
@@ -69,6 +73,7 @@ export class DiscordSession {
         keyv: store.keyv,
         logger,
         guildId: config.devGuildId,
+        api: config.ttsApi.version,
       });
     }
     logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'bot is ready');

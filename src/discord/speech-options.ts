@@ -2,12 +2,16 @@
 import type { ChatInputCommandInteraction, SlashCommandBuilder } from 'discord.js';
 import type { SpeechChoices } from '../speaking/index.ts';
 import { EMOTIONS, MODELS } from '../tts/index.ts';
+import type { ApiVersion } from './command.ts';
 import { described } from './localize.ts';
 
-/** Adds the `voice` (autocompleted), `model`, `speed` and `emotion` options. */
+/**
+ * Adds the `voice` (autocompleted), `model` and `speed` options, and `emotion` where the API has
+ * emotions (v2; v3 refuses every one, so it is not offered).
+ */
 export function addSpeechOptions<
   B extends Pick<SlashCommandBuilder, 'addStringOption' | 'addNumberOption'>,
->(builder: B): B {
+>(builder: B, api: ApiVersion = 'v2'): B {
   builder
     .addStringOption((o) =>
       described(o.setName('voice'), 'commands.say.voice').setAutocomplete(true),
@@ -19,8 +23,9 @@ export function addSpeechOptions<
     )
     .addNumberOption((o) =>
       described(o.setName('speed'), 'commands.say.speed').setMinValue(0.5).setMaxValue(2),
-    )
-    .addStringOption((o) =>
+    );
+  if (api === 'v2')
+    builder.addStringOption((o) =>
       described(o.setName('emotion'), 'commands.say.emotion').addChoices(
         ...EMOTIONS.map((e) => ({ name: e, value: e })),
       ),

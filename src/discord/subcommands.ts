@@ -9,14 +9,20 @@ import type {
   ModalSubmitInteraction,
   SlashCommandSubcommandsOnlyBuilder,
 } from 'discord.js';
-import type { CommandContext } from './command.ts';
+import type { ApiVersion, CommandContext } from './command.ts';
 
 /** One file's share of a command: the subcommands or groups it adds, and how it answers them. */
 export interface SubcommandPart {
   /** The subcommand groups and ungrouped subcommands it adds, by name. */
   readonly names: readonly string[];
-  /** Adds them to the command's data. */
-  build(builder: SlashCommandSubcommandsOnlyBuilder): SlashCommandSubcommandsOnlyBuilder;
+  /**
+   * Adds them to the command's data, offering only what the TTS API version can use (absent:
+   * everything, as for a reference that covers both).
+   */
+  build(
+    builder: SlashCommandSubcommandsOnlyBuilder,
+    api?: ApiVersion,
+  ): SlashCommandSubcommandsOnlyBuilder;
   execute(interaction: ChatInputCommandInteraction, context: CommandContext): Promise<void>;
   autocomplete?(interaction: AutocompleteInteraction, context: CommandContext): Promise<void>;
   /** Answers the modals it shows, whose custom ids are `<command>:<one of its names>`. */
@@ -25,12 +31,16 @@ export interface SubcommandPart {
   button?(interaction: ButtonInteraction, context: CommandContext): Promise<void>;
 }
 
-/** The command's data: `base` with every part's subcommands, in the parts' order. */
+/**
+ * The command's data for `api` (absent: every option of either version): `base` with every
+ * part's subcommands, in the parts' order.
+ */
 export function withParts(
   base: SlashCommandSubcommandsOnlyBuilder,
   parts: readonly SubcommandPart[],
+  api?: ApiVersion,
 ): SlashCommandSubcommandsOnlyBuilder {
-  return parts.reduce((builder, part) => part.build(builder), base);
+  return parts.reduce((builder, part) => part.build(builder, api), base);
 }
 
 /**

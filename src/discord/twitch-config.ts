@@ -5,7 +5,13 @@
  */
 import { type ChatInputCommandInteraction, MessageFlags } from 'discord.js';
 import type { Translator } from '../i18n/index.ts';
-import { addTwitchChannel, removeTwitchChannel, twitchChannelName } from '../reader/config.ts';
+import {
+  addTwitchChannel,
+  applyReaderOptions,
+  removeTwitchChannel,
+  twitchBadgesLine,
+  twitchChannelName,
+} from '../reader/config.ts';
 import type { TwitchChannelStatus } from '../reader/index.ts';
 import { applyTwitchRead, twitchRewardId, withReward } from '../reader/twitch-options.ts';
 import { UserError } from '../refusal/index.ts';
@@ -99,7 +105,7 @@ export const twitchGroup: ListGroup<string> = {
   },
 };
 
-/** `/config twitch read`: the read mode, min-bits and the command prefix; shows them all. */
+/** `/config twitch read`: the read mode, min-bits, the command prefix and badges; shows them all. */
 async function runRead(
   interaction: ChatInputCommandInteraction,
   { services, translator }: CommandContext,
@@ -111,14 +117,21 @@ async function runRead(
     minBits: interaction.options.getInteger('min-bits') ?? undefined,
     prefix: interaction.options.getString('prefix') ?? undefined,
   };
+  // Who is read from chat is a reader setting (it was `/config reader twitch-badges`).
+  const twitchBadges = interaction.options.getString('badges') ?? undefined;
   // Checked before answering Discord: a refusal is the answer.
   applyTwitchRead(defaultTwitchSettings(), input);
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const saved = await services.settings.updateGuild(guildId, (stored) => ({
     ...stored,
     twitch: applyTwitchRead(stored.twitch, input),
+    reader: applyReaderOptions(stored.reader, { twitchBadges }),
   }));
-  await reply(interaction, settingsLines(translator, saved.twitch).join('\n'));
+  const lines = [
+    ...settingsLines(translator, saved.twitch),
+    twitchBadgesLine(translator, saved.reader),
+  ];
+  await reply(interaction, lines.join('\n'));
 }
 
 /** `/config twitch reward`: learn it from the next redemption, set its id, or forget it. */
@@ -175,23 +188,30 @@ export const twitchPart: SubcommandPart = {
   build: (builder) =>
     builder.addSubcommandGroup((g) =>
       listSubcommands(twitchGroup, g)
-        .addSubcommand((sub) =>
-          described(sub.setName('read'), 'commands.config.twitch-read')
-            .addStringOption((o) =>
-              described(o.setName('mode'), 'commands.config.twitch-read-mode').addChoices(
-                ...TWITCH_READ_MODES.map((value) => ({ name: value, value })),
+        .addSubcommand(
+          (sub) =>
+            described(sub.setName('read'), 'commands.config.twitch-read')
+              .addStringOption((o) =>
+                described(o.setName('mode'), 'commands.config.twitch-read-mode').addChoices(
+                  ...TWITCH_READ_MODES.map((value) => ({ name: value, value })),
+                ),
+              )
+              .addIntegerOption((o) =>
+                described(o.setName('min-bits'), 'commands.config.twitch-read-min-bits')
+                  .setMinValue(TWITCH_BOUNDS.minBits.min)
+                  .setMaxValue(TWITCH_BOUNDS.minBits.max),
+              )
+              .addStringOption((o) =>
+                described(o.setName('prefix'), 'commands.config.twitch-read-prefix').setMaxLength(
+                  TWITCH_BOUNDS.prefix,
+                ),
+              )
+              .addStringOption((o) =>
+                described(o.setName('badges'), 'commands.config.reader-twitch-badges').setMaxLength(
+                  100,
+                ),
               ),
-            )
-            .addIntegerOption((o) =>
-              described(o.setName('min-bits'), 'commands.config.twitch-read-min-bits')
-                .setMinValue(TWITCH_BOUNDS.minBits.min)
-                .setMaxValue(TWITCH_BOUNDS.minBits.max),
-            )
-            .addStringOption((o) =>
-              described(o.setName('prefix'), 'commands.config.twitch-read-prefix').setMaxLength(
-                TWITCH_BOUNDS.prefix,
-              ),
-            ),
+          // Slot: the Twitch branch's `chat-voices` (automatic|any) belongs here.
         )
         .addSubcommand((sub) =>
           described(sub.setName('reward'), 'commands.config.twitch-reward')

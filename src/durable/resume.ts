@@ -188,8 +188,10 @@ export class PendingResumer {
       return finished.audioUrl;
     }
     const { generationId, submittedAt } = plan;
+    // Not learned: its submit time is the journal's (an earlier run, another shard, or a stream's
+    // start), and its completion is only seen after the restart.
     const finished = await client.resume(
-      { generationId, request: entry.request, submittedAt },
+      { generationId, request: entry.request, submittedAt, learn: false },
       signal,
     );
     return finished.audioUrl;

@@ -30,12 +30,26 @@ export interface MessageParams {
   'commands.config.limits-chat-daily': Record<string, never>;
   'commands.config.limits-daily-budget': Record<string, never>;
   'commands.config.limits-member-daily': Record<string, never>;
+  'commands.config.member-name': Record<string, never>;
+  'commands.config.member-name-member': Record<string, never>;
+  'commands.config.member-name-name': Record<string, never>;
+  'commands.config.member-name-reset': Record<string, never>;
+  'commands.config.read': Record<string, never>;
+  'commands.config.read-action': Record<string, never>;
   'commands.config.read-channel': Record<string, never>;
   'commands.config.read-channel-add': Record<string, never>;
   'commands.config.read-channel-add-channel': Record<string, never>;
   'commands.config.read-channel-list': Record<string, never>;
   'commands.config.read-channel-remove': Record<string, never>;
   'commands.config.read-channel-remove-channel': Record<string, never>;
+  'commands.config.read-ignore-member': Record<string, never>;
+  'commands.config.read-ignore-role': Record<string, never>;
+  'commands.config.read-member': Record<string, never>;
+  'commands.config.read-pace': Record<string, never>;
+  'commands.config.read-priority-role': Record<string, never>;
+  'commands.config.read-role': Record<string, never>;
+  'commands.config.read-sound': Record<string, never>;
+  'commands.config.read-who': Record<string, never>;
   'commands.config.reader': Record<string, never>;
   'commands.config.reader-auto-join': Record<string, never>;
   'commands.config.reader-blocked': Record<string, never>;
@@ -76,6 +90,9 @@ export interface MessageParams {
   'commands.leave.description': Record<string, never>;
   'commands.myvoice.description': Record<string, never>;
   'commands.myvoice.language': Record<string, never>;
+  'commands.myvoice.name': Record<string, never>;
+  'commands.myvoice.read': Record<string, never>;
+  'commands.myvoice.reset': Record<string, never>;
   'commands.myvoice.voice': Record<string, never>;
   'commands.preview.description': Record<string, never>;
   'commands.preview.model': Record<string, never>;
@@ -91,6 +108,7 @@ export interface MessageParams {
   'commands.skip.description': Record<string, never>;
   'commands.stop.description': Record<string, never>;
   'commands.usage.description': Record<string, never>;
+  'commands.usage.description_v3': Record<string, never>;
   'commands.voices.accent': Record<string, never>;
   'commands.voices.description': Record<string, never>;
   'commands.voices.gender': Record<string, never>;
@@ -117,6 +135,9 @@ export interface MessageParams {
     count: number;
   };
   'config.forget_item_key': Record<string, never>;
+  'config.forget_item_member_settings': {
+    count: number;
+  };
   'config.forget_item_pending': {
     count: number;
   };
@@ -153,6 +174,17 @@ export interface MessageParams {
   'config.key_saved': {
     key: Param;
   };
+  'config.member_name_admin': {
+    member: Param;
+    name: Param;
+  };
+  'config.member_name_member': {
+    member: Param;
+    name: Param;
+  };
+  'config.member_name_none': {
+    member: Param;
+  };
   'config.modal_label': Record<string, never>;
   'config.modal_title': Record<string, never>;
   'config.no_key_to_remove': Record<string, never>;
@@ -171,6 +203,11 @@ export interface MessageParams {
   'config.show_requests': {
     limit: Param;
     used: Param;
+  };
+  'config.show_title': Record<string, never>;
+  'config.show_title_page': {
+    page: Param;
+    pages: Param;
   };
   'errors.bad_speed': {
     speed: Param;
@@ -281,6 +318,7 @@ export interface MessageParams {
   'errors.say_blocked': Record<string, never>;
   'errors.say_not_in_voice': Record<string, never>;
   'errors.speed_needs_base': Record<string, never>;
+  'errors.spoken_name_empty': Record<string, never>;
   'errors.store_unavailable': Record<string, never>;
   'errors.text_empty': Record<string, never>;
   'errors.text_too_long': {
@@ -380,13 +418,41 @@ export interface MessageParams {
   'limits.share_line': {
     share: Param;
   };
-  'myvoice.cleared': Record<string, never>;
   'myvoice.language_set': {
     language: Param;
   };
+  'myvoice.name_set': {
+    name: Param;
+  };
+  'myvoice.read_off': Record<string, never>;
+  'myvoice.read_on': Record<string, never>;
+  'myvoice.reset_everything': Record<string, never>;
+  'myvoice.reset_language': Record<string, never>;
+  'myvoice.reset_name': Record<string, never>;
+  'myvoice.reset_voice': Record<string, never>;
   'myvoice.set': {
     voice: Param;
   };
+  'myvoice.show_hint': Record<string, never>;
+  'myvoice.show_ignored': Record<string, never>;
+  'myvoice.show_language': {
+    language: Param;
+  };
+  'myvoice.show_language_none': Record<string, never>;
+  'myvoice.show_name_admin': {
+    name: Param;
+  };
+  'myvoice.show_name_member': {
+    name: Param;
+  };
+  'myvoice.show_name_none': Record<string, never>;
+  'myvoice.show_read_off': Record<string, never>;
+  'myvoice.show_read_on': Record<string, never>;
+  'myvoice.show_title': Record<string, never>;
+  'myvoice.show_voice': {
+    voice: Param;
+  };
+  'myvoice.show_voice_none': Record<string, never>;
   'notices.alone': {
     channel: Param;
   };
@@ -500,6 +566,10 @@ export interface MessageParams {
   'reader.member_read_again': {
     member: Param;
   };
+  'reader.moved': {
+    moves: Param;
+  };
+  'reader.moved_all': Record<string, never>;
   'reader.none': Record<string, never>;
   'reader.off': Record<string, never>;
   'reader.on': Record<string, never>;

@@ -8,6 +8,8 @@ import { RemovalScheduler, type RemovalSchedulerOptions } from './scheduler.ts';
 
 /** Where a server's settings (and sealed key) are stored: `guild:<id>`. */
 const GUILD_PREFIX = 'guild:';
+/** Where its members' own settings are: `member:<guild id>:<user id>`. */
+const MEMBER_PREFIX = 'member:';
 
 /** The forget service, and the removal scheduler over it. */
 export interface Forgetting {
@@ -21,7 +23,10 @@ export interface Forgetting {
  */
 export function createForgetting(deps: {
   readonly config: { readonly dataRetentionMs: number };
-  readonly store: Pick<BotStore, 'keyv' | 'settings' | 'apiKeys' | 'usage' | 'speechCache'>;
+  readonly store: Pick<
+    BotStore,
+    'keyv' | 'settings' | 'members' | 'apiKeys' | 'usage' | 'speechCache'
+  >;
   readonly tts: ForgetDependencies['tts'];
   readonly voice: ForgetDependencies['voice'];
   /** The bot's one journal of pending speech. */
@@ -41,6 +46,7 @@ export function createForgetting(deps: {
     // Samples are records in the store: this one deletes them (in-flight ones are the speaking service's).
     previews: new PreviewCache(store.keyv),
     speechCache: store.speechCache,
+    members: store.members,
     tts: deps.tts,
     voice: deps.voice,
     logger,
@@ -52,9 +58,23 @@ export function createForgetting(deps: {
     retentionMs: deps.config.dataRetentionMs,
     owns: discord.owns,
     present: discord.present,
-    stored: async () =>
-      (await keysUnder(store.keyv, GUILD_PREFIX)).map((key) => key.slice(GUILD_PREFIX.length)),
+    stored: () => storedGuilds(store.keyv),
     logger: logger.child({ subsystem: 'privacy' }),
   });
   return { service, scheduler };
+}
+
+/**
+ * Every server the store holds anything for: its settings, or only its members' own settings
+ * (a member opted out where no admin ever changed a setting).
+ */
+async function storedGuilds(keyv: BotStore['keyv']): Promise<Set<string>> {
+  const guilds = new Set(
+    (await keysUnder(keyv, GUILD_PREFIX)).map((key) => key.slice(GUILD_PREFIX.length)),
+  );
+  for (const key of await keysUnder(keyv, MEMBER_PREFIX)) {
+    const [guildId] = key.slice(MEMBER_PREFIX.length).split(':');
+    if (guildId !== undefined && guildId !== '') guilds.add(guildId);
+  }
+  return guilds;
 }

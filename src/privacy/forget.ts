@@ -5,6 +5,7 @@ import type { PreviewCache } from '../preview/index.ts';
 import {
   type ApiKeyVault,
   flushDeletions,
+  KeyvMemberSettings,
   type KeyvSpeechCacheStore,
   KeyvVoiceAssignments,
   keysUnder,
@@ -28,6 +29,8 @@ export interface ForgetReport {
   readonly twitchVoices: number;
   /** Twitch chatters its moderators muted with `!tts mute`. */
   readonly twitchMuted: number;
+  /** Members' own settings in the server (not read, a spoken name), one per member. */
+  readonly memberSettings: number;
   readonly dictionaryEntries: number;
   readonly blockedWords: number;
   /** Journalled speech not yet delivered. */
@@ -59,6 +62,8 @@ export interface ForgetDependencies {
   readonly speechCache: Pick<KeyvSpeechCacheStore, 'forgetKey'>;
   /** Its chatters' automatic voices; `KeyvVoiceAssignments` over `keyv` when not given. */
   readonly voiceAssignments?: Pick<KeyvVoiceAssignments, 'forget'>;
+  /** Its members' own settings; `KeyvMemberSettings` over `keyv` when not given. */
+  readonly members?: Pick<KeyvMemberSettings, 'forgetGuild'>;
   /** Its client of the key is dropped (when no other server uses the key). */
   readonly tts: Pick<TtsClients, 'forget'>;
   /** Queued speech of the server stops, as when its key is removed. */
@@ -71,8 +76,9 @@ export interface ForgetDependencies {
  * `/config forget` and a removal past `DATA_RETENTION` do it. Idempotent: run again (after a
  * crash half-way, or by a second process) it deletes what is left. Records per API key
  * (samples, cached speech) go only when no other server stores the same key: they hold nothing
- * that server could not see at the vendor with that key. Kept on purpose: members' own
- * settings (`user:<id>`, their voice across servers) and the key's rate budgets (request times
+ * that server could not see at the vendor with that key. Its members' settings in it (not read,
+ * spoken names) go too. Kept on purpose: members' voices and languages (`user:<id>`, the same
+ * in every server; a member resets theirs with `/myvoice reset`) and the key's rate budgets (request times
  * under its id, expiring within two days; forgetting them would let the key overrun its limits).
  */
 export class ForgetService {
@@ -114,6 +120,9 @@ export class ForgetService {
     for (const entry of entries) await deps.journal.remove(entry.id);
     const usageDays = await deps.usage.forget(guildId);
     await (deps.voiceAssignments ?? new KeyvVoiceAssignments(deps.keyv)).forget(guildId);
+    const memberSettings = await (deps.members ?? new KeyvMemberSettings(deps.keyv)).forgetGuild(
+      guildId,
+    );
     const settings = await deps.settings.deleteGuild(guildId);
     if (apiKey !== undefined && keptKeyRecords !== 'shared') deps.tts.forget(apiKey);
     if (settings?.sealedApiKey !== undefined) deps.voice.keyChanged(guildId, 'removed');
@@ -124,6 +133,7 @@ export class ForgetService {
       twitchChannels: settings?.reader.twitchChannels.length ?? 0,
       twitchVoices: Object.keys(settings?.twitch.voices ?? {}).length,
       twitchMuted: settings?.twitch.muted.length ?? 0,
+      memberSettings,
       dictionaryEntries: settings?.dictionary.length ?? 0,
       blockedWords: settings?.blockedWords.length ?? 0,
       pendingSpeech: entries.length,

@@ -3,6 +3,13 @@
  * past their short hold, one voice, in order per member and round-robin between members
  * when the batch cannot take everything. Pure: time is passed in.
  */
+import {
+  type Entry,
+  fillBatch,
+  type SpeechForecast,
+  type TakePlan,
+  timeWaiting,
+} from './batch-choice.ts';
 import { type ChatLine, SAID_GLUE_CHARS } from './compose.ts';
 
 export { SAID_GLUE_CHARS };
@@ -47,45 +54,10 @@ export interface BacklogOptions {
   readonly batchChars: number;
 }
 
-/**
- * What `take` knows of the speech ahead: a message is read only if it can be heard, all of it,
- * within max-age of being posted.
- */
-export interface SpeechForecast {
-  /** Speech already queued before the batch taken now (ms): the rest of what plays, what is made. */
-  readonly aheadMs: number;
-  /** Expected ms of speech per character a message adds to a batch (see {@link batchCost}). */
-  readonly msPerChar: number;
-  /** A message is read only if its speech is forecast to end within this long of its posting. */
-  readonly heardWithinMs: number;
-}
-
-/** How `take` treats the waiting messages besides arrival order (both optional). */
-export interface TakePlan<M> {
-  /**
-   * The waiting messages in the order they are read (priority first, a flooder's last), and
-   * those held back from this batch (over their share); held ones are timed last.
-   */
-  readonly order?: (waiting: readonly M[]) => { readonly ordered: M[]; readonly held: M[] };
-  /**
-   * What a message says once folded (`repeatKey`; '' for none): a message saying what an
-   * earlier kept one says is heard with it, at no cost, and rides in its batch. A group is
-   * timed at its first message and on time when its newest one would be heard in time.
-   */
-  readonly repeatKey?: (message: M) => string;
-  /** Characters a message adds to a batch ({@link batchCost} unless given: the compact glue). */
-  readonly cost?: (message: M) => number;
-}
-
 /** What `take` hands out: the batch to read now, and the messages too old to read. */
 export interface Taken<M extends PendingMessage = PendingMessage> {
   readonly batch: M[];
   readonly stale: M[];
-}
-
-interface Entry<M> {
-  message: M;
-  readonly seq: number;
 }
 
 /**
@@ -247,53 +219,17 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     const timed = chatTurn
       ? [...ordered.filter((e) => !isPaid(e)), ...ordered.filter(isPaid)]
       : ordered;
-    // Paid speech the chat is timed behind: what the paid run may still read before its turn.
-    let paidAllowance = chatTurn ? 0 : (PAID_RUN - this.#paidRun) * this.#options.batchChars;
+    const paidAllowance = chatTurn ? 0 : (PAID_RUN - this.#paidRun) * this.#options.batchChars;
     const held = new Set(fair?.held ?? []);
-    const stale = new Set<Entry<M>>();
-    // A message saying what a kept one says rides with it (its "leader"): heard in its chorus.
-    const leaders = new Map<string, Entry<M>>();
-    const riders = new Map<Entry<M>, Entry<M>[]>();
-    const riding = new Set<Entry<M>>();
-    const keys = new Map<Entry<M>, string>();
-    // A chorus is about its newest voice: it is on time when that one hears it in time.
-    const newest = new Map<string, number>();
-    for (const entry of timed) {
-      const key = plan.repeatKey?.(entry.message) ?? '';
-      keys.set(entry, key);
-      if (key !== '' && (entry.message.paid === true || now - entry.message.at <= maxAgeMs))
-        newest.set(key, Math.max(newest.get(key) ?? 0, entry.message.at));
-    }
     const cost = plan.cost ?? ((message: M) => batchCost(message));
-    let speechEndsAt = now + (forecast?.aheadMs ?? 0);
-    for (const entry of timed) {
-      const paid = entry.message.paid === true;
-      if (!paid && now - entry.message.at > maxAgeMs) {
-        stale.add(entry);
-        continue;
-      }
-      const key = keys.get(entry) ?? '';
-      const leader = key === '' ? undefined : leaders.get(key);
-      if (leader !== undefined) {
-        riders.get(leader)?.push(entry);
-        riding.add(entry);
-        continue;
-      }
-      const chars = cost(entry.message);
-      const endsAt = speechEndsAt + chars * (forecast?.msPerChar ?? 0);
-      const heardAfter = endsAt - (newest.get(key) ?? entry.message.at);
-      if (!paid && forecast !== undefined && heardAfter > forecast.heardWithinMs) {
-        stale.add(entry);
-        continue;
-      }
-      // Paid messages past the run are read after the chat's turn: no one waits behind them.
-      if (!paid || paidAllowance > 0) speechEndsAt = endsAt;
-      if (paid) paidAllowance -= chars;
-      if (key !== '') {
-        leaders.set(key, entry);
-        riders.set(entry, []);
-      }
-    }
+    const { stale, riders, riding } = timeWaiting(timed, {
+      now,
+      maxAgeMs,
+      forecast,
+      paidAllowance,
+      repeatKey: plan.repeatKey,
+      cost,
+    });
     for (const entry of stale) this.#drop(entry);
     const staleMessages = [...stale].sort((a, b) => a.seq - b.seq).map((e) => e.message);
     const head = this.#first();
@@ -302,29 +238,7 @@ export class ChatBacklog<M extends PendingMessage = PendingMessage> {
     const candidates = timed.filter((e) => !stale.has(e) && !riding.has(e) && !held.has(e.message));
     const first = candidates[0];
     if (first === undefined) return { batch: [], stale: staleMessages };
-    const lanes = new Map<string, Entry<M>[]>();
-    for (const entry of candidates) {
-      const lane = lanes.get(entry.message.authorId);
-      if (lane) lane.push(entry);
-      else lanes.set(entry.message.authorId, [entry]);
-    }
-    const chosen = new Set<Entry<M>>();
-    let used = 0;
-    while (lanes.size > 0) {
-      for (const [author, lane] of lanes) {
-        const next = lane.shift();
-        const chars = next === undefined ? 0 : cost(next.message);
-        const fits = chosen.size === 0 || used + chars <= this.#options.batchChars;
-        if (next === undefined || next.message.voiceKey !== first.message.voiceKey || !fits) {
-          lanes.delete(author);
-          continue;
-        }
-        chosen.add(next);
-        for (const rider of riders.get(next) ?? []) chosen.add(rider);
-        used += chars;
-        if (lane.length === 0) lanes.delete(author);
-      }
-    }
+    const chosen = fillBatch(candidates, riders, cost, this.#options.batchChars);
     // Chat dropped as stale here waited too: it went because the paid run was ahead of it.
     const chatWaited = entries.some((entry) => !isPaid(entry));
     this.#paidRun = isPaid(first) && chatWaited ? this.#paidRun + 1 : 0;

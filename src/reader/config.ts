@@ -167,49 +167,120 @@ export function toggleNotes(
   return notes;
 }
 
+/** The groups `/config show` and `/config read` show the reader's settings in, as the commands are. */
+export type ReaderSection = 'who' | 'sound' | 'pace' | 'lists' | 'twitch';
+
 /**
- * The reader settings as `/config reader` shows them, in `t`'s language, with how many words
- * are blocked. Option names and choice values stay as typed in the command (not localized).
+ * The reader settings in words, by section (what `/config read who|sound|pace`, the list
+ * subcommands and `/config twitch read` change), in `t`'s language, with how many words are
+ * blocked. Option names and choice values stay as typed in the command (not localized).
  */
-export function describeReader(
+export function readerSections(
   { t }: Translator,
   settings: ReaderSettings,
   blockedWords = 0,
-): string {
+): Record<ReaderSection, string[]> {
   const list = (items: readonly string[], render: (item: string) => string): string =>
     items.length === 0 ? t('reader.none') : items.map(render).join(', ');
   const onOff = (on: boolean): string => t(on ? 'reader.on' : 'reader.off');
   const prefixes = settings.ignorePrefixes.map((p) => `\`${p.replace(/`/g, 'ˋ')}\``).join(' ');
+  return {
+    who: [
+      `**read-bots:** ${settings.readBots}`,
+      `**ignore-prefixes:** ${prefixes === '' ? t('reader.none') : prefixes}`,
+      `**voice-members-only:** ${onOff(settings.voiceMembersOnly)}`,
+      `**voice-chat:** ${onOff(settings.voiceChat)}`,
+      `**silent:** ${settings.silent}`,
+      `**new-member-delay:** ${settings.newMemberDelayMs === 0 ? t('reader.off') : formatDuration(settings.newMemberDelayMs)}`,
+      // Slot: the Twitch branch's `forwards` line goes here.
+    ],
+    sound: [
+      `**said-prefix:** ${onOff(settings.saidPrefix)}`,
+      `**emoji:** ${settings.emoji}`,
+      `**spoilers:** ${settings.spoilers}`,
+      `**blocked:** ${settings.blocked}`,
+      t('reader.show_blocked_words', { count: blockedWords }),
+      `**voices:** ${settings.voices}`,
+    ],
+    pace: [
+      `**max-length:** ${t('reader.characters', { length: settings.maxLength })}`,
+      `**max-age:** ${formatDuration(settings.maxAgeMs)}`,
+      `**max-speed:** ${settings.maxSpeed === 1 ? t('reader.off') : `×${settings.maxSpeed}`}`,
+      `**auto-join:** ${onOff(settings.autoJoin)}`,
+    ],
+    lists: [
+      t('reader.show_members', { value: list(settings.ignoredMembers, (id) => `<@${id}>`) }),
+      t('reader.show_roles', { value: list(settings.ignoredRoles, (id) => `<@&${id}>`) }),
+      t('reader.show_priority_roles', {
+        value: list(settings.priorityRoles, (id) => `<@&${id}>`),
+      }),
+    ],
+    twitch: [
+      t('reader.show_twitch', {
+        value: list(settings.twitchChannels, (login) => `\`${login}\``),
+      }),
+      twitchBadgesLine({ t }, settings),
+      // Slot: the Twitch branch's `chat-voices` line goes here.
+      // Said where it matters: the member-based options read as if they covered everyone.
+      ...(settings.twitchChannels.length > 0 ? [t('reader.show_twitch_chatters')] : []),
+    ],
+  };
+}
+
+/** Which Twitch chatters are read (`/config twitch read badges`), in words. */
+export function twitchBadgesLine({ t }: Pick<Translator, 't'>, settings: ReaderSettings): string {
+  return `**twitch-badges:** ${settings.twitchBadges.join(' ') || t('reader.everyone')}`;
+}
+
+/** Every reader setting in words (the old `/config reader`), in `t`'s language. */
+export function describeReader(
+  translator: Translator,
+  settings: ReaderSettings,
+  blockedWords = 0,
+): string {
+  const sections = readerSections(translator, settings, blockedWords);
+  const channels = settings.channels.map((id) => `<#${id}>`).join(', ');
   return [
-    t('reader.show_channels', { value: list(settings.channels, (id) => `<#${id}>`) }),
-    `**said-prefix:** ${onOff(settings.saidPrefix)}`,
-    `**read-bots:** ${settings.readBots}`,
-    `**ignore-prefixes:** ${prefixes === '' ? t('reader.none') : prefixes}`,
-    t('reader.show_members', { value: list(settings.ignoredMembers, (id) => `<@${id}>`) }),
-    t('reader.show_roles', { value: list(settings.ignoredRoles, (id) => `<@&${id}>`) }),
-    `**voice-members-only:** ${onOff(settings.voiceMembersOnly)}`,
-    `**auto-join:** ${onOff(settings.autoJoin)}`,
-    `**voice-chat:** ${onOff(settings.voiceChat)}`,
-    `**silent:** ${settings.silent}`,
-    `**max-length:** ${t('reader.characters', { length: settings.maxLength })}`,
-    `**max-age:** ${formatDuration(settings.maxAgeMs)}`,
-    `**emoji:** ${settings.emoji}`,
-    `**spoilers:** ${settings.spoilers}`,
-    `**blocked:** ${settings.blocked}`,
-    t('reader.show_blocked_words', { count: blockedWords }),
-    t('reader.show_priority_roles', {
-      value: list(settings.priorityRoles, (id) => `<@&${id}>`),
-    }),
-    `**max-speed:** ${settings.maxSpeed === 1 ? t('reader.off') : `×${settings.maxSpeed}`}`,
-    `**new-member-delay:** ${settings.newMemberDelayMs === 0 ? t('reader.off') : formatDuration(settings.newMemberDelayMs)}`,
-    t('reader.show_twitch', {
-      value: list(settings.twitchChannels, (login) => `\`${login}\``),
-    }),
-    `**twitch-badges:** ${settings.twitchBadges.join(' ') || t('reader.everyone')}`,
-    // Said where it matters: the member-based options above read as if they covered everyone.
-    ...(settings.twitchChannels.length > 0 ? [t('reader.show_twitch_chatters')] : []),
-    `**voices:** ${settings.voices}`,
+    translator.t('reader.show_channels', { value: channels || translator.t('reader.none') }),
+    ...sections.who,
+    ...sections.sound,
+    ...sections.pace,
+    ...sections.lists,
+    ...sections.twitch,
   ].join('\n');
+}
+
+/** The reader lists an admin adds to and removes from, one id at a time. */
+export type ReaderList = 'ignoredMembers' | 'ignoredRoles' | 'priorityRoles';
+
+const LIST_LIMITS: Record<
+  ReaderList,
+  {
+    max: number;
+    refusal: 'reader_ignored_members' | 'reader_ignored_roles' | 'reader_priority_roles';
+  }
+> = {
+  ignoredMembers: { max: READER_BOUNDS.ignored, refusal: 'reader_ignored_members' },
+  ignoredRoles: { max: READER_BOUNDS.ignored, refusal: 'reader_ignored_roles' },
+  priorityRoles: { max: READER_BOUNDS.priorityRoles, refusal: 'reader_priority_roles' },
+};
+
+/**
+ * The settings with `id` added to or removed from `list`: adding an id already there, or
+ * removing one that is not, changes nothing (unlike the old toggles). Refused past the limit.
+ */
+export function changeReaderList(
+  settings: ReaderSettings,
+  list: ReaderList,
+  action: 'add' | 'remove',
+  id: string,
+): ReaderSettings {
+  const current = settings[list];
+  if (action === 'remove') return { ...settings, [list]: current.filter((x) => x !== id) };
+  if (current.includes(id)) return settings;
+  const { max, refusal } = LIST_LIMITS[list];
+  if (current.length >= max) throw new UserError(refusal, { max });
+  return { ...settings, [list]: [...current, id] };
 }
 
 /** The read channels with `channelId` added; refused past the limit. */

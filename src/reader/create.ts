@@ -25,7 +25,7 @@ export interface ReaderDiscord {
 /** The chat reader of streamer mode, speaking through the speaking service. */
 export function createReader(deps: {
   readonly config: Pick<Config, 'minTextLength' | 'readerBusyChat' | 'readerHoldQuietChat'>;
-  readonly store: Pick<BotStore, 'settings'>;
+  readonly store: Pick<BotStore, 'settings' | 'members'>;
   readonly speaking: SpeakingService;
   readonly voice: VoiceService;
   readonly discord: ReaderDiscord;
@@ -37,6 +37,7 @@ export function createReader(deps: {
   const { voice, discord } = deps;
   return new ChatReader({
     settings: deps.store.settings,
+    members: deps.store.members,
     speaking: chatSpeaking({
       speaking: deps.speaking,
       voice,

@@ -30,6 +30,7 @@ export { type ChatSpeakingDeps, chatSpeaking } from './port.ts';
 export { type ChatterStanding, hasPriority, PRIORITY_BADGES, priorityFirst } from './priority.ts';
 export { ChatReader, type ChatReaderOptions, type ReaderStats } from './reader.ts';
 export { chorusText, collapseRepeats, type RepeatGroup, repeatKey } from './repeats.ts';
+export { hasMemberSettings, type Speaker, type SpeakerFacts, speakerOf } from './speaker.ts';
 export { type ChatContent, type CleanupOptions, cleanMessage, type SpokenMessage } from './text.ts';
 export { NothingToRead } from './turn.ts';
 export {

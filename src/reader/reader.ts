@@ -8,7 +8,7 @@ import { english, type Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
 import { UserError } from '../refusal/index.ts';
 import { BlocklistCache, screenAfter, screenText } from '../speech/index.ts';
-import type { GuildSettings, SettingsStore } from '../store/index.ts';
+import type { GuildSettings, KeyvMemberSettings, SettingsStore } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import { type CrowdPhrases, crowdPhrases } from './crowd-phrases.ts';
 import { readDecision } from './filter.ts';
@@ -17,12 +17,15 @@ import { linePhrases } from './line-phrases.ts';
 import { type ReaderPhrases, readerPhrases } from './phrases.ts';
 import { hasPriority } from './priority.ts';
 import { RecentSaid } from './recent-said.ts';
+import { hasMemberSettings, type Speaker, speakerOf } from './speaker.ts';
 import { cleanMessage, type SpokenMessage } from './text.ts';
 import type { ChatSpeaking, ChatVoice, IncomingMessage } from './types.ts';
 
 /** Settings of a {@link ChatReader}. */
 export interface ChatReaderOptions {
   readonly settings: Pick<SettingsStore, 'guild'>;
+  /** Each member's own settings in the server: opted out of being read, their spoken name. */
+  readonly members: Pick<KeyvMemberSettings, 'get'>;
   readonly speaking: ChatSpeaking;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -125,60 +128,76 @@ export class ChatReader {
     return this.#serial(message.guildId, async (reader) => {
       const held = reader.held(message.id);
       if (held === undefined) return;
-      const { guildId } = message;
-      const at = this.#options.clock.now();
-      const guild = await this.#options.settings.guild(guildId);
-      const decision = readDecision(
-        message,
-        guild.reader,
-        this.#options.speaking.channelOf(guildId),
-        at,
+      await this.#edit(reader, message, held);
+      // The author may have opted out since: asked once the edit is in, as a store read before
+      // it would let a turn about to start take the old text.
+      if (reader.held(message.id) === undefined || (await this.#speaker(message)).read) return;
+      this.#logger.debug(
+        { guildId: message.guildId, messageId: message.id, why: 'opted-out' },
+        'edit not read',
       );
-      if (!decision.read) {
-        this.#logger.debug({ guildId, messageId: message.id, why: decision.why }, 'edit not read');
-        reader.remove(message.id);
-        return;
-      }
-      const phrases = this.#phrases(guildId);
-      const crowd = this.#crowd(guildId);
-      const recentKey = `${guildId}:${message.authorId}`;
-      // What the author said before this message, without its own old text, and after it.
-      const before = this.#recent.before(recentKey, at, message.id);
-      const after = this.#recent.after(recentKey, at, message.id);
-      const screened = this.#screen(
-        guild,
-        this.#clean(message, guild, phrases),
-        crowd,
-        before,
-        after,
-      );
-      // The edit read in `voice`'s language, as a new message is (its glue, bleeps and extras);
-      // false when a blocked word keeps it from being read.
-      const apply = (voice: ChatVoice, change?: ChatVoice): boolean => {
-        const line = linePhrases({ phrases, crowd }, voice.request.language);
-        const spoken =
-          screened === undefined
-            ? undefined
-            : this.#inLine(message, guild, screened, phrases, line, before, after);
-        if (spoken === undefined) {
-          this.#count(guildId, 'blocked');
-          this.#logger.debug({ guildId, messageId: message.id }, 'edit not read: blocked word');
-          reader.remove(message.id);
-          if (guild.blockedWords.length > 0) this.#recent.unsaid(recentKey, message.id, at);
-          return false;
-        }
-        reader.edit(message.id, spoken, change);
-        if (guild.blockedWords.length > 0)
-          this.#recent.said(recentKey, message.id, spoken.text, at);
-        return true;
-      };
-      // At once in the language it is held in (a turn about to take it takes the edit), then,
-      // while it still waits, in the voice of its new text's language if that is another.
-      if (!apply(held.message.voice) || !held.waiting || screened === undefined) return;
-      const voice = await this.#editVoice(message, screened.text, held.message.voice);
-      if (voice.key === held.message.voiceKey || reader.held(message.id)?.waiting !== true) return;
-      apply(voice, voice);
+      reader.remove(message.id);
     });
+  }
+
+  // An edit of a message the reader holds, checked and screened as a new message is.
+  async #edit(
+    reader: GuildReader,
+    message: IncomingMessage,
+    held: NonNullable<ReturnType<GuildReader['held']>>,
+  ): Promise<void> {
+    const { guildId } = message;
+    const at = this.#options.clock.now();
+    const guild = await this.#options.settings.guild(guildId);
+    const decision = readDecision(
+      message,
+      guild.reader,
+      this.#options.speaking.channelOf(guildId),
+      at,
+    );
+    if (!decision.read) {
+      this.#logger.debug({ guildId, messageId: message.id, why: decision.why }, 'edit not read');
+      reader.remove(message.id);
+      return;
+    }
+    const phrases = this.#phrases(guildId);
+    const crowd = this.#crowd(guildId);
+    const recentKey = `${guildId}:${message.authorId}`;
+    // What the author said before this message, without its own old text, and after it.
+    const before = this.#recent.before(recentKey, at, message.id);
+    const after = this.#recent.after(recentKey, at, message.id);
+    const screened = this.#screen(
+      guild,
+      this.#clean(message, guild, phrases),
+      crowd,
+      before,
+      after,
+    );
+    // The edit read in `voice`'s language, as a new message is (its glue, bleeps and extras);
+    // false when a blocked word keeps it from being read.
+    const apply = (voice: ChatVoice, change?: ChatVoice): boolean => {
+      const line = linePhrases({ phrases, crowd }, voice.request.language);
+      const spoken =
+        screened === undefined
+          ? undefined
+          : this.#inLine(message, guild, screened, phrases, line, before, after);
+      if (spoken === undefined) {
+        this.#count(guildId, 'blocked');
+        this.#logger.debug({ guildId, messageId: message.id }, 'edit not read: blocked word');
+        reader.remove(message.id);
+        if (guild.blockedWords.length > 0) this.#recent.unsaid(recentKey, message.id, at);
+        return false;
+      }
+      reader.edit(message.id, spoken, change);
+      if (guild.blockedWords.length > 0) this.#recent.said(recentKey, message.id, spoken.text, at);
+      return true;
+    };
+    // At once in the language it is held in (a turn about to take it takes the edit), then,
+    // while it still waits, in the voice of its new text's language if that is another.
+    if (!apply(held.message.voice) || !held.waiting || screened === undefined) return;
+    const voice = await this.#editVoice(message, screened.text, held.message.voice);
+    if (voice.key === held.message.voiceKey || reader.held(message.id)?.waiting !== true) return;
+    apply(voice, voice);
   }
 
   // The voice an edit still waiting is read in: chosen on its new text (its language may have
@@ -331,6 +350,14 @@ export class ChatReader {
     return screened.blocked ? undefined : screened.text;
   }
 
+  // Whether the author is read, and under which name, by their own settings in the server.
+  async #speaker(message: IncomingMessage): Promise<Speaker> {
+    const member = hasMemberSettings(message)
+      ? await this.#options.members.get(message.guildId, message.authorId)
+      : {};
+    return speakerOf(message, member);
+  }
+
   #serial(guildId: string, task: (reader: GuildReader) => Promise<void>): Promise<void> {
     const reader = this.#reader(guildId);
     const run = reader.chain
@@ -388,6 +415,12 @@ export class ChatReader {
       if (decision.why === 'not-in-voice') reader.clear();
       return false;
     }
+    // Read only now: most messages are in channels the server does not read.
+    const speaker = await this.#speaker(message);
+    if (!speaker.read) {
+      this.#logger.debug({ guildId, messageId: message.id, why: 'opted-out' }, 'not read');
+      return false;
+    }
     const phrases = this.#phrases(guildId);
     const crowd = this.#crowd(guildId);
     const cleaned = this.#clean(message, guild, phrases);
@@ -396,7 +429,7 @@ export class ChatReader {
     const recentKey = `${guildId}:${message.authorId}`;
     const before = this.#recent.before(recentKey, at);
     const screened = this.#screen(guild, cleaned, crowd, before);
-    const authorName = this.#screenName(guild, message.authorName, crowd);
+    const authorName = this.#screenName(guild, speaker.name, crowd);
     if (screened === undefined || authorName === undefined) {
       this.#count(guildId, 'blocked');
       this.#logger.debug({ guildId, messageId: message.id }, 'not read: blocked word');
@@ -437,7 +470,7 @@ export class ChatReader {
     const name =
       line.crowd === crowd
         ? authorName
-        : (this.#screenName(guild, message.authorName, line.crowd) ?? authorName);
+        : (this.#screenName(guild, speaker.name, line.crowd) ?? authorName);
     reader.settings = guild.reader;
     reader.phrases = phrases;
     reader.crowd = crowd;

@@ -8,26 +8,20 @@ import type { Logger } from '../log/index.ts';
 import { DEFAULT_MAX_AGE_MS, type ReaderSettings } from '../store/index.ts';
 import type { Clock } from '../tts/index.ts';
 import type { SpeakUpdate } from '../voice/index.ts';
-import { batchCost, type ChatBacklog, type TakePlan } from './backlog.ts';
-import {
-  API_SPEED,
-  compactGlue,
-  DEFAULT_MAX_SPEED,
-  SpeedAwareRate,
-  speedAt,
-  speedFor,
-} from './chat-speed.ts';
+import { batchCost, type ChatBacklog } from './backlog.ts';
+import { API_SPEED, DEFAULT_MAX_SPEED, speedAt } from './chat-speed.ts';
 import { ChatterShare } from './chatter-share.ts';
-import { compactGlueChars, composeBatch, type LastRead } from './compose.ts';
+import { compactGlueChars, type LastRead } from './compose.ts';
 import type { CrowdPhrases } from './crowd-phrases.ts';
-import { linePhrases } from './line-phrases.ts';
 import { FORECAST_SHARE, speechAheadMs, takeDelayMs } from './pacing.ts';
 import type { ReaderPhrases } from './phrases.ts';
-import { priorityFirst } from './priority.ts';
-import { chorusLines, collapseRepeats, repeatKey } from './repeats.ts';
+import { readOrder } from './read-order.ts';
+import { ReadingSpeed } from './reading-speed.ts';
+import { collapseRepeats } from './repeats.ts';
 import { TakeOrder } from './take-order.ts';
 import type { SpokenMessage } from './text.ts';
 import { NothingToRead, type ReaderMessage, type Turn } from './turn.ts';
+import { turnText } from './turn-text.ts';
 import type { ChatSpeaking, TurnSource } from './types.ts';
 
 /**
@@ -72,14 +66,8 @@ export class ReaderTurns {
   #last: LastRead | undefined;
   #droppedStale = 0;
   #collapsed = 0;
-  /** How long the chat's speech takes per character (at speed 1), learned from what played. */
-  readonly #rate = new SpeedAwareRate();
-  /** How much faster than its voice the chat is read now (1: not at all). */
-  #speedFactor = 1;
-  /** When the last chat speech ended with none playing after it; undefined while some plays. */
-  #quietSince: number | undefined;
-  /** Whether the chat is read with the compact glue now (busy chat only). */
-  #compact = false;
+  /** The speed the chat is read at now, and the speech rate its forecasts use. */
+  readonly #speed: ReadingSpeed;
   /** What each chatter took of the last minute's reading. */
   readonly #share = new ChatterShare();
   /** A busy chat's turns take their batches one at a time, in queue order. */
@@ -88,6 +76,7 @@ export class ReaderTurns {
   constructor(options: ReaderTurnsOptions) {
     this.#options = options;
     this.#takes = new TakeOrder(options.clock);
+    this.#speed = new ReadingSpeed(options);
   }
 
   /** True while a chat turn is queued, generating or playing. */
@@ -115,8 +104,8 @@ export class ReaderTurns {
     const { settings, phrases } = this.#options.current();
     const maxAgeMs = settings?.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
     const heardWithinMs = maxAgeMs * FORECAST_SHARE;
-    const maxChars = (WAITING_MARGIN * heardWithinMs) / this.#rate.msPerChar(API_SPEED.max);
-    const glue = this.#compact ? compactGlueChars(phrases) : undefined;
+    const maxChars = (WAITING_MARGIN * heardWithinMs) / this.#speed.msPerChar(API_SPEED.max);
+    const glue = this.#speed.compact ? compactGlueChars(phrases) : undefined;
     const stale = backlog.trim(clock.now(), maxAgeMs, maxChars, glue);
     if (stale.length > 0) this.#droppedStale += stale.length;
   }
@@ -243,21 +232,17 @@ export class ReaderTurns {
       taken = false;
       const first = turn.batch[0];
       if (first === undefined) throw new NothingToRead('every message was deleted or too old');
-      const current = this.#options.current();
-      const { settings } = current;
-      // A batch merges lines of one voice, so of one language: its glue is in that language.
-      const { phrases, crowd } = linePhrases(current, first.voice.request.language);
-      const lines = chorusLines(turn.batch, this.#options.busyChat, phrases, crowd);
-      const compose = {
-        saidPrefix: settings?.saidPrefix ?? true,
-        minLength: this.#options.minTextLength,
-        phrases,
-      };
-      const { text, last } = composeBatch(lines, {
-        ...compose,
-        compact: turn.compact,
-        last: this.#last,
-      });
+      const { text, last, alone } = turnText(
+        turn.batch,
+        first.voice.request.language,
+        this.#options.current(),
+        {
+          busyChat: this.#options.busyChat,
+          minTextLength: this.#options.minTextLength,
+          compact: turn.compact,
+          last: this.#last,
+        },
+      );
       this.#last = last;
       const attempt = new AbortController();
       turn.attempt = attempt;
@@ -271,14 +256,7 @@ export class ReaderTurns {
         const options = {
           authors: turn.batch.map((message) => message.authorId),
           // Each line as it would be said in a generation of its own: what merging saved.
-          ...(lines.length > 1
-            ? {
-                alone: lines.map(
-                  (line) =>
-                    composeBatch([line], { ...compose, compact: false, last: undefined }).text,
-                ),
-              }
-            : {}),
+          ...(alone !== undefined ? { alone } : {}),
           signal: AbortSignal.any([signal, attempt.signal]),
           // The speed the rate model is told of when the turn has played, streamed or not.
           ...(turn.speed === base ? {} : { speed: turn.speed }),
@@ -324,32 +302,19 @@ export class ReaderTurns {
     const maxSpeed = speeds ? (settings?.maxSpeed ?? DEFAULT_MAX_SPEED) : 1;
     const glue = compactGlueChars(this.#options.current().phrases);
     if (turn.speed === undefined) {
-      const quietMs = aheadMs > 0 || this.#quietSince === undefined ? 0 : now - this.#quietSince;
-      turn.speed = this.#speedOf(aheadMs, maxAgeMs, maxSpeed, glue, quietMs);
-      turn.factor = this.#speedFactor;
-      turn.compact = this.#compact;
+      const quietMs = this.#speed.quietMs(aheadMs, now);
+      turn.speed = this.#speed.speedOf(aheadMs, maxAgeMs, maxSpeed, glue, quietMs);
+      turn.factor = this.#speed.factor;
+      turn.compact = this.#speed.compact;
     }
     const cost = (message: ReaderMessage) => batchCost(message, turn.compact ? glue : undefined);
     const forecast = {
       aheadMs,
-      msPerChar: this.#rate.msPerChar(turn.speed),
+      msPerChar: this.#speed.msPerChar(turn.speed),
       heardWithinMs: maxAgeMs * FORECAST_SHARE,
     };
-    const priority = (message: ReaderMessage): boolean => message.priority === true;
-    // Paid messages (redemptions, cheers) go ahead of everyone, and no share holds them back.
-    const paid = (message: ReaderMessage): boolean => message.paid === true;
-    const first = (message: ReaderMessage): boolean => paid(message) || priority(message);
-    const plan: TakePlan<ReaderMessage> = {
-      order: (waiting) =>
-        this.#share.order(now, priorityFirst(priorityFirst(waiting, priority), paid), first),
-      repeatKey: (message) =>
-        message.kind === 'said' && !paid(message) ? repeatKey(message.text) : '',
-      cost,
-    };
-    const plain: TakePlan<ReaderMessage> = {
-      order: (waiting) => ({ ordered: priorityFirst(waiting, paid), held: [] }),
-    };
-    const taken = backlog.take(now, maxAgeMs, forecast, this.#options.busyChat ? plan : plain);
+    const plan = readOrder(this.#options.busyChat, now, this.#share, cost);
+    const taken = backlog.take(now, maxAgeMs, forecast, plan);
     if (taken.stale.length > 0) {
       this.#droppedStale += taken.stale.length;
       backlog.forget(taken.stale);
@@ -368,39 +333,8 @@ export class ReaderTurns {
     for (const message of turn.batch) this.#held.set(message.id, turn);
   }
 
-  // The speed of the next turn: faster, a step a turn, while the newest waiting message is
-  // forecast to be heard late (past half of max-age), and back as the chat calms; the compact
-  // glue follows the same forecast (at the glue of the moment: `glue` characters when compact).
-  #speedOf(
-    aheadMs: number,
-    maxAgeMs: number,
-    maxSpeed: number,
-    glue: number,
-    quietMs: number,
-  ): number {
-    const { backlog, busyChat } = this.#options;
-    const base = backlog.oldest()?.voice.request.speed ?? 1;
-    const chars = backlog.chars(this.#compact ? glue : undefined);
-    const forecastWaitMs = aheadMs + this.#rate.msPerChar(base * this.#speedFactor) * chars;
-    this.#compact = busyChat && compactGlue(forecastWaitMs, maxAgeMs, this.#compact);
-    const chosen = speedFor({
-      forecastWaitMs,
-      maxAgeMs,
-      baseSpeed: base,
-      maxSpeed,
-      current: this.#speedFactor,
-      quietMs,
-    });
-    if (chosen.factor !== this.#speedFactor) {
-      const { guildId, logger } = this.#options;
-      logger.info({ guildId, factor: chosen.factor, forecastWaitMs }, 'chat speed changed');
-    }
-    this.#speedFactor = chosen.factor;
-    return chosen.speed;
-  }
-
   #aheadMs(turn: Turn, now: number): number {
-    return speechAheadMs(this.#turns, turn, now, (speed) => this.#rate.msPerChar(speed));
+    return speechAheadMs(this.#turns, turn, now, (speed) => this.#speed.msPerChar(speed));
   }
 
   #onUpdate(turn: Turn, update: SpeakUpdate): void {
@@ -408,7 +342,7 @@ export class ReaderTurns {
       case 'playing':
         turn.state = 'playing';
         turn.playingSince = this.#options.clock.now();
-        this.#quietSince = undefined;
+        this.#speed.playing();
         if (this.#options.busyChat)
           this.#collapsed += turn.batch.length - collapseRepeats(turn.batch).length;
         // A playing item no longer counts against the chat's places in the queue.
@@ -425,7 +359,7 @@ export class ReaderTurns {
         this.#done(turn);
         return;
       case 'played':
-        this.#rate.observe(turn.cost, update.durationMs, turn.speed ?? 1);
+        this.#speed.played(turn.cost, update.durationMs, turn.speed ?? 1);
         this.#done(turn);
         return;
       case 'skipped':
@@ -446,7 +380,7 @@ export class ReaderTurns {
     turn.attempt?.abort(new Error('the turn ended'));
     this.#turns.delete(turn);
     if (![...this.#turns].some((other) => other.state === 'playing'))
-      this.#quietSince ??= this.#options.clock.now();
+      this.#speed.quiet(this.#options.clock.now());
     for (const message of turn.batch) this.#held.delete(message.id);
     this.#options.backlog.forget(turn.batch);
     this.#takes.wake();

@@ -6,6 +6,19 @@
 export { type KeyServices, serverClient } from './key.ts';
 export { type LimitsInput, saveLimits } from './limits.ts';
 export {
+  changeMember,
+  isEmptyChange,
+  type MemberChange,
+  type MemberStores,
+  type MemberView,
+  memberAfter,
+  memberView,
+  RESET_SCOPES,
+  type ResetScope,
+  setSpokenName,
+  userAfter,
+} from './member.ts';
+export {
   type ConfigServices,
   type ConfigSummary,
   checkLanguage,

@@ -1,7 +1,7 @@
 /**
  * The language identifier the bot ships: ELD (Nito-ELD, `eld`), its "small" n-gram set, bundled
  * in the package (nothing is downloaded at run time). Chosen over franc, tinyld, cld3-asm and
- * languagedetect for being right on short chat lines (see docs/LANGUAGE.md); it costs about
+ * languagedetect for being right on short chat lines (see docs/design/LANGUAGE.md); it costs about
  * 50 MB of heap and 0.4 s to load, so it is loaded only where the API takes a language (v3).
  */
 import type { DetectLanguage } from './language.ts';

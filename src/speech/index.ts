@@ -29,6 +29,7 @@ export { codeSpan, type MentionNames, quoteSafely, speakableText } from './text.
 export {
   filterVoices,
   findVoice,
+  traitChoices,
   voiceChoices,
   voiceLabel,
   voiceLanguages,

@@ -39,6 +39,32 @@ export function voiceChoices(
     }));
 }
 
+/**
+ * Autocomplete choices for `/voices`' gender or accent: the values the voices have (each once,
+ * whatever its case), those containing what was typed, in order, at most 25 (Discord's cap).
+ */
+export function traitChoices(
+  voices: readonly Voice[],
+  trait: 'gender' | 'accent',
+  typed: string,
+): { name: string; value: string }[] {
+  const query = typed.trim().toLowerCase();
+  const values = new Map<string, string>();
+  for (const voice of voices) {
+    const value = voice[trait].trim();
+    if (value !== '' && !values.has(value.toLowerCase())) values.set(value.toLowerCase(), value);
+  }
+  return [...values.values()]
+    .filter((value) => value.toLowerCase().includes(query))
+    .sort((a, b) => {
+      const starts =
+        Number(!a.toLowerCase().startsWith(query)) - Number(!b.toLowerCase().startsWith(query));
+      return starts || a.localeCompare(b);
+    })
+    .slice(0, 25)
+    .map((value) => ({ name: value.slice(0, 100), value: value.slice(0, 100) }));
+}
+
 /** Finds a voice by id, case-insensitively as the API does. */
 export function findVoice(voices: readonly Voice[], voiceId: string): Voice | undefined {
   const wanted = voiceId.toLowerCase();
@@ -59,7 +85,7 @@ export function filterVoices(
 
 /**
  * Accents that say which language a voice speaks: the voice list names no language, only an
- * accent (docs/API-V3.md), and an accent like `British` or `Japanese` tells it.
+ * accent (docs/design/API-V3.md), and an accent like `British` or `Japanese` tells it.
  */
 const ACCENT_LANGUAGES: Readonly<Record<string, string>> = {
   american: 'en',

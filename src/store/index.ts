@@ -20,6 +20,13 @@ export {
 } from './keyring.ts';
 export { OPERATION_TIMEOUT_MS, openKeyv } from './keyv.ts';
 export { KeyvLearnedTimesStore } from './learned-times.ts';
+export {
+  KeyvMemberSettings,
+  type MemberSettings,
+  NAME_SETTERS,
+  normalizeSpokenName,
+  SPOKEN_NAME_MAX,
+} from './member-settings.ts';
 export { type BotStore, isRedisUrl, openStore, type StoreConfig } from './open.ts';
 export {
   BLOCKED_MODES,

@@ -6,8 +6,15 @@ const modelSchema = z.object({
   samples: z.array(z.tuple([z.number(), z.number(), z.number()])).max(200),
   marginMs: z.number(),
 });
+/**
+ * 2: learned only from generations timed from their own submit. Version 1 records may hold a
+ * stream's sending pace (a cut stream polled to its end, timed from its start), which later first
+ * polls confirmed rather than corrected: they are read as nothing learned, and the key starts
+ * again from the prior (one probe) rather than from a wrong estimate.
+ */
+const VERSION = 2;
 const recordSchema = z.object({
-  version: z.literal(1),
+  version: z.literal(VERSION),
   learned: z.object({ base: modelSchema.optional(), advance: modelSchema.optional() }),
 });
 
@@ -33,6 +40,6 @@ export class KeyvLearnedTimesStore implements LearnedTimesStore {
 
   /** Replaces what is saved for the key. */
   async save(keyId: string, learned: LearnedState): Promise<void> {
-    await this.#keyv.set(`poll-times:${keyId}`, { version: 1, learned }, KEPT_MS);
+    await this.#keyv.set(`poll-times:${keyId}`, { version: VERSION, learned }, KEPT_MS);
   }
 }

@@ -14,6 +14,7 @@ import { KeyvBudgetJournal } from './budget-journal.ts';
 import { loadSecretKeys, type SecretKeys } from './keyring.ts';
 import { openKeyv } from './keyv.ts';
 import { KeyvLearnedTimesStore } from './learned-times.ts';
+import { KeyvMemberSettings } from './member-settings.ts';
 import { openRedis, type RedisConnection } from './redis.ts';
 import { RedisBudgetStore } from './redis-budgets.ts';
 import { RedisJobSlots } from './redis-jobs.ts';
@@ -42,6 +43,8 @@ export interface BotStore {
    */
   readonly secretKeys: SecretKeys;
   readonly settings: KeyvSettingsStore;
+  /** Each member's own settings per server: read or not, and their spoken name. */
+  readonly members: KeyvMemberSettings;
   readonly apiKeys: ApiKeyVault;
   readonly usage: KeyvUsageLedger;
   /** Per-key rate budgets: shared on Redis (with this process's share as fallback), else in memory. */
@@ -93,6 +96,7 @@ export async function openStore(deps: {
     redis,
     secretKeys,
     settings,
+    members: new KeyvMemberSettings(keyv),
     apiKeys,
     usage: new KeyvUsageLedger(keyv),
     budgets: budgetsOf({ ...deps, keyv, redis }),

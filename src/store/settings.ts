@@ -90,6 +90,8 @@ export interface SettingsStore {
   deleteGuild(guildId: string): Promise<GuildSettings | undefined>;
   user(userId: string): Promise<UserSettings>;
   setUser(userId: string, settings: UserSettings): Promise<void>;
+  /** Deletes the member's voice and language (their own reset); whether there were any. */
+  deleteUser(userId: string): Promise<boolean>;
   /** The id of every server with stored settings (for start-up migrations; reads the whole store). */
   guildIds(): AsyncIterable<string>;
 }
@@ -229,6 +231,10 @@ export class KeyvSettingsStore implements SettingsStore {
 
   async setUser(userId: string, settings: UserSettings): Promise<void> {
     await this.#keyv.set(`user:${userId}`, userSchema.parse(settings));
+  }
+
+  deleteUser(userId: string): Promise<boolean> {
+    return this.#keyv.delete(`user:${userId}`);
   }
 
   async *guildIds(): AsyncIterable<string> {

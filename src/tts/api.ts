@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { serviceText, TtsError } from './errors.ts';
+import { parseAnswer, serviceText } from './errors.ts';
 import { callApi, type HttpContext } from './http.ts';
 import type { GenerationRecord, Model, SpeechRequest, Voice } from './types.ts';
 
@@ -57,16 +57,6 @@ function failureText(value: unknown): string | null {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-function parse<T>(schema: z.ZodType<T>, body: unknown, where: string): T {
-  const result = schema.safeParse(body);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const field = issue?.path.join('.') || 'body';
-    throw new TtsError('malformed_response', `${where} answered an unexpected shape (${field})`);
-  }
-  return result.data;
-}
-
 /** The TTS API's endpoints for one key, one call each, with typed results. */
 export class TtsApi {
   readonly #http: HttpContext;
@@ -95,7 +85,7 @@ export class TtsApi {
       body,
       signal,
     });
-    return parse(submitted, answer, 'POST /tts');
+    return parseAnswer(submitted, answer, 'POST /tts');
   }
 
   /** GET /status: the current record of a generation. */
@@ -107,7 +97,7 @@ export class TtsApi {
       query: { generation_id: generationId },
       signal,
     });
-    const found = parse(record, answer, 'GET /status');
+    const found = parseAnswer(record, answer, 'GET /status');
     const apiKey = this.#http.apiKey;
     return {
       ...found,
@@ -125,7 +115,7 @@ export class TtsApi {
       query: { model },
       signal,
     });
-    return parse(voiceList, answer, 'GET /voices').voices;
+    return parseAnswer(voiceList, answer, 'GET /voices').voices;
   }
 
   /** Health check (GET /v2/): true when the service answers. */

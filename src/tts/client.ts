@@ -15,7 +15,14 @@ import { PollScheduler } from './poller.ts';
 import { type SpeechControls, type TtsProtocol, V2_CONTROLS } from './protocol.ts';
 import { type GenerateOptions, SharedGenerations } from './shared-generation.ts';
 import { type SpeechCache, speechCacheKey } from './speech-cache.ts';
-import type { FinishedGeneration, Model, Operation, SpeechRequest, Voice } from './types.ts';
+import type {
+  FinishedGeneration,
+  Model,
+  Operation,
+  PendingGeneration,
+  SpeechRequest,
+  Voice,
+} from './types.ts';
 import { VoiceCache } from './voice-cache.ts';
 
 /** Settings shared by the clients of every key. */
@@ -169,11 +176,11 @@ export class TtsClient {
     return this.#counted(() => this.#api.submit(request, signal));
   }
 
-  /** Waits for a submitted generation to complete (polling shares the key's status budget). */
-  async waitFor(
-    generation: { generationId: string; model: Model; textLength: number; submittedAt: number },
-    signal?: AbortSignal,
-  ): Promise<string> {
+  /**
+   * Waits for a submitted generation to complete (polling shares the key's status budget); what
+   * its polls see is learned only with `learn` (see {@link PendingGeneration}).
+   */
+  async waitFor(generation: PendingGeneration, signal?: AbortSignal): Promise<string> {
     this.#checkKey();
     return this.#counted(async () => {
       await this.#learned.restored();
@@ -233,7 +240,8 @@ export class TtsClient {
     const submittedAt = this.#options.clock.now();
     await onSubmitted?.(generationId, this.#api.takeCost?.(generationId));
     onProgress?.({ stage: 'generating', generationId });
-    return this.resume({ generationId, request, submittedAt }, signal);
+    // Timed from its own accepted submit, here: what its polls see is the service's work.
+    return this.resume({ generationId, request, submittedAt, learn: true }, signal);
   }
 
   /**
@@ -286,8 +294,13 @@ export class TtsClient {
           // Looked up above, before it could be shared.
           lookup: async () => undefined,
           stream: (hooks) => stream(request, hooks),
-          resume: (generationId, submittedAt, signal) =>
-            this.resume({ generationId, request, submittedAt }, signal),
+          // Timed from the stream's start, its end comes at the stream's sending pace (half
+          // the speech's pace on a slow service), not after a submitted generation's work.
+          resume: (generationId, streamStartedAt, signal) =>
+            this.resume(
+              { generationId, request, submittedAt: streamStartedAt, learn: false },
+              signal,
+            ),
           generate: (own) => this.generate(request, own),
           remember: async (generation) =>
             this.#options.cache?.remember(this.keyId, request, generation),
@@ -315,14 +328,20 @@ export class TtsClient {
   /**
    * Waits for a generation submitted earlier (possibly by a previous run of
    * the bot) without submitting it again, and keeps its audio in the cache.
+   * `learn`: whether `submittedAt` is its own submit's, on this clock (see {@link PendingGeneration}).
    */
   async resume(
-    generation: { generationId: string; request: SpeechRequest; submittedAt: number },
+    generation: {
+      generationId: string;
+      request: SpeechRequest;
+      submittedAt: number;
+      learn: boolean;
+    },
     signal?: AbortSignal,
   ): Promise<FinishedGeneration> {
-    const { generationId, request, submittedAt } = generation;
+    const { generationId, request, submittedAt, learn } = generation;
     const audioUrl = await this.waitFor(
-      { generationId, model: request.model, textLength: request.text.length, submittedAt },
+      { generationId, model: request.model, textLength: request.text.length, submittedAt, learn },
       signal,
     );
     await this.#options.cache?.remember(this.keyId, request, {

@@ -1,5 +1,5 @@
 /**
- * What a v3 generation costs (docs/API-V3.md, Billing): `ceil(max(30, characters) / 4)` tokens
+ * What a v3 generation costs (docs/design/API-V3.md, Billing): `ceil(max(30, characters) / 4)` tokens
  * times the plan's per-token rate for the model, answered as `tokens` and `dollar_cost` by every
  * submit. Money is kept in integer micro-dollars, never summed as floats. Pure.
  */

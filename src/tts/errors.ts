@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+
 /** Why a TTS API call failed, by cause; messages for users are chosen from this in one place. */
 export type TtsErrorKind =
   | 'invalid_key'
@@ -148,4 +150,15 @@ export function unsendableKeyError(): TtsError {
     'invalid_key',
     'the API key contains characters that cannot be sent in an HTTP header',
   );
+}
+
+/** Parses an answer with `schema`, or fails as `malformed_response` naming the first bad field. */
+export function parseAnswer<T>(schema: z.ZodType<T>, body: unknown, where: string): T {
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const field = issue?.path.join('.') || 'body';
+    throw new TtsError('malformed_response', `${where} answered an unexpected shape (${field})`);
+  }
+  return result.data;
 }

@@ -1,19 +1,9 @@
+import { boundedSample, type DurationBounds, decayed, type Sample } from './estimator/bounds.ts';
+import { evaluate } from './estimator/line.ts';
+import { fitTrend, recentScale, type TrendFit } from './estimator/trend.ts';
 import { MODELS, type Model } from './types.ts';
 
-/**
- * What polling learned about one finished generation, in ms after submission: a poll sent at
- * `afterMs` still saw it running (0 when none did), and one answered at `byMs` saw it done.
- */
-export interface DurationBounds {
-  readonly afterMs: number;
-  readonly byMs: number;
-}
-
-interface Sample extends DurationBounds {
-  readonly textLength: number;
-  /** How much it counts in a fit: 1 for a generation polled, less for the prior standing in. */
-  readonly weight: number;
-}
+export type { DurationBounds } from './estimator/bounds.ts';
 
 /** Generation time in ms as a line over the text length: a fixed part plus a part per character. */
 export interface TimeLine {
@@ -53,13 +43,6 @@ export interface EstimatorOptions {
   readonly onChange?: (() => void) | undefined;
 }
 
-interface Line {
-  readonly intercept: number;
-  readonly slope: number;
-  /** Set when every sample had this one length: shorter texts scale down, longer ones stay flat. */
-  readonly upTo?: number;
-}
-
 interface ModelState {
   readonly samples: Sample[];
   /** ms added to the estimate to time the first poll; moved by how first polls fare. */
@@ -70,8 +53,6 @@ interface ModelState {
 }
 
 const MAX_SAMPLES = 50;
-/** Most refinement rounds of a fit (each one is cheap; most fits settle in a few). */
-const FIT_ROUNDS = 30;
 /** Share of planned first polls that should find the task done. */
 export const FIRST_POLL_TARGET = 7 / 8;
 /** How far one first poll moves the margin: a miss adds 7/8 of it, a hit takes 1/8. */
@@ -97,32 +78,10 @@ export const HIT_STREAK = Math.round(1 / (1 - FIRST_POLL_TARGET));
 /** Share of the estimate a probe after a {@link HIT_STREAK} is aimed at (see `probeAfter`). */
 export const STREAK_PROBE_SHARE = 0.5;
 /**
- * How fast learned generations are forgotten: one counts half as much in the fit after this
- * many newer ones of its model, so a time that drifts (evening load) is followed within a few,
- * while one odd generation moves the line by a fraction.
- */
-export const HALF_LIFE_SAMPLES = 6;
-/**
  * The latest generations whose bounds scale the fitted line (see `recentScale`): the last two,
  * so that one odd generation alone does not move the estimate, and two that agree do at once.
  */
 export const RECENT_SAMPLES = 2;
-/** A share of the estimate by which the line may miss the recent bounds (a fit's rounding) before they scale it. */
-const RECENT_TOLERANCE = 0.02;
-
-/** The largest trend tried, in log time per generation (a tenth: the level triples in a dozen generations). */
-const TREND_MAX = 0.1;
-/** Grid steps of the trend on each side of 0. */
-const TREND_STEPS = 20;
-/** How many times the noise a trend must explain: two standard errors, squared. */
-const TREND_EVIDENCE = 4;
-/**
- * How many spreads (standard deviations of the log time the fit leaves) a trend must move the
- * level within {@link HALF_LIFE_SAMPLES} generations to be followed.
- */
-const TREND_SPREADS = 2;
-/** Fewest generations a trend is fitted to (a line and a trend: three parameters, and one to spare). */
-const TREND_MIN_SAMPLES = 4;
 
 /**
  * Learns how long generations take, per model, as a line `a + b · length` fitted to the
@@ -340,17 +299,6 @@ function unseenRunning(samples: readonly Sample[]): number {
   return count;
 }
 
-/** A learned sample from its bounds, clamped into range; undefined when they say nothing of a time (see `observe`). */
-function boundedSample(textLength: number, afterMs: number, byMs: number): Sample | undefined {
-  if (![textLength, afterMs, byMs].every(Number.isFinite) || !(byMs > 0)) return undefined;
-  return {
-    textLength: Math.max(0, textLength),
-    afterMs: Math.min(Math.max(0, afterMs), byMs),
-    byMs,
-    weight: 1,
-  };
-}
-
 /**
  * The factor on the prior that every learned bound allows (done by `byMs`, running at
  * `afterMs`): 1 while the prior fits them; the largest allowed when it is too slow, and the
@@ -373,261 +321,6 @@ function priorScale(prior: TimeLine, samples: readonly Sample[]): number {
   return Math.min(high, Math.max(low, 1));
 }
 
-/**
- * How far the line must be scaled to agree with the latest {@link RECENT_SAMPLES} generations:
- * 1 while it does (within {@link RECENT_TOLERANCE}). A time that drifts (evening load) leaves the recent bounds on one side of a
- * fit that still remembers older generations; the factor follows at once: the middle of what
- * the recent brackets allow when they say "slower" (a running poll bounds it from below, done
- * from above), the largest factor their upper bounds allow when they say "faster". When the
- * recent bounds disagree with each other (jitter), no factor fits them all and the line stands.
- */
-function recentScale(
-  samples: readonly Sample[],
-  at: (textLength: number, index: number) => number,
-): number {
-  let low = 0;
-  let high = Number.POSITIVE_INFINITY;
-  for (const [i, s] of samples.entries()) {
-    const ms = at(s.textLength, i);
-    if (!(ms > 0)) continue;
-    low = Math.max(low, s.afterMs / ms);
-    high = Math.min(high, s.byMs / ms);
-  }
-  if (low > high) return 1;
-  if (low > 1 + RECENT_TOLERANCE) return Number.isFinite(high) ? (low + high) / 2 : low;
-  return high < 1 - RECENT_TOLERANCE ? high : 1;
-}
-
-/** A line and the trend of the level along it (see {@link fitTrend}). */
-interface TrendFit {
-  readonly line: Line;
-  /** Growth of the log time per generation: the newest generation sits on the line, the next one `e^trend` above. */
-  readonly trend: number;
-  /**
-   * The spread of log times the fit leaves unexplained: the root mean square of its log
-   * distances from the bounds, per degree of freedom (0 while the prior still counts).
-   */
-  readonly spread: number;
-}
-
-/**
- * A time that drifts (evening load) at a steady pace: the line fitted with each older
- * generation's bounds scaled by `e^(trend · age)`, the trend tried on a grid, each judged by the
- * log distance of the line from the bounds. The noise is what the best fit leaves per degree of
- * freedom, and at least what the brackets' own width leaves. A trend is followed only when it
- * (a) explains the bounds better than no trend by {@link TREND_EVIDENCE} times that noise (two
- * standard errors), and (b) moves the level within {@link HALF_LIFE_SAMPLES} generations by more
- * than {@link TREND_SPREADS} spreads: a steady API leaves nothing to explain, a jittered one
- * leaves a spread that hides the trends its neighbours make by chance; either keeps trend 0 and
- * the flat line, as before. Of the trends within one noise unit of the best, the one nearest 0
- * is taken (what the bounds allow, not more: an overshoot is paid in lag on every poll).
- */
-function fitTrend(samples: readonly Sample[], allowed: boolean): TrendFit {
-  const flat = fitBounded(samples);
-  if (!allowed || samples.length < TREND_MIN_SAMPLES) return { line: flat, trend: 0, spread: 0 };
-  const newest = samples.length - 1;
-  const at = (trend: number) => {
-    const shifted = samples.map((s, i) => {
-      const factor = Math.exp(trend * (newest - i));
-      return { ...s, afterMs: s.afterMs * factor, byMs: s.byMs * factor };
-    });
-    const line = trend === 0 ? flat : fitBounded(shifted);
-    return { line, trend, misfit: logMisfit(shifted, line) };
-  };
-  const tried: { line: Line; trend: number; misfit: number }[] = [];
-  for (let k = -TREND_STEPS; k <= TREND_STEPS; k++) tried.push(at((k * TREND_MAX) / TREND_STEPS));
-  const zero = tried[TREND_STEPS] ?? at(0);
-  let best = zero;
-  for (const t of tried) if (t.misfit < best.misfit) best = t;
-  const weight = samples.reduce((sum, s) => sum + s.weight, 0);
-  const noise = Math.max(
-    best.misfit / Math.max(1, informative(samples, best) - 3),
-    bracketNoise(samples),
-  );
-  // A trend the spread would hide over the memory of the fit does not help the next poll:
-  // jittered neighbours make such trends by chance.
-  const lost = Math.abs(best.trend) * HALF_LIFE_SAMPLES <= TREND_SPREADS * Math.sqrt(noise);
-  if (lost || !(zero.misfit - best.misfit > TREND_EVIDENCE * noise)) {
-    return { line: flat, trend: 0, spread: Math.sqrt(zero.misfit / Math.max(1, weight - 2)) };
-  }
-  let chosen = best;
-  for (const t of tried) {
-    if (Math.sign(t.trend) !== Math.sign(best.trend) || t.misfit > best.misfit + noise) continue;
-    if (Math.abs(t.trend) < Math.abs(chosen.trend)) chosen = t;
-  }
-  return {
-    line: chosen.line,
-    trend: chosen.trend,
-    spread: Math.sqrt(chosen.misfit / Math.max(1, weight - 3)),
-  };
-}
-
-/**
- * The weight of the samples that can leave a distance from a fit: those bracketed, and those
- * bounded above only that the fit passes. The others (found done at their first poll, as every
- * short text is) lie under the line whatever it is and say nothing of the noise: counted as
- * degrees of freedom, a history of short texts made one generation 3 % slow look like a trend.
- */
-function informative(
-  samples: readonly Sample[],
-  fit: { readonly line: Line; readonly trend: number },
-): number {
-  const newest = samples.length - 1;
-  let weight = 0;
-  for (const [i, s] of samples.entries()) {
-    const value = evaluate(fit.line, s.textLength) * Math.exp(-fit.trend * (newest - i));
-    if (s.afterMs > 0 || value > s.byMs) weight += s.weight;
-  }
-  return weight;
-}
-
-/** Sum of squared log distances of the line from each sample's interval (weighted). */
-function logMisfit(samples: readonly Sample[], line: Line): number {
-  let sum = 0;
-  for (const s of samples) {
-    const value = Math.max(1, evaluate(line, s.textLength));
-    sum += s.weight * Math.log(value / Math.max(1, clampTo(s, value))) ** 2;
-  }
-  return sum;
-}
-
-/**
- * The variance of a log time that a bracket alone leaves (a time anywhere within it: its
- * width squared over 12), averaged over the brackets: the least noise a fit may claim.
- */
-function bracketNoise(samples: readonly Sample[]): number {
-  let sum = 0;
-  let weight = 0;
-  for (const s of samples) {
-    if (!(s.afterMs > 0)) continue;
-    sum += (s.weight * Math.log(s.byMs / s.afterMs) ** 2) / 12;
-    weight += s.weight;
-  }
-  return weight > 0 ? sum / weight : 0;
-}
-
-/** The samples weighted by age: the newest counts 1, one {@link HALF_LIFE_SAMPLES} older half. */
-function decayed(samples: readonly Sample[]): Sample[] {
-  const newest = samples.length - 1;
-  return samples.map((s, i) => ({
-    ...s,
-    weight: s.weight * 0.5 ** ((newest - i) / HALF_LIFE_SAMPLES),
-  }));
-}
-
 function clampMargin(ms: number): number {
   return Math.min(MARGIN_LIMITS_MS.max, Math.max(MARGIN_LIMITS_MS.min, ms));
-}
-
-// Without two lengths the slope is unknown; guessing low is safe, since a poll that comes
-// too early shows the error (a later one would hide it).
-function evaluate(line: Line, textLength: number): number {
-  if (line.upTo !== undefined) return line.intercept * Math.min(1, textLength / line.upTo);
-  return line.intercept + line.slope * textLength;
-}
-
-/**
- * A line through interval-censored samples: the one nearest to every sample's bounds (least
- * squares of the distance from each interval, zero inside it). It starts from the samples
- * bounded on both sides (their middles), since an upper bound alone says little.
- */
-function fitBounded(samples: readonly Sample[]): Line {
-  const bracketed = samples.filter((s) => s.afterMs > 0);
-  const start = bracketed.length > 0 ? bracketed : samples;
-  let line = fitLine(
-    start,
-    start.map((s) => (s.afterMs + s.byMs) / 2),
-  );
-  if (line.upTo !== undefined) {
-    // One length bracketed: the value nearest all its intervals, found by refitting to their
-    // clamps. With other lengths bounded (short texts found done at their first poll), that gives
-    // a line, a start that the Newton steps below take to the nearest one: left at the refits, it
-    // stopped short of a line that fits every bound, and a trend could seem to explain the rest.
-    for (let round = 0; round < FIT_ROUNDS; round++) {
-      line = fitLine(
-        samples,
-        samples.map((s) => clampTo(s, evaluate(line, s.textLength))),
-      );
-    }
-    if (line.upTo !== undefined) return line;
-  }
-  for (let round = 0; round < FIT_ROUNDS; round++) {
-    const next = newtonStep(samples, line);
-    if (next === undefined) break;
-    line = next;
-  }
-  return line;
-}
-
-function clampTo(bounds: DurationBounds, value: number): number {
-  return Math.min(bounds.byMs, Math.max(bounds.afterMs, value));
-}
-
-/** Sum of squared distances of the line from each sample's interval. */
-function misfit(samples: readonly Sample[], line: Line): number {
-  let sum = 0;
-  for (const s of samples) {
-    const value = evaluate(line, s.textLength);
-    sum += s.weight * (value - clampTo(s, value)) ** 2;
-  }
-  return sum;
-}
-
-/** One damped Newton step on {@link misfit}; undefined once the line fits every interval or stops improving. */
-function newtonStep(samples: readonly Sample[], line: Line): Line | undefined {
-  let g0 = 0;
-  let g1 = 0;
-  let h00 = 0;
-  let h01 = 0;
-  let h11 = 0;
-  for (const s of samples) {
-    const value = evaluate(line, s.textLength);
-    const r = value - clampTo(s, value);
-    if (r === 0) continue;
-    const x = s.textLength;
-    const w = s.weight;
-    g0 += w * r;
-    g1 += w * r * x;
-    h00 += w;
-    h01 += w * x;
-    h11 += w * x * x;
-  }
-  if (h00 === 0) return undefined;
-  const det = h00 * h11 - h01 * h01;
-  // The full step, then the intercept or the slope alone: violations at (nearly) one length
-  // make the full step huge and useless.
-  const directions: (readonly [number, number])[] = [
-    ...(det > 0 ? [[-(h11 * g0 - h01 * g1) / det, -(h00 * g1 - h01 * g0) / det] as const] : []),
-    [-g0 / h00, 0],
-    ...(h11 > 0 ? [[0, -g1 / h11] as const] : []),
-  ];
-  const before = misfit(samples, line);
-  for (const [da, db] of directions) {
-    for (let t = 1; t > 1e-3; t /= 2) {
-      const candidate = {
-        intercept: line.intercept + t * da,
-        slope: Math.max(0, line.slope + t * db),
-      };
-      if (misfit(samples, candidate) < before) return candidate;
-    }
-  }
-  return undefined;
-}
-
-/** Weighted least squares; with a single length, see {@link evaluate}. */
-function fitLine(samples: readonly Sample[], values: readonly number[]): Line {
-  const total = samples.reduce((sum, s) => sum + s.weight, 0);
-  const meanX = samples.reduce((sum, s) => sum + s.weight * s.textLength, 0) / total;
-  const meanY = samples.reduce((sum, s, i) => sum + s.weight * (values[i] ?? 0), 0) / total;
-  let covariance = 0;
-  let variance = 0;
-  samples.forEach((s, i) => {
-    covariance += s.weight * (s.textLength - meanX) * ((values[i] ?? meanY) - meanY);
-    variance += s.weight * (s.textLength - meanX) ** 2;
-  });
-  if (variance === 0) {
-    return { intercept: meanY, slope: 0, ...(meanX > 0 ? { upTo: meanX } : {}) };
-  }
-  const slope = Math.max(0, covariance / variance);
-  return { intercept: meanY - slope * meanX, slope };
 }

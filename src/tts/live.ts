@@ -52,10 +52,14 @@ export interface LiveDeps {
   /** The audio of an identical recent request, if cached. */
   readonly lookup: () => Promise<FinishedSpeech | undefined>;
   readonly stream: (hooks: StreamHooks) => Promise<LiveStream>;
-  /** Waits for a generation started earlier without starting it again. */
+  /**
+   * Waits for the stream's generation without starting it again. `streamStartedAt` is when the
+   * stream said `started`: its polls are timed from there and measure the stream's sending pace,
+   * so they must not teach the key's learned times.
+   */
   readonly resume: (
     generationId: string,
-    submittedAt: number,
+    streamStartedAt: number,
     signal?: AbortSignal,
   ) => Promise<FinishedSpeech>;
   /** Submit and poll, as a file-mode request does. */

@@ -105,6 +105,7 @@ interface Entry {
  * task still running. A poll that failed (network, server) or is still waiting for budget says
  * nothing about the task, and a restart or outage that outlasted the deadline must not end a
  * task whose audio may be ready and paid for; so a generation resumed late is always polled.
+ * Only generations tracked with `learn` teach the estimator (see {@link PendingGeneration}).
  */
 export class PollScheduler {
   readonly #options: PollSchedulerOptions;
@@ -256,7 +257,9 @@ export class PollScheduler {
     const firstTimed = aim === 'first';
     entry.aim = 'cadence';
     entry.failures = 0;
-    if (firstTimed && (record.status === 'Completed' || record.status === 'Generating')) {
+    // A generation whose clock is not its own submit's is polled as the others, but teaches nothing.
+    const { learn } = entry.generation;
+    if (learn && firstTimed && (record.status === 'Completed' || record.status === 'Generating')) {
       estimator.firstPollResult(model, record.status === 'Completed');
     }
     if (record.status === 'Completed' && record.audioUrl !== null) {
@@ -264,7 +267,7 @@ export class PollScheduler {
       const afterMs =
         entry.lastGeneratingAt === undefined ? 0 : entry.lastGeneratingAt - submittedAt;
       const byMs = now - submittedAt;
-      estimator.observe(model, textLength, { afterMs, byMs });
+      if (learn) estimator.observe(model, textLength, { afterMs, byMs });
       // We learned of the completion about half that interval after it happened.
       this.#options.onNoticed?.((byMs - afterMs) / 2);
       this.#settle(entry, record.audioUrl);

@@ -58,6 +58,14 @@ export interface PendingGeneration {
   readonly model: Model;
   readonly textLength: number;
   readonly submittedAt: number;
+  /**
+   * Whether its polls may teach the key's learned times: only when `submittedAt` is when the
+   * API accepted this generation's own submit, on this process's clock, so that its completion
+   * measures the service's work. Not a stream's generation polled after the stream failed (timed
+   * from the stream's start: that is the stream's sending pace), nor one resumed from the
+   * journal (submitted by an earlier run or another shard). See docs/polling-schedule.md.
+   */
+  readonly learn: boolean;
 }
 
 /**

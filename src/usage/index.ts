@@ -6,6 +6,7 @@ export {
   chartLayout,
   chartSvg,
 } from './chart.ts';
+export { gatherUsage, type UsageAsker, type UsageSources, usageChart } from './gather.ts';
 export { dollarsToMicros, formatMoney } from './money.ts';
 export { type Raster, rasterize } from './png.ts';
 export {

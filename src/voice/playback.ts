@@ -84,7 +84,7 @@ export async function feedSpeech(
 /**
  * Opus packets (20 ms each) a live stream's item gathers before it starts: slack against a
  * stream sent at about real time, whose first chunk gives ffmpeg's loudness filter only a few
- * packets and then runs dry until the next (measured: docs/V3-MIDPLAY.md). At most 16, what
+ * packets and then runs dry until the next (measured: docs/design/V3-MIDPLAY.md). At most 16, what
  * the player's demuxer holds.
  */
 export const LIVE_START_PACKETS = 10;

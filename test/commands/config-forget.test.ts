@@ -59,7 +59,7 @@ describe('/config forget', () => {
   test('confirm deletes every record of the server and says what, in the member’s language', async () => {
     const { id } = t.discord.guild;
     const before = await storeSnapshot(t.bot.store);
-    expect(recordsOf(before, id, USER_ONE.apiKey)).toHaveLength(5);
+    expect(recordsOf(before, id, USER_ONE.apiKey)).toHaveLength(6);
     const question = await ask('de');
     expect(question.content).toBe(translatorFor('de').t('config.forget_question'));
     const confirm = t.discord.clickButton({
@@ -77,6 +77,7 @@ describe('/config forget', () => {
         `• ${de('config.forget_item_key')}`,
         `• ${de('config.forget_item_settings')}`,
         `• ${de('config.forget_item_read_channels', { count: 1 })}`,
+        `• ${de('config.forget_item_member_settings', { count: 1 })}`,
         `• ${de('config.forget_item_dictionary', { count: 1 })}`,
         `• ${de('config.forget_item_usage', { count: 1 })}`,
         `• ${de('config.forget_item_previews', { count: 1 })}`,

@@ -127,7 +127,7 @@ describe('with a store that takes 2 s per operation', () => {
         }),
       'myvoice set': () =>
         t.discord.slash({ user: 'member', name: 'myvoice', options: { voice: 'af_3kbq21leo' } }),
-      'myvoice clear': () => t.discord.slash({ user: 'admin', name: 'myvoice' }),
+      'myvoice show': () => t.discord.slash({ user: 'admin', name: 'myvoice' }),
       'myvoice autocomplete': () =>
         t.discord.autocomplete(
           { user: 'member', name: 'myvoice', options: { voice: 'li' }, focused: 'voice' },
@@ -171,7 +171,7 @@ describe('with a store that takes 2 s per operation', () => {
     expect((await h['myvoice set']?.waitForReply(WAIT_MS))?.content).toContain(
       'Your default voice is now',
     );
-    for (const name of ['myvoice set', 'myvoice clear', 'usage', 'preview', 'queue']) {
+    for (const name of ['myvoice set', 'myvoice show', 'usage', 'preview', 'queue']) {
       const reply = await h[name]?.waitForReply(WAIT_MS);
       expect((reply?.flags ?? 0) & EPHEMERAL, name).toBe(EPHEMERAL);
       expect(Boolean(reply?.content) || (reply?.embeds?.length ?? 0) > 0, name).toBe(true);

@@ -74,6 +74,18 @@ function embedOf(message: { embeds?: unknown } | undefined): Json {
   return embed;
 }
 
+describe('/usage says what the API counts', () => {
+  test('a daily quota on v2, money against a daily budget on v3 (which has no quota)', async () => {
+    const usage = t.discord.commands().global.find((c) => c.name === 'usage');
+    if (api.version === 'v3') {
+      expect(usage?.description).toContain('cost');
+      expect(usage?.description).not.toContain('quota');
+    } else expect(usage?.description).toContain('daily TTS quota');
+    const help = await t.discord.slash({ user: 'admin', name: 'help' }).waitForReply();
+    expect(JSON.stringify(help.embeds)).toContain(`\`/usage\` — ${usage?.description}`);
+  });
+});
+
 describe('/usage and the quota line of /say', () => {
   test('/say adds no quota line while plenty is left, then one when less than 10% is (never without a daily limit)', async () => {
     expect(warnings(await say('member'))).toEqual([]);

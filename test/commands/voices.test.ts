@@ -47,6 +47,39 @@ function expectIdInCode(text: string): void {
   expect(text).not.toContain(EVIL_ID);
 }
 
+describe('/voices gender and accent', () => {
+  test('are offered from the key’s own voices, not guessed', async () => {
+    const registered = t.discord.commands().global.find((c) => c.name === 'voices');
+    for (const name of ['gender', 'accent'])
+      expect(registered?.options?.find((o) => o.name === name)?.autocomplete, name).toBe(true);
+    const accents = await t.discord.autocomplete({
+      user: 'member',
+      name: 'voices',
+      options: { model: 'advance', accent: '' },
+      focused: 'accent',
+    });
+    const values = accents.map((c) => (c as { value: string }).value);
+    // This key's cloned voice brings `Custom`; each accent once.
+    expect(values).toContain('Custom');
+    expect(values.length).toBeGreaterThan(1);
+    expect(new Set(values).size).toBe(values.length);
+    const genders = await t.discord.autocomplete({
+      user: 'member',
+      name: 'voices',
+      options: { model: 'advance', accent: 'Custom', gender: '' },
+      focused: 'gender',
+    });
+    expect(genders).toEqual([{ name: 'Male', value: 'Male' }]);
+    const typed = await t.discord.autocomplete({
+      user: 'member',
+      name: 'voices',
+      options: { gender: 'fem' },
+      focused: 'gender',
+    });
+    expect(typed).toEqual([{ name: 'Female', value: 'Female' }]);
+  });
+});
+
 describe('voice ids and names from the API are shown escaped', () => {
   test('/voices lists a voice with a hostile id and name inertly', async () => {
     const reply = await t.discord

@@ -11,6 +11,7 @@ const NOTHING: ForgetReport = {
   twitchChannels: 0,
   twitchVoices: 0,
   twitchMuted: 0,
+  memberSettings: 0,
   dictionaryEntries: 0,
   blockedWords: 0,
   pendingSpeech: 0,
@@ -29,6 +30,7 @@ describe('describeForgetReport', () => {
       twitchChannels: 2,
       twitchVoices: 4,
       twitchMuted: 1,
+      memberSettings: 2,
       blockedWords: 3,
     });
     expect(text.split('\n')).toEqual([
@@ -38,6 +40,7 @@ describe('describeForgetReport', () => {
       '• 2 Twitch channels read',
       '• 4 voices Twitch chatters chose with !voice',
       '• 1 Twitch chatter muted from chat',
+      '• 2 members’ own settings (opted out, spoken names)',
       '• 3 blocked words',
     ]);
   });

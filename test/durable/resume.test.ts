@@ -13,7 +13,7 @@ import {
   type ResumeOptions,
 } from '../../src/durable/index.ts';
 import { translatorFor } from '../../src/i18n/index.ts';
-import { StoreUnavailableError } from '../../src/store/index.ts';
+import { KeyvLearnedTimesStore, StoreUnavailableError } from '../../src/store/index.ts';
 import { systemClock, type TtsClient } from '../../src/tts/index.ts';
 import { type Emulator, startEmulator, USER_ONE } from '../../tools/emulator/index.ts';
 import { api } from '../support/api-under-test.ts';
@@ -404,5 +404,20 @@ describe('shards', () => {
     ]);
     expect(posts()).toBe(2);
     expect(await new PendingJournal(keyv, sealing).list()).toEqual([]);
+  });
+});
+
+describe('learned times', () => {
+  test('a generation resumed from the journal is polled, and teaches the key nothing', async () => {
+    const store = new KeyvLearnedTimesStore(new Keyv());
+    const client = api.clients(emu, { learning: { store } }).clients.forKey(USER_ONE.apiKey);
+    const { journal, sent, resumer } = setup({ clientFor: async () => client });
+    // Its submit time is the journal's: an earlier run's, before the restart (or a stream's start).
+    await journal.record(await submitted(client, { submittedAt: Date.now() - 5000 }));
+    await resumer.start();
+    await resumer.idle();
+    expect(sent.at(-1)?.message.file).toBeDefined();
+    await client.saveLearned();
+    expect(await store.load(client.keyId)).toBeUndefined();
   });
 });

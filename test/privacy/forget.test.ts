@@ -14,6 +14,7 @@ import { PreviewCache } from '../../src/preview/index.ts';
 import { ForgetService } from '../../src/privacy/index.ts';
 import {
   ApiKeyVault,
+  KeyvMemberSettings,
   KeyvSettingsStore,
   KeyvSpeechCacheStore,
   KeyvUsageLedger,
@@ -107,6 +108,11 @@ async function populate(world: Omit<World, 'close'>, guildId: string, apiKey: st
       { word: 'afk', replacement: 'away' },
     ],
   }));
+  // Two members' own settings there, and a member's voice (the same in every server, kept).
+  const members = new KeyvMemberSettings(world.keyv);
+  await members.update(guildId, '300000000000000001', () => ({ read: false }));
+  await members.update(guildId, '300000000000000002', () => ({ name: 'Rob', nameBy: 'admin' }));
+  await world.settings.setUser('300000000000000001', { voiceId: 'am_2riuownnf' });
   await world.journal.record(entry(`${guildId}-1`, guildId));
   await world.journal.record(entry(`${guildId}-2`, guildId));
   for (const daysAgo of [0, 1, 5])
@@ -157,6 +163,7 @@ function ofServer(keys: Iterable<string>, guildId: string, apiKey: string): stri
   return [...keys].filter(
     (key) =>
       key === `guild:${guildId}` ||
+      key.startsWith(`member:${guildId}:`) ||
       key.startsWith(`usage:${guildId}:`) ||
       key.startsWith(`pending:${guildId}-`) ||
       key.startsWith(`preview:${id}:`) ||
@@ -173,8 +180,8 @@ function suite(name: string, open: () => Promise<World>) {
         await populate(world, B, KEY_B);
         const before = await world.snapshot();
         const ofA = ofServer(before.keys(), A, KEY_A);
-        // guild, 3 usage days, 2 pending, 2 samples, 1 cached speech
-        expect(ofA).toHaveLength(9);
+        // guild, 2 members, 3 usage days, 2 pending, 2 samples, 1 cached speech
+        expect(ofA).toHaveLength(11);
         const told = { tts: [] as string[], voice: [] as string[] };
         const report = await forgetter(world, told).forgetGuild(A);
         expect(report).toEqual({
@@ -184,6 +191,7 @@ function suite(name: string, open: () => Promise<World>) {
           twitchChannels: 1,
           twitchVoices: 2,
           twitchMuted: 1,
+          memberSettings: 2,
           dictionaryEntries: 3,
           blockedWords: 1,
           pendingSpeech: 2,

@@ -73,16 +73,17 @@ describe('DATA_RETENTION=0', () => {
   test('a removal deletes every record of that server at once; the other server keeps all of its', async () => {
     const before = await storeSnapshot(t.bot.store);
     const ofA = recordsOf(before, a.id, USER_ONE.apiKey);
-    // Settings (key, read channel, dictionary), a usage day, a voice sample, and the cached
-    // speech of both the /say and the sample.
+    // Settings (key, read channel, dictionary), a member's own settings, a usage day, a voice
+    // sample, and the cached speech of both the /say and the sample.
     expect(ofA.map((key) => key.split(':')[0]).sort()).toEqual([
       'guild',
+      'member',
       'preview',
       'speech',
       'speech',
       'usage',
     ]);
-    expect(recordsOf(before, b.id, USER_TWO.apiKey)).toHaveLength(5);
+    expect(recordsOf(before, b.id, USER_TWO.apiKey)).toHaveLength(6);
     t.discord.leaveGuild(a.id);
     await expect
       .poll(async () => recordsOf(await storeSnapshot(t.bot.store), a.id, USER_ONE.apiKey))
@@ -145,9 +146,9 @@ describe('DATA_RETENTION=7d (the default)', () => {
       await expect.poll(() => keysUnder(again.store, 'forget:'), POLL).toEqual([]);
       const after = await storeSnapshot(again.store);
       const ofA = recordsOf(before, a.id, USER_ONE.apiKey);
-      expect(ofA).toHaveLength(5);
+      expect(ofA).toHaveLength(6);
       for (const [key, value] of before) {
-        // A key's learned generation times are kept on purpose (README, "Privacy") and the
+        // A key's learned generation times are kept on purpose (docs/guide/admins.md, "Privacy") and the
         // bot itself writes them again when it stops: not a record of the server's.
         if (key.startsWith('poll-times:')) continue;
         if (!ofA.includes(key)) expect(after.get(key), key).toEqual(value);

@@ -25,6 +25,7 @@ const REPORT: ForgetReport = {
   twitchChannels: 0,
   twitchVoices: 0,
   twitchMuted: 0,
+  memberSettings: 0,
   blockedWords: 0,
   dictionaryEntries: 0,
   pendingSpeech: 0,

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import Keyv from 'keyv';
 import pino from 'pino';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { translatorFor } from '../../src/i18n/index.ts';
@@ -15,6 +16,7 @@ import {
   defaultReaderSettings,
   defaultTwitchSettings,
   type GuildSettings,
+  KeyvMemberSettings,
 } from '../../src/store/index.ts';
 import type { LimitUsage } from '../../src/tts/index.ts';
 import { FakeClock, settle } from '../support/fake-clock.ts';
@@ -146,6 +148,8 @@ let clock: FakeClock;
 let stage: Stage;
 let reader: ChatReader;
 let guild: GuildSettings;
+/** Members' own settings, in a real store over memory. */
+let members: KeyvMemberSettings;
 let nextId = 0;
 
 /**
@@ -156,6 +160,7 @@ let nextId = 0;
 function newReader(locale?: () => string, holdQuietChat = true): ChatReader {
   return new ChatReader({
     settings: { guild: async () => guild },
+    members,
     speaking: {
       channelOf: () => stage.inVoice,
       voiceOf: () => stage.voiceOf(),
@@ -174,6 +179,7 @@ function newReader(locale?: () => string, holdQuietChat = true): ChatReader {
 beforeEach(() => {
   clock = new FakeClock();
   stage = new Stage(clock);
+  members = new KeyvMemberSettings(new Keyv());
   guild = {
     defaults: {},
     limits: {},
@@ -813,6 +819,7 @@ describe('ChatReader, messages the speaking path refuses', () => {
     );
     reader = new ChatReader({
       settings: { guild: async () => guild },
+      members,
       speaking: {
         channelOf: () => stage.inVoice,
         voiceOf,
@@ -875,5 +882,48 @@ describe('ChatReader, messages the speaking path refuses', () => {
     await wait(10);
     expect(reader.stats(GUILD).refused).toBe(0);
     expect(lines.map((line) => line.level)).toEqual([50]);
+  });
+});
+
+describe("members' own settings", () => {
+  test('a member who opted out is not read, nor their edits; after opting in they are', async () => {
+    const held = post('Bobby', 'a message read before opting out');
+    await wait(0);
+    await members.update(GUILD, 'bobby', () => ({ read: false }));
+    await reader.edited({
+      ...held,
+      content: 'edited after opting out',
+      message: { ...held.message, content: 'edited after opting out' },
+    });
+    post('Bobby', 'a message while opted out');
+    post('Carol', 'carol is still read as before');
+    await wait(1100);
+    expect(stage.submitted).toEqual(['Carol said carol is still read as before.']);
+    await members.update(GUILD, 'bobby', (s) => ({ ...s, read: true }));
+    post('Bobby', 'back in the chat after opting in');
+    await wait(1100);
+    expect(stage.submitted.at(-1)).toBe('Bobby said back in the chat after opting in.');
+  });
+
+  test('a spoken name is said instead of the nickname, cleaned and screened like one', async () => {
+    await members.update(GUILD, 'bobby', () => ({ name: 'Rob <@123> @everyone' }));
+    post('Bobby', 'hello from the spoken name');
+    await wait(1100);
+    expect(stage.submitted).toEqual(['Rob 123 everyone said hello from the spoken name.']);
+    guild.blockedWords = ['darn'];
+    guild.reader.blocked = 'skip';
+    await members.update(GUILD, 'carol', () => ({ name: 'Darn Carol' }));
+    post('Carol', 'a message under a blocked spoken name');
+    await wait(1100);
+    expect(stage.submitted.join(' ')).not.toMatch(/darn/i);
+    expect(reader.stats(GUILD).blocked).toBe(1);
+  });
+
+  test("a Twitch chatter is no Discord member: a member's settings under the same id do not apply", async () => {
+    guild.reader.twitchChannels = ['chan'];
+    await members.update(GUILD, 'viewer', () => ({ read: false, name: 'Someone Else' }));
+    post('Viewer', 'a chatter on twitch says hi', { twitchChannel: 'chan' });
+    await wait(1100);
+    expect(stage.submitted).toEqual(['Viewer said a chatter on twitch says hi.']);
   });
 });

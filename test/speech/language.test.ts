@@ -32,7 +32,7 @@ describe('lineLanguage with the shipped identifier', () => {
       return got !== language && got !== 'pl';
     });
     expect(wrong).toEqual([]);
-    // Most are still told (31 of 32 in docs/LANGUAGE.md's measure).
+    // Most are still told (31 of 32 in docs/design/LANGUAGE.md's measure).
     const told = SHORT_LINES.filter(
       ([language, line]) => lineLanguage(line, detect, { speakable: ADVANCED }) === language,
     );

@@ -1,5 +1,11 @@
-import { expect, test } from 'vitest';
-import { filterVoices, findVoice, voiceChoices, voiceLabel } from '../../src/speech/index.ts';
+import { describe, expect, test } from 'vitest';
+import {
+  filterVoices,
+  findVoice,
+  traitChoices,
+  voiceChoices,
+  voiceLabel,
+} from '../../src/speech/index.ts';
 import type { Voice } from '../../src/tts/index.ts';
 
 const voice = (
@@ -53,4 +59,37 @@ test('findVoice is case-insensitive; filterVoices by gender and accent', () => {
   expect(filterVoices(voices, { gender: '', accent: 'custom' }).map((v) => v.voiceId)).toEqual([
     'adv_c',
   ]);
+});
+
+describe('traitChoices', () => {
+  const voice = (gender: string, accent: string) => ({
+    voiceId: `${gender}-${accent}`,
+    name: 'x',
+    gender,
+    accent,
+    free: true,
+    description: '',
+  });
+  const voices = [
+    voice('Female', 'British'),
+    voice('female', 'American'),
+    voice('Male', 'Custom'),
+    voice('', 'Australian'),
+  ];
+
+  test.each([
+    ['gender', '', ['Female', 'Male']],
+    ['gender', 'MA', ['Male', 'Female']],
+    ['accent', 'a', ['American', 'Australian']],
+    ['accent', 'i', ['American', 'Australian', 'British']],
+    ['accent', 'brit', ['British']],
+    ['accent', 'nope', []],
+  ] as const)('%s typed %j → %j', (trait, typed, values) => {
+    expect(traitChoices(voices, trait, typed).map((c) => c.value)).toEqual(values);
+  });
+
+  test('at most 25, as Discord takes', () => {
+    const many = Array.from({ length: 40 }, (_, n) => voice('Female', `Accent${n}`));
+    expect(traitChoices(many, 'accent', '')).toHaveLength(25);
+  });
 });

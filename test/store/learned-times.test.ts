@@ -36,8 +36,10 @@ describe('KeyvLearnedTimesStore', () => {
   });
 
   test.each<[string, unknown]>([
-    ['another version', { version: 2, learned }],
-    ['not numbers', { version: 1, learned: { base: { samples: [['a', 1, 2]], marginMs: 0 } } }],
+    // Version 1 could hold a stream's sending pace, learned as a generation's time.
+    ['version 1, learned before only submitted generations taught', { version: 1, learned }],
+    ['a later version', { version: 3, learned }],
+    ['not numbers', { version: 2, learned: { base: { samples: [['a', 1, 2]], marginMs: 0 } } }],
     ['not a record', 'garbage'],
   ])('an unreadable record (%s) is nothing learned', async (_name, record) => {
     const keyv = new Keyv();

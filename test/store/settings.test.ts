@@ -128,6 +128,7 @@ describe('secrets:rotate beside a running bot (compare-and-set across processes)
         deleteGuild: (id) => toolSettings.deleteGuild(id),
         user: (id) => toolSettings.user(id),
         setUser: (id, settings) => toolSettings.setUser(id, settings),
+        deleteUser: (id) => toolSettings.deleteUser(id),
         guildIds: () => toolSettings.guildIds(),
         updateGuild: (id, change) =>
           toolSettings.updateGuild(id, (settings) => {

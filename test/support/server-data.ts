@@ -9,8 +9,9 @@ import type { GuildIds } from '../fake-discord/index.ts';
 import type { TestBot } from './bot-harness.ts';
 
 /**
- * Gives `guild` an API key, a read channel, a dictionary entry, a generation (a usage day and,
- * with `TTS_CACHE_TTL` on, cached speech) and a voice sample.
+ * Gives `guild` an API key, a read channel, a dictionary entry, a member's own settings (not
+ * read, a spoken name), a generation (a usage day and, with `TTS_CACHE_TTL` on, cached speech)
+ * and a voice sample.
  */
 export async function populateServer(t: TestBot, guild: GuildIds, apiKey: string): Promise<void> {
   const at = { channelId: guild.textChannelId };
@@ -22,6 +23,9 @@ export async function populateServer(t: TestBot, guild: GuildIds, apiKey: string
     t.discord.slash({ user: 'admin', name: 'config', subcommand, options, ...at }).waitForReply();
   await config('read-channel add', { channel: guild.textChannelId });
   await config('dictionary add', { word: 'gg', replacement: 'good game' });
+  await t.discord
+    .slash({ user: 'member', name: 'myvoice', options: { read: false, name: 'Mem' }, ...at })
+    .waitForReply();
   const say = t.discord.slash({
     user: 'member',
     name: 'say',
@@ -54,6 +58,7 @@ export function recordsOf(
   return [...snapshot.keys()].filter(
     (key) =>
       key === `guild:${guildId}` ||
+      key.startsWith(`member:${guildId}:`) ||
       key.startsWith(`usage:${guildId}:`) ||
       key.startsWith(`preview:${id}:`) ||
       key.startsWith(`speech:${id}:`),

@@ -76,9 +76,13 @@ describe('API errors, typed by cause', () => {
     const { clients } = clientsFor(emu());
     const id = await clients.forKey(USER_ONE.apiKey).submit(request);
     const error = await failure(
-      clients
-        .forKey(USER_TWO.apiKey)
-        .waitFor({ generationId: id, model: 'base', textLength: 60, submittedAt: Date.now() }),
+      clients.forKey(USER_TWO.apiKey).waitFor({
+        learn: true,
+        generationId: id,
+        model: 'base',
+        textLength: 60,
+        submittedAt: Date.now(),
+      }),
       'access_denied',
     );
     expect(error).toMatchObject({ status: 403, message: 'Access denied for this generation' });
@@ -98,6 +102,7 @@ describe('API errors, typed by cause', () => {
     const client = clientsFor(emu()).clients.forKey(USER_ONE.apiKey);
     const error = await failure(
       client.waitFor({
+        learn: true,
         generationId: 'base_00000000-0000-0000-0000-000000000000',
         model: 'base',
         textLength: 60,
@@ -256,6 +261,7 @@ describe('server errors, timeouts and dropped connections', () => {
     const id = await client.submit(request);
     emu().fault({ kind: 'http-error', endpoint: 'GET /v2/status', status: 502 });
     const audioUrl = await client.waitFor({
+      learn: true,
       generationId: id,
       model: 'base',
       textLength: 60,
@@ -340,7 +346,13 @@ describe('malformed answers and generation outcomes', () => {
       body: { generation_id: id, status: 'Queued', audio_url: null },
     });
     const error = await failure(
-      client.waitFor({ generationId: id, model: 'base', textLength: 60, submittedAt: Date.now() }),
+      client.waitFor({
+        learn: true,
+        generationId: id,
+        model: 'base',
+        textLength: 60,
+        submittedAt: Date.now(),
+      }),
       'generation_failed',
     );
     expect(error.message).toBe(`generation ${id} failed: unknown status "Queued"`);
@@ -357,7 +369,13 @@ describe('malformed answers and generation outcomes', () => {
       body: { generation_id: id, status: 'Completed', audio_url: null },
     });
     const error = await failure(
-      client.waitFor({ generationId: id, model: 'base', textLength: 60, submittedAt: Date.now() }),
+      client.waitFor({
+        learn: true,
+        generationId: id,
+        model: 'base',
+        textLength: 60,
+        submittedAt: Date.now(),
+      }),
       'malformed_response',
     );
     expect(error).toMatchObject({

@@ -64,7 +64,13 @@ async function oneAtATime(
     const submittedAt = clock.now();
     const finishedAt = submittedAt + durationOf(textLength, i);
     api.finishAt.set(id, finishedAt);
-    const done = polls.track({ generationId: id, model: 'base', textLength, submittedAt });
+    const done = polls.track({
+      learn: true,
+      generationId: id,
+      model: 'base',
+      textLength,
+      submittedAt,
+    });
     while (polls.size > 0) await clock.advance(100);
     await done;
     const mine = api.polls.filter((p) => p.id === id);
@@ -85,6 +91,7 @@ describe('PollScheduler', () => {
     const api = fakeApi(clock);
     api.finishAt.set('base_a', 4500);
     const done = scheduler(clock, api.poll).track({
+      learn: true,
       generationId: 'base_a',
       model: 'base',
       textLength: 40,
@@ -108,6 +115,7 @@ describe('PollScheduler', () => {
     const polls = scheduler(clock, api.poll, estimator);
     api.finishAt.set('base_b', 9000);
     const done = polls.track({
+      learn: true,
       generationId: 'base_b',
       model: 'base',
       textLength: 200,
@@ -125,6 +133,7 @@ describe('PollScheduler', () => {
     estimator.observe('base', 50, { afterMs: 1900, byMs: 2100 });
     api.finishAt.set('base_r', 2100);
     const done = scheduler(clock, api.poll, estimator).track({
+      learn: true,
       generationId: 'base_r',
       model: 'base',
       textLength: 50,
@@ -142,6 +151,7 @@ describe('PollScheduler', () => {
     estimator.observe('base', 10, { afterMs: 59_000, byMs: 61_000 });
     api.finishAt.set('base_c', 500);
     const done = scheduler(clock, api.poll, estimator).track({
+      learn: true,
       generationId: 'base_c',
       model: 'base',
       textLength: 10,
@@ -160,6 +170,7 @@ describe('PollScheduler', () => {
     for (let i = 0; i < 2; i++) estimator.observe('base', 100, { afterMs: 18_800, byMs: 19_200 });
     api.finishAt.set('base_slow', 19_000);
     const done = scheduler(clock, api.poll, estimator).track({
+      learn: true,
       generationId: 'base_slow',
       model: 'base',
       textLength: 100,
@@ -185,7 +196,13 @@ describe('PollScheduler', () => {
       const id = `base_back_${i}`;
       const submittedAt = clock.now();
       api.finishAt.set(id, submittedAt + 2000);
-      const done = polls.track({ generationId: id, model: 'base', textLength: 100, submittedAt });
+      const done = polls.track({
+        learn: true,
+        generationId: id,
+        model: 'base',
+        textLength: 100,
+        submittedAt,
+      });
       while (polls.size > 0) await clock.advance(100);
       await done;
       firstPolls.push((api.polls.find((p) => p.id === id)?.at ?? Number.NaN) - submittedAt);
@@ -203,6 +220,7 @@ describe('PollScheduler', () => {
     for (let i = 0; i < 2; i++) estimator.observe('base', 100, { afterMs: 59_000, byMs: 61_000 });
     api.finishAt.set('base_60s', 25_000);
     const done = scheduler(clock, api.poll, estimator).track({
+      learn: true,
       generationId: 'base_60s',
       model: 'base',
       textLength: 100,
@@ -220,7 +238,7 @@ describe('PollScheduler', () => {
     const ids = ['base_1', 'base_2', 'base_3'];
     for (const id of ids) api.finishAt.set(id, 3000);
     const all = ids.map((generationId) =>
-      polls.track({ generationId, model: 'base', textLength: 30, submittedAt: 0 }),
+      polls.track({ learn: true, generationId, model: 'base', textLength: 30, submittedAt: 0 }),
     );
     await clock.advance(10_000);
     await Promise.all(all);
@@ -247,6 +265,7 @@ describe('PollScheduler', () => {
     const api = fakeApi(clock);
     api.special.set('base_x', override);
     const done = scheduler(clock, api.poll).track({
+      learn: true,
       generationId: 'base_x',
       model: 'base',
       textLength: 30,
@@ -274,6 +293,7 @@ describe('PollScheduler', () => {
       maxIntervalMs: 2000,
     });
     const done = polls.track({
+      learn: true,
       generationId: 'base_slow',
       model: 'base',
       textLength: 30,
@@ -303,6 +323,7 @@ describe('PollScheduler', () => {
       // Submitted an hour ago (before a restart); the deadline is 5 minutes.
       api.finishAt.set('base_old', status === 'Completed' ? 0 : Number.POSITIVE_INFINITY);
       const done = scheduler(clock, api.poll, new GenerationEstimator(), 300_000).track({
+        learn: true,
         generationId: 'base_old',
         model: 'base',
         textLength: 40,
@@ -341,12 +362,14 @@ describe('PollScheduler', () => {
       api.special.set(id, new TtsError('network', 'connection refused'));
     }
     const done = polls.track({
+      learn: true,
       generationId: 'base_net',
       model: 'base',
       textLength: 40,
       submittedAt: 0,
     });
     const running = polls.track({
+      learn: true,
       generationId: 'base_run',
       model: 'base',
       textLength: 40,
@@ -380,6 +403,7 @@ describe('PollScheduler', () => {
       return api.poll(id);
     };
     const done = scheduler(clock, slowPoll, new GenerationEstimator(), 5000).track({
+      learn: true,
       generationId: 'base_wait',
       model: 'base',
       textLength: 40,
@@ -406,12 +430,14 @@ describe('PollScheduler', () => {
     api.special.set('base_p', new TtsError('access_denied', 'Access denied for this generation'));
     api.finishAt.set('base_t', 0);
     const t = polls.track({
+      learn: true,
       generationId: 'base_t',
       model: 'base',
       textLength: 30,
       submittedAt: 0,
     });
     const p = polls.track({
+      learn: true,
       generationId: 'base_p',
       model: 'base',
       textLength: 30,
@@ -431,7 +457,7 @@ describe('PollScheduler', () => {
     const api = fakeApi(clock);
     const controller = new AbortController();
     const done = scheduler(clock, api.poll).track(
-      { generationId: 'base_s', model: 'base', textLength: 30, submittedAt: 0 },
+      { learn: true, generationId: 'base_s', model: 'base', textLength: 30, submittedAt: 0 },
       controller.signal,
     );
     await clock.advance(2500);
@@ -518,6 +544,7 @@ describe('PollScheduler starting from the API’s prior (800 + 15/char)', () => 
     // 40 characters: the prior says 1400 ms; the task takes 1500.
     api.finishAt.set('probe_a', 1500);
     const done = polls.track({
+      learn: true,
       generationId: 'probe_a',
       model: 'base',
       textLength: 40,
@@ -547,6 +574,61 @@ describe('PollScheduler starting from the API’s prior (800 + 15/char)', () => 
   });
 });
 
+describe('PollScheduler: what is learned', () => {
+  /**
+   * The first polls of a 60-character generation done in 300 ms, on a scheduler that first
+   * tracked `before` (if any) to its end.
+   */
+  async function firstPollsAfter(before?: { learn: boolean; finishAt: number }) {
+    const clock = new FakeClock(0);
+    const api = fakeApi(clock);
+    const estimator = new GenerationEstimator({ prior: API_PRIOR });
+    const polls = scheduler(clock, api.poll, estimator);
+    if (before !== undefined) {
+      api.finishAt.set('streamed', before.finishAt);
+      const streamed = polls.track({
+        learn: before.learn,
+        generationId: 'streamed',
+        model: 'base',
+        textLength: 60,
+        submittedAt: 0,
+      });
+      while (polls.size > 0) await clock.advance(100);
+      await streamed;
+    }
+    const learned = estimator.snapshot();
+    const submittedAt = clock.now();
+    api.finishAt.set('remade', submittedAt + 300);
+    const remade = polls.track({
+      learn: true,
+      generationId: 'remade',
+      model: 'base',
+      textLength: 60,
+      submittedAt,
+    });
+    while (polls.size > 0) await clock.advance(50);
+    await remade;
+    const firstPoll = api.polls.find((p) => p.id === 'remade')?.at ?? Number.NaN;
+    return { learned, firstPollAfterMs: firstPoll - submittedAt };
+  }
+
+  test('a stream polled to its end (timed from its start, at half pace) teaches nothing: the next generation is polled as on a fresh key', async () => {
+    const fresh = await firstPollsAfter();
+    // 60 characters (about 4 s of speech) streamed at half pace: done 8 s after the stream began.
+    const afterStream = await firstPollsAfter({ learn: false, finishAt: 8000 });
+    expect(afterStream.learned).toEqual({});
+    expect(afterStream.firstPollAfterMs).toBe(fresh.firstPollAfterMs);
+    // The prior's probe, a quarter of its 1.7 s: learned, the stream had put it at 8 s.
+    expect(fresh.firstPollAfterMs).toBe(425);
+  });
+
+  test('a generation timed from its own submit is learned', async () => {
+    const afterSubmit = await firstPollsAfter({ learn: true, finishAt: 8000 });
+    expect(afterSubmit.learned.base?.samples).toHaveLength(1);
+    expect(afterSubmit.firstPollAfterMs).toBeGreaterThan(5000);
+  });
+});
+
 describe('PollScheduler notice lag', () => {
   test('reports, once per completed generation, the time since the estimated completion', async () => {
     const clock = new FakeClock(0);
@@ -564,12 +646,14 @@ describe('PollScheduler notice lag', () => {
       onNoticed: (lagMs) => lags.push(lagMs),
     });
     const done = polls.track({
+      learn: true,
       generationId: 'lag_a',
       model: 'base',
       textLength: 40,
       submittedAt: 0,
     });
     const failed = polls.track({
+      learn: true,
       generationId: 'lag_fail',
       model: 'base',
       textLength: 40,
@@ -638,12 +722,14 @@ describe('PollScheduler after a capped first poll on a steep slowing', () => {
     api.finishAt.set('fast', 35_000);
     const polls = scheduler(clock, api.poll, estimator, 60_000);
     const fast = polls.track({
+      learn: true,
       generationId: 'fast',
       model: 'base',
       textLength: 300,
       submittedAt: 0,
     });
     const stuck = polls.track({
+      learn: true,
       generationId: 'stuck',
       model: 'base',
       textLength: 300,

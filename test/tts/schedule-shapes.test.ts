@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
  * of the shapes in issue 29's matrix, on a fake clock: fresh (the first 6 generations) and warm
  * (the 24 after), with the issue's targets (≤ 1.5 polls fresh, ≤ 1.3 warm, notice lag p95 ≤ 480 ms,
  * half of a 1 s poller's p95). Where a cell cannot meet both, its limit is what is achieved and
- * docs/polling-schedule.md says why no schedule can; generated shapes (property tests) check the
+ * docs/design/polling-schedule.md says why no schedule can; generated shapes (property tests) check the
  * targets where they can be met.
  */
 import { API_PRIOR, GenerationEstimator } from '../../src/tts/estimator.ts';
@@ -67,6 +67,7 @@ async function simulate(count: number, shape: Shape, seed: number) {
       submittedAt + Math.max(50, Math.round(shape(length, i, normalQuantile(uniform()))));
     finishAt.set(id, finishedAt);
     const done = scheduler.track({
+      learn: true,
       generationId: id,
       model: 'base',
       textLength: length,
@@ -168,7 +169,7 @@ const MISSED: readonly (readonly [string, Limits, Cell])[] = [
 ];
 
 describe('the poll schedule against simulated APIs (fresh: 6 generations, warm: 24 after)', () => {
-  // Where a limit is above the issue's target, docs/polling-schedule.md proves that no schedule
+  // Where a limit is above the issue's target, docs/design/polling-schedule.md proves that no schedule
   // meets that cell's targets together with the other cells' (or at all), and the limit is what
   // this schedule achieves: the worst of seeds 1–3, measured with
   // `SHAPES_PRINT=1 npx vitest run --project v2 test/tts/schedule-shapes.test.ts -t figures`,

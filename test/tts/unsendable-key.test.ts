@@ -80,7 +80,13 @@ describe('an API key that an HTTP header cannot carry', () => {
         client.submit(request),
         client.generate(request),
         client.health(),
-        client.waitFor({ generationId: 'g', model: 'base', textLength: 40, submittedAt: 0 }),
+        client.waitFor({
+          learn: true,
+          generationId: 'g',
+          model: 'base',
+          textLength: 40,
+          submittedAt: 0,
+        }),
       ];
       const settled = await Promise.allSettled(attempts);
       for (const result of settled) {

@@ -70,7 +70,7 @@ describe('v3 through the client seam', () => {
     // Another account's id is "not found" in v3.
     const mine = await one.submit(base);
     await failure(
-      free.resume({ generationId: mine, request: base, submittedAt: Date.now() }),
+      free.resume({ learn: true, generationId: mine, request: base, submittedAt: Date.now() }),
       'not_found',
     );
     emu().fault({ kind: 'fail', error: 'engine overheated' });
@@ -132,6 +132,7 @@ describe('v3 allowance from the headers', () => {
     await client.voices('base');
     const calls = Array.from({ length: 40 }, (_, i) =>
       client.resume({
+        learn: true,
         generationId: `gen_unknown_${i}`,
         request: base,
         submittedAt: Date.now(),

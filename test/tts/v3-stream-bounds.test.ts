@@ -6,7 +6,8 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { openStream, PAUSE_BYTES, streamByteCap } from '../../src/tts/v3/stream.ts';
+import { openStream } from '../../src/tts/v3/stream.ts';
+import { PAUSE_BYTES, streamByteCap } from '../../src/tts/v3/stream-bounds.ts';
 
 /** A stream server that answers `started`, then sends `chunkBytes` (96 kB: 1 s of PCM) every 5 ms without end. */
 function endlessServer(chunkBytes = 96_000): {

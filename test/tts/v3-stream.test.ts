@@ -6,7 +6,7 @@
 import type { Readable } from 'node:stream';
 import Keyv from 'keyv';
 import { describe, expect, test } from 'vitest';
-import { KeyvSpeechCacheStore } from '../../src/store/index.ts';
+import { KeyvLearnedTimesStore, KeyvSpeechCacheStore } from '../../src/store/index.ts';
 import {
   SpeechCache,
   systemClock,
@@ -15,7 +15,7 @@ import {
   type VoiceSpeech,
 } from '../../src/tts/index.ts';
 import { USER_ONE, wavToStreamPcm } from '../../tools/emulator/index.ts';
-import { failure, sentence, until } from './emulated.ts';
+import { entriesOf, failure, sentence, until } from './emulated.ts';
 import { v3ClientsFor, withEmulator } from './v3-emulated.ts';
 
 const request = { text: sentence(80), voiceId: 'am_2riuownnf', model: 'base' } as const;
@@ -258,4 +258,47 @@ describe('live v3 speech', () => {
     file(await client.live(request));
     expect(emu().counts()['POST /v3/tts']?.byStatus).toEqual({ 200: 1 });
   });
+});
+
+describe('live v3 speech on a service that streams at half the pace of speech', () => {
+  // 30 characters of tone: 1.8 s of speech, streamed in 3.6 s; a submitted one is done in 30 ms.
+  const emu = withEmulator({ streamSpeed: 0.5 });
+  const text = (n: number) => `Item ${n}. ${sentence(40)}`.slice(0, 30);
+
+  test('a cut stream polled to its end teaches nothing: a generation made again is first polled as on a fresh key', async () => {
+    const store = new KeyvLearnedTimesStore(new Keyv());
+    // The spec's cadence (1–2 s), as in production: its 10 s cap on a first poll is what lets a
+    // learned stream's pace show.
+    const client = v3ClientsFor(emu(), {
+      pollIntervalMs: { min: 1000, max: 2000 },
+      learning: { store },
+    }).clients.forKey(USER_ONE.apiKey);
+    // Cut after three chunks; the generation goes on at the stream's pace, polled to its end.
+    emu().fault({ kind: 'stream-cut', afterChunks: 3, completes: true });
+    const cut = live(await client.live({ ...request, text: text(1) }));
+    expect((await drain(cut.pcm)).error).toMatchObject({ kind: 'network' });
+    await cut.recover(new AbortController().signal);
+    const streamed = emu().v3.generation(cut.generationId);
+    expect(streamed).toMatchObject({ status: 'COMPLETED', via: 'stream' });
+    const streamMs = (streamed?.completedAt ?? 0) - (streamed?.createdAt ?? 0);
+    // An `error` frame after three chunks: given back, made again as a polled generation.
+    emu().fault({ kind: 'stream-error', afterChunks: 3 });
+    const failed = live(await client.live({ ...request, text: text(2) }));
+    expect((await drain(failed.pcm)).error).toMatchObject({ kind: 'generation_failed' });
+    const remade = await failed.recover(new AbortController().signal);
+    const submit = entriesOf(emu(), 'POST /v3/tts').at(-1);
+    const firstPoll = entriesOf(emu(), 'GET /v3/tts').find((entry) =>
+      entry.path.endsWith(`generation_id=${remade.generationId}`),
+    );
+    // A fresh key probes at a quarter of the prior's 1250 ms for 30 characters (at 312 ms) and
+    // polls at the prior's time at the latest; taught the stream's pace, it waited 3.6 s.
+    const priorMs = 800 + 15 * 30;
+    expect(streamMs).toBeGreaterThan(2 * priorMs);
+    expect((firstPoll?.at ?? Number.NaN) - (submit?.doneAt ?? Number.NaN)).toBeLessThan(priorMs);
+    await client.saveLearned();
+    const learned = await store.load(client.keyId);
+    // The one generation submitted here, done in well under the stream's time; not the stream.
+    expect(learned?.base?.samples).toHaveLength(1);
+    expect(learned?.base?.samples[0]?.[2]).toBeLessThan(priorMs);
+  }, 30_000);
 });

@@ -7,7 +7,9 @@
  * - when it fails while its item plays (cut, `error` frame, closed without `completed`): the rest
  *   comes from the generation's file (polled when the generation went on, made again when the API
  *   said it failed), from where the stream stopped, so nothing is heard twice; the member's share
- *   counts the item once, and the next item follows.
+ *   counts the item once, and the next item follows;
+ * - a stream cut and polled to its end teaches the poll schedule nothing (its time is the
+ *   stream's pace): an item made again later is polled as soon as on a fresh key.
  */
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -185,4 +187,49 @@ describe.each([2, 1])('a v3 stream at %s× real time failing after ~1 s of audio
     },
     90_000,
   );
+});
+
+describe('a v3 stream at half the pace of speech, on a key that polled a cut stream to its end', () => {
+  test('an item whose stream sent an `error` frame while it waited is heard in full, made again and polled within a second', async () => {
+    t.emulator.v3.setStreamSpeed(0.5);
+    t.emulator.v3.setStreamPause(0);
+    // A stream cut mid-play, its generation going on at the stream's pace and polled to its end:
+    // timed from the stream's start, that is 2 × its speech, not what a submitted one takes.
+    t.emulator.fault({ kind: 'stream-cut', afterChunks: 3, completes: true });
+    expect((await say(40)).reply).toMatch(/Played/);
+
+    t.voiceServer.reset(guildId());
+    said++;
+    const firstText = `Item ${said}. ${sentence(60)}`;
+    said++;
+    const secondText = `Item ${said}. ${sentence(40)}`;
+    const first = sayEnded(firstText);
+    await eventually(
+      'the first plays',
+      () => t.voiceServer.received(guildId()).packets > 0,
+      15_000,
+    );
+    // The waiting item's stream: an `error` frame after three chunks (given back, made again).
+    t.emulator.fault({ kind: 'stream-error', afterChunks: 3, message: 'engine overheated' });
+    const second = sayEnded(secondText);
+    expect(await first).toMatch(/Played/);
+    expect(await second).toMatch(/Played/);
+    const expected = speechMs(firstText) + speechMs(secondText);
+    const heard = await heardMs(0.9 * expected);
+    expect(heard / expected).toBeGreaterThan(0.9);
+    expect(heard / expected).toBeLessThan(1.1);
+
+    const remade = t.emulator.v3
+      .generationsOf(USER.userId)
+      .find((g) => g.via === 'http' && secondText.includes(g.text.slice(0, 20)));
+    const firstPoll = t.emulator.requests.find(
+      (r) => r.endpoint === 'GET /v3/tts' && r.path.endsWith(`generation_id=${remade?.id}`),
+    );
+    // The poller plans that first poll at most the estimate + 300 ms after the submit (a probe
+    // earlier), and the key learned only submitted generations (the emulator's 150 ms + its
+    // queue, about 0.3 s): by 0.6 s, a time the code sets, not the machine; the bound leaves the
+    // rest of the second for the request itself (measured: 253 ms). Taught the stream's pace,
+    // it came 5.3 s after the submit.
+    expect((firstPoll?.at ?? Number.NaN) - (remade?.createdAt ?? Number.NaN)).toBeLessThan(1000);
+  }, 90_000);
 });

@@ -1,8 +1,8 @@
 /**
  * The commands reference (`docs/reference/commands.md`) as Markdown, from the very JSON the bot
  * registers with Discord: every command, subcommand group, subcommand and option, with its
- * English description. Pure and deterministic (commands by name, their subcommands and options in
- * Discord's order), so the file only changes when a definition does.
+ * English description, on each TTS API version. Pure and deterministic, so the file only changes
+ * when a definition does.
  */
 import {
   type APIApplicationCommandOption,
@@ -11,11 +11,32 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody as CommandJson,
   PermissionsBitField,
 } from 'discord.js';
+import type { ApiVersion } from '../../src/discord/index.ts';
 
 /** The command that regenerates the file; the drift test names it. */
 export const REGENERATE = 'npm run docs:commands';
 
+/** The API versions whose definitions the reference shows, the default first. */
+export const VERSIONS = ['v2', 'v3'] as const satisfies readonly ApiVersion[];
+
+/** A value for each API version, from the version. */
+export function perVersion<T>(of: (api: ApiVersion) => T): Record<ApiVersion, T> {
+  return { v2: of('v2'), v3: of('v3') };
+}
+
+/** What the bot registers on each API version (`commandDefinitions(commands, api)`). */
+export type DefinitionsByApi = Readonly<Record<ApiVersion, readonly CommandJson[]>>;
+
 const { Subcommand, SubcommandGroup } = ApplicationCommandOptionType;
+
+/** A command or option, as each API version has it (absent where it is not registered). */
+type Versions<T> = Partial<Record<ApiVersion, T>>;
+
+/** One way a command or option is defined, and on which API versions when not on all. */
+interface Variant<T> {
+  readonly item: T;
+  readonly note: string | undefined;
+}
 
 /** What a reader calls each option type. */
 const TYPE_NAMES: Partial<Record<ApplicationCommandOptionType, string>> = {
@@ -30,11 +51,20 @@ const TYPE_NAMES: Partial<Record<ApplicationCommandOptionType, string>> = {
   [ApplicationCommandOptionType.Attachment]: 'file',
 };
 
-/** The reference for these command definitions (what `registerCommands` sends), in their order. */
-export function commandsReference(definitions: readonly CommandJson[]): string {
-  const commands = [...definitions].sort((a, b) => a.name.localeCompare(b.name));
+/**
+ * The reference for what the bot registers on each API version: commands by name, subcommands
+ * and options in Discord's order; what exists or reads differently on one version is marked.
+ */
+export function commandsReference(byApi: DefinitionsByApi): string {
+  const sorted = (list: readonly CommandJson[]) =>
+    [...list].sort((a, b) => a.name.localeCompare(b.name));
+  const commands = merged(perVersion((v) => sorted(byApi[v])));
   const languages = [
-    ...new Set(commands.flatMap((c) => Object.keys(c.description_localizations ?? {}))),
+    ...new Set(
+      VERSIONS.flatMap((v) => byApi[v]).flatMap((c) =>
+        Object.keys(c.description_localizations ?? {}),
+      ),
+    ),
   ].sort();
   const lines = [
     '# Commands reference',
@@ -44,29 +74,99 @@ export function commandsReference(definitions: readonly CommandJson[]): string {
     'Every slash command the bot registers, with each subcommand and option, as Discord shows',
     `them in English.${languages.length > 0 ? ` Discord shows them translated for members whose client is set to ${languages.map((l) => `\`${l}\``).join(', ')}.` : ''}`,
     'Who may use a command by default is set here; a server can change it in Server Settings →',
-    'Integrations.',
+    'Integrations. A few options depend on the TTS API version the bot speaks (`TTS_API_VERSION`,',
+    '`v2` by default): they are marked.',
     '',
-    ...commands.map((c) => `- [\`/${c.name}\`](#${c.name}): ${cell(c.description)}`),
+    ...commands.map(
+      (c) => `- [\`/${c.name}\`](#${c.name}): ${cell(c.variants[0]?.item.description ?? '')}`,
+    ),
   ];
   for (const command of commands) lines.push('', ...commandSection(command));
   return `${lines.join('\n')}\n`;
 }
 
-function commandSection(command: CommandJson): string[] {
-  const lines = [`## /${command.name}`, '', cell(command.description), '', `Who: ${who(command)}.`];
-  const options = command.options ?? [];
-  const subcommands = options.filter((o) => o.type === Subcommand || o.type === SubcommandGroup);
-  if (subcommands.length === 0) return [...lines, ...optionTable(options)];
-  for (const option of subcommands) {
-    if (option.type === SubcommandGroup) {
-      lines.push('', `### /${command.name} ${option.name}`, '', cell(option.description));
-      for (const sub of option.options ?? []) {
-        lines.push('', `#### /${command.name} ${option.name} ${sub.name}`, '');
-        lines.push(cell(sub.description), ...optionTable(sub.options ?? []));
-      }
-    } else if (option.type === Subcommand) {
-      lines.push('', `### /${command.name} ${option.name}`, '', cell(option.description));
-      lines.push(...optionTable(option.options ?? []));
+/** Commands or options of every version, merged by name (each version's order kept). */
+function merged<T extends { readonly name: string }>(
+  lists: Readonly<Record<ApiVersion, readonly T[]>>,
+): Array<{ name: string; versions: Versions<T>; variants: Variant<T>[] }> {
+  const names: string[] = [];
+  for (const version of VERSIONS) {
+    let after = -1;
+    for (const { name } of lists[version]) {
+      const at = names.indexOf(name);
+      if (at >= 0) after = at;
+      else names.splice(++after, 0, name);
+    }
+  }
+  return names.map((name) => {
+    const versions: Versions<T> = {};
+    for (const v of VERSIONS) {
+      const item = lists[v].find((x) => x.name === name);
+      if (item !== undefined) versions[v] = item;
+    }
+    return { name, versions, variants: variantsOf(versions) };
+  });
+}
+
+/** The distinct definitions of one command or option (its own fields, not its options). */
+function variantsOf<T>(versions: Versions<T>): Variant<T>[] {
+  const present = VERSIONS.filter((v) => versions[v] !== undefined);
+  const groups: Array<{ item: T; own: string; versions: ApiVersion[] }> = [];
+  for (const v of present) {
+    const item = versions[v] as T;
+    const { options: _, ...own } = item as T & { options?: unknown };
+    const key = JSON.stringify(own);
+    const group = groups.find((g) => g.own === key);
+    if (group === undefined) groups.push({ item, own: key, versions: [v] });
+    else group.versions.push(v);
+  }
+  const everywhere = present.length === VERSIONS.length;
+  return groups.map((g) => ({
+    item: g.item,
+    note:
+      g.versions.length === VERSIONS.length
+        ? undefined
+        : `${everywhere ? 'On' : 'Only on'} the ${g.versions.join(' and ')} API:`,
+  }));
+}
+
+/** A description, after the note of the versions it holds on. */
+const noted = (note: string | undefined, text: string) =>
+  note === undefined ? text : `*${note}* ${text}`;
+
+/** The options of a command or subcommand on each version. */
+function optionsOf(
+  versions: Versions<CommandJson | APIApplicationCommandOption>,
+): Record<ApiVersion, readonly APIApplicationCommandOption[]> {
+  return perVersion((v) => {
+    const item = versions[v];
+    const options = item !== undefined && 'options' in item ? item.options : undefined;
+    return (options ?? []) as readonly APIApplicationCommandOption[];
+  });
+}
+
+function commandSection(command: ReturnType<typeof merged<CommandJson>>[number]): string[] {
+  const first = command.variants[0]?.item;
+  const lines = [`## /${command.name}`];
+  for (const { item, note } of command.variants)
+    lines.push('', cell(noted(note, item.description)));
+  if (first !== undefined) lines.push('', `Who: ${who(first)}.`);
+  const options = merged(optionsOf(command.versions));
+  const isPart = (o: (typeof options)[number]) =>
+    o.variants.some(({ item }) => item.type === Subcommand || item.type === SubcommandGroup);
+  lines.push(...optionTable(options.filter((o) => !isPart(o))));
+  for (const part of options.filter(isPart)) {
+    const path = `/${command.name} ${part.name}`;
+    lines.push('', `### ${path}`);
+    for (const { item, note } of part.variants) lines.push('', cell(noted(note, item.description)));
+    const inner = merged(optionsOf(part.versions));
+    const subs = inner.filter((o) => o.variants.some(({ item }) => item.type === Subcommand));
+    lines.push(...optionTable(inner.filter((o) => !subs.includes(o))));
+    for (const sub of subs) {
+      lines.push('', `#### ${path} ${sub.name}`);
+      for (const { item, note } of sub.variants)
+        lines.push('', cell(noted(note, item.description)));
+      lines.push(...optionTable(merged(optionsOf(sub.versions))));
     }
   }
   return lines;
@@ -81,15 +181,18 @@ function who(command: CommandJson): string {
   return `members with ${names.map((name) => PERMISSION_NAMES[name] ?? spaced(name)).join(' and ')}`;
 }
 
-function optionTable(options: readonly APIApplicationCommandOption[]): string[] {
-  if (options.length === 0) return [];
+function optionTable(
+  options: ReadonlyArray<{ name: string; variants: Variant<APIApplicationCommandOption>[] }>,
+): string[] {
+  const rows = options.flatMap(({ variants }) => variants);
+  if (rows.length === 0) return [];
   return [
     '',
     '| Option | Type | Required | Description |',
     '|---|---|---|---|',
-    ...options.map(
-      (o) =>
-        `| \`${o.name}\` | ${TYPE_NAMES[o.type] ?? String(o.type)} | ${'required' in o && o.required ? 'yes' : 'no'} | ${cell(described(o))} |`,
+    ...rows.map(
+      ({ item: o, note }) =>
+        `| \`${o.name}\` | ${TYPE_NAMES[o.type] ?? String(o.type)} | ${'required' in o && o.required ? 'yes' : 'no'} | ${cell(noted(note, described(o)))} |`,
     ),
   ];
 }

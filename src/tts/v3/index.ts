@@ -1,7 +1,8 @@
-/** The vendor's v3 API behind the client's protocol seam (docs/API-V3.md). */
+/** The vendor's v3 API behind the client's protocol seam (docs/design/API-V3.md). */
 export { TtsApiV3, type V3Options, v3Protocol } from './api.ts';
 export { type HeldJob, type JobSlots, JobTracker, MemoryJobSlots, type SlotTake } from './jobs.ts';
-export { kindOfRefusal, openStream, STREAM_PCM, type StreamContext, streamUrl } from './stream.ts';
+export { openStream, STREAM_PCM, type StreamContext, streamUrl } from './stream.ts';
+export { kindOfRefusal } from './stream-failure.ts';
 export { GuardedBudgets, LearnedWindow, resetTime } from './window.ts';
 export {
   ADVANCED_LANGUAGES,

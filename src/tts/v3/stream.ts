@@ -6,16 +6,13 @@
  */
 import { PassThrough } from 'node:stream';
 import WebSocket, { type RawData } from 'ws';
-import { errorForStatus, serviceText, TtsError, type TtsErrorKind } from '../errors.ts';
+import { serviceText, TtsError } from '../errors.ts';
 import type { LiveStream, PcmFormat, StreamHooks } from '../protocol.ts';
+import { BYTES_PER_SECOND, PAUSE_BYTES, streamByteCap } from './stream-bounds.ts';
+import { CLOSE_NORMAL, streamFailure, WHERE } from './stream-failure.ts';
 
 /** What every chunk is: float32 little-endian, 24 kHz, mono, whatever the model (`api-reference/streaming.mdx`). */
 export const STREAM_PCM: PcmFormat = { format: 'f32le', sampleRate: 24_000, channels: 1 };
-
-/** Close codes of the stream (`api-reference/streaming.mdx`). */
-const CLOSE_INVALID_PAYLOAD = 1003;
-const CLOSE_POLICY = 1008;
-const CLOSE_NORMAL = 1000;
 
 /** Where to stream from and how long to wait. */
 export interface StreamContext {
@@ -44,44 +41,6 @@ export function streamUrl(baseUrl: string): string {
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   return url.toString();
 }
-
-const WHERE = 'the v3 stream';
-
-/** Bytes of one second of stream PCM (float32, 24 kHz, mono). */
-const BYTES_PER_SECOND = 4 * 24_000;
-/** Most audio any one character may give: speech is far under a second a character. */
-const MAX_SECONDS_PER_CHAR = 1;
-/** Audio a stream may always give, however short its text (a pause, a slow voice). */
-const MIN_CAP_SECONDS = 30;
-/** No stream ever gives more than this, whatever its text (a 10-minute speech). */
-const CEILING_SECONDS = 600;
-
-/**
- * PCM held unread (about 44 s) past which the socket is paused until its reader drained it: an
- * item waiting its turn keeps what it needs to start, not a whole runaway stream.
- */
-export const PAUSE_BYTES = 4 * 1024 * 1024;
-
-/**
- * The most PCM bytes a stream of `text` may send: a stream that sends more is broken (it never
- * completes, or repeats itself) and is failed rather than buffered without bound.
- */
-export function streamByteCap(text: string): number {
-  const seconds = Math.min(
-    CEILING_SECONDS,
-    Math.max(MIN_CAP_SECONDS, text.length * MAX_SECONDS_PER_CHAR),
-  );
-  return seconds * BYTES_PER_SECOND;
-}
-
-/** Plain words for socket failures, by code; the socket's own message may quote the address. */
-const REASONS: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'connection refused',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'host not found',
-  ECONNRESET: 'the connection was closed',
-  ETIMEDOUT: 'could not connect in time',
-};
 
 /**
  * Opens a stream for `body` and resolves at its first audio chunk (after `onStarted` settled).
@@ -314,25 +273,15 @@ class StreamRun {
     this.#fail(this.#failure(code));
   }
 
-  /** Why the stream ended before `completed`, from the error frame, close code or socket. */
+  /** Why the stream ended before `completed` (see `streamFailure`). */
   #failure(code: number): TtsError {
-    const context = this.#generationId === undefined ? {} : { generationId: this.#generationId };
-    if (this.#httpStatus !== undefined) {
-      const refused = errorForStatus(this.#httpStatus, undefined);
-      return new TtsError(refused.kind, `${WHERE} was refused (HTTP ${this.#httpStatus})`, {
-        ...context,
-        status: this.#httpStatus,
-      });
-    }
-    const said = this.#errorText;
-    if (said !== undefined) {
-      return new TtsError(kindOfRefusal(code, said), `${WHERE} failed: ${said}`, context);
-    }
-    if (code === CLOSE_NORMAL) {
-      return new TtsError('malformed_response', `${WHERE} closed without completing`, context);
-    }
-    const reason = (this.#socketCode && REASONS[this.#socketCode]) ?? 'the connection was cut';
-    return new TtsError('network', `${WHERE} failed: ${reason} (close ${code})`, context);
+    return streamFailure({
+      code,
+      generationId: this.#generationId,
+      httpStatus: this.#httpStatus,
+      errorText: this.#errorText,
+      socketCode: this.#socketCode,
+    });
   }
 
   #fail(error: TtsError): void {
@@ -378,22 +327,6 @@ class StreamRun {
     if (socket.readyState === WebSocket.OPEN) socket.close(CLOSE_NORMAL);
     else if (socket.readyState === WebSocket.CONNECTING) socket.terminate();
   }
-}
-
-/** The cause of an `error` frame, from its close code and words (the docs give no codes). */
-export function kindOfRefusal(closeCode: number, text: string): TtsErrorKind {
-  if (/rate limit|concurrent/i.test(text)) return 'rate_limited';
-  if (closeCode === CLOSE_INVALID_PAYLOAD) {
-    return /voice/i.test(text) ? 'invalid_voice' : 'bad_request';
-  }
-  if (closeCode === CLOSE_POLICY) {
-    if (/api key/i.test(text)) return 'invalid_key';
-    if (/balance/i.test(text)) return 'insufficient_balance';
-    if (/plan/i.test(text)) return 'plan_required';
-    if (/voice/i.test(text)) return 'invalid_voice';
-    return 'access_denied';
-  }
-  return 'generation_failed';
 }
 
 function toBuffer(data: RawData): Buffer {

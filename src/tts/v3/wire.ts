@@ -1,10 +1,10 @@
 /**
- * v3's wire shapes and the bot's words for them (docs/API-V3.md): model names, request
+ * v3's wire shapes and the bot's words for them (docs/design/API-V3.md): model names, request
  * bodies, records, statuses and voice pages. Pure.
  */
 import { z } from 'zod';
 import { parseBill } from '../cost.ts';
-import { TtsError } from '../errors.ts';
+import { parseAnswer } from '../errors.ts';
 import type { SpeechControls } from '../protocol.ts';
 import type { GenerationRecord, Model, SpeechRequest, Voice } from '../types.ts';
 
@@ -17,7 +17,7 @@ export function v3Model(model: Model): V3Model {
 }
 
 /**
- * v3's controls (`docs/API-V3.md`): speed is a Base control, and v2's emotions have no
+ * v3's controls (`docs/design/API-V3.md`): speed is a Base control, and v2's emotions have no
  * counterpart (Advanced's `exaggeration` is another control).
  */
 export const V3_CONTROLS: SpeechControls = {
@@ -27,7 +27,7 @@ export const V3_CONTROLS: SpeechControls = {
 };
 
 /**
- * Base's one-letter `language_code`s (docs/API-V3.md) for the languages they name, as the
+ * Base's one-letter `language_code`s (docs/design/API-V3.md) for the languages they name, as the
  * Kokoro model the letters come from defines them: `a` American English (`b` is British),
  * `e` Spanish, `f` French, `h` Hindi, `i` Italian, `j` Japanese, `p` Brazilian Portuguese,
  * `z` Mandarin Chinese.
@@ -45,7 +45,7 @@ export const BASE_LANGUAGE_CODES: Readonly<Record<string, string>> = {
 
 const BASE_LANGUAGE_NAMES: readonly string[] = Object.keys(BASE_LANGUAGE_CODES);
 
-/** Advanced's 23 `language_code`s (ISO 639-1, docs/API-V3.md). */
+/** Advanced's 23 `language_code`s (ISO 639-1, docs/design/API-V3.md). */
 export const ADVANCED_LANGUAGES: readonly string[] =
   'en ar da de el es fi fr he hi it ja ko ms nl no pl pt ru sv sw tr zh'.split(' ');
 
@@ -155,17 +155,6 @@ const voicePage = z.object({
       ),
   ),
 });
-
-/** Parses an answer with `schema`, or fails as `malformed_response` naming the first bad field. */
-export function parseAnswer<T>(schema: z.ZodType<T>, body: unknown, where: string): T {
-  const result = schema.safeParse(body);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const field = issue?.path.join('.') || 'body';
-    throw new TtsError('malformed_response', `${where} answered an unexpected shape (${field})`);
-  }
-  return result.data;
-}
 
 /** A generation record (`POST /v3/tts` and `GET /v3/tts` answer the same shape). */
 export function parseRecord(body: unknown, where: string): GenerationRecord {
