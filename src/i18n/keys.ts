@@ -212,6 +212,10 @@ export interface MessageParams {
   'errors.bad_speed': {
     speed: Param;
   };
+  'errors.bot_missing_permissions': {
+    channel: Param;
+    permissions: Param;
+  };
   'errors.cannot_join': {
     channel: Param;
   };
@@ -366,6 +370,9 @@ export interface MessageParams {
   };
   'help.ask_admin': Record<string, never>;
   'help.commands': Record<string, never>;
+  'help.invite': {
+    url: Param;
+  };
   'help.setup_defaults': Record<string, never>;
   'help.setup_key': Record<string, never>;
   'help.setup_limits': Record<string, never>;
@@ -462,6 +469,12 @@ export interface MessageParams {
     detail: Param;
   };
   'notices.no_reason': Record<string, never>;
+  'permissions.AttachFiles': Record<string, never>;
+  'permissions.Connect': Record<string, never>;
+  'permissions.EmbedLinks': Record<string, never>;
+  'permissions.SendMessages': Record<string, never>;
+  'permissions.Speak': Record<string, never>;
+  'permissions.ViewChannel': Record<string, never>;
   'preview.caption': {
     text: Param;
     voice: Param;
