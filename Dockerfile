@@ -1,6 +1,12 @@
 # The bot with Debian's ffmpeg, as a non-root user under tini.
 # Build: docker build -t tts-bot .     Run: docker compose up (bot + Redis), or
-#        docker run --env-file .env -v tts-data:/app/data -p 8080:8080 tts-bot
+#        docker run --env-file .env -v tts-data:/app/data -p 127.0.0.1:8080:8080 tts-bot
+# (/healthz, /readyz and /metrics on the host's loopback only, as compose does).
+# Operator commands run in the image too: append one to the run line without -p, e.g.
+#   npm run secrets:rotate, npm run deploy-commands, npm run tts -- --help, npm run emulator
+# (in compose: docker compose run --rm bot npm run secrets:rotate).
+# Back up the data volume (secret.key: without it stored API keys cannot be opened; bot.sqlite:
+# the store), e.g. docker run --rm -v tts-data:/app/data tts-bot tar czf - -C /app/data . > data.tgz
 # Proven by `npm run test:docker` (builds this image and runs it against the fake Discord).
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
@@ -25,6 +31,8 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY commands ./commands
 COPY src ./src
+# The operator tools (.dockerignore keeps only these): secret rotation, the TTS CLI, the emulator.
+COPY tools ./tools
 USER node
 VOLUME ["/app/data"]
 EXPOSE 8080

@@ -1,5 +1,11 @@
 import { EmbedBuilder, MessageFlags } from 'discord.js';
-import { type Command, definitionOf, guildCommand, helpFor } from '../src/discord/index.ts';
+import {
+  type Command,
+  definitionOf,
+  guildCommand,
+  helpFor,
+  inviteUrl,
+} from '../src/discord/index.ts';
 
 export default {
   data: guildCommand('help'),
@@ -11,6 +17,7 @@ export default {
       [...commands.values()].map((command) => definitionOf(command, api)),
       (permissions) => interaction.memberPermissions?.has(permissions) ?? false,
       translator,
+      inviteUrl(interaction.applicationId),
     );
     await interaction.reply({
       embeds: [new EmbedBuilder().setTitle(help.title).setDescription(help.description)],

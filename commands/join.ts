@@ -1,4 +1,11 @@
-import { type Command, guildCommand, guildIdOf, memberVoiceChannel } from '../src/discord/index.ts';
+import {
+  type Command,
+  guildCommand,
+  guildIdOf,
+  memberVoiceChannel,
+  requireBotPermissions,
+  VOICE_PERMISSIONS,
+} from '../src/discord/index.ts';
 import { UserError } from '../src/refusal/index.ts';
 
 const noMentions = { allowedMentions: { parse: [] } } as const;
@@ -6,7 +13,8 @@ const noMentions = { allowedMentions: { parse: [] } } as const;
 export default {
   data: guildCommand('join'),
 
-  async execute(interaction, { services, translator: { t } }) {
+  async execute(interaction, { services, translator }) {
+    const { t } = translator;
     const guildId = guildIdOf(interaction);
     const guild = interaction.guild;
     const channelId = memberVoiceChannel(interaction);
@@ -14,6 +22,8 @@ export default {
       throw new UserError('member_not_in_voice', {});
     }
     const channel = guild.channels.cache.get(channelId);
+    // Joined but unheard is worse than a refusal: Connect and Speak are checked before joining.
+    if (channel !== undefined) requireBotPermissions(channel, VOICE_PERMISSIONS, translator);
     if (channel?.isVoiceBased() === true && !channel.joinable) {
       throw new UserError('cannot_join', { channel: `<#${channelId}>` });
     }

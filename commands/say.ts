@@ -10,10 +10,11 @@ import {
   mentionNames,
   originOf,
   requesterOf,
+  requireAnswerPermissions,
   SayReply,
   speechChoicesOf,
 } from '../src/discord/index.ts';
-import { MAX_TEXT_LENGTH, type Output } from '../src/speaking/index.ts';
+import { chooseOutput, MAX_TEXT_LENGTH, type Output } from '../src/speaking/index.ts';
 import { speakableText } from '../src/speech/index.ts';
 
 /** `/say` as offered on `api`: no `emotion` on v3, which has none. */
@@ -41,19 +42,25 @@ export default {
     // Acknowledge before any store access: a store that is slow or away must not let the
     // interaction expire unanswered (failures below still reach the member, privately).
     await interaction.deferReply();
+    const guildId = guildIdOf(interaction);
+    const output = (interaction.options.getString('output') as Output | null) ?? undefined;
+    const requesterChannelId = memberVoiceChannel(interaction);
+    const botChannelId = context.services.voice.channelOf(guildId);
+    const answer = chooseOutput(output, botChannelId, requesterChannelId);
+    requireAnswerPermissions(interaction, answer, botChannelId, context.translator);
     const reply = new SayReply(interaction, context);
     try {
       await speaking.say(
         {
-          guildId: guildIdOf(interaction),
+          guildId,
           requester: requesterOf(interaction),
           text: speakableText(
             interaction.options.getString('text', true),
             mentionNames(interaction),
           ),
           choices: speechChoicesOf(interaction),
-          output: (interaction.options.getString('output') as Output | null) ?? undefined,
-          requesterChannelId: memberVoiceChannel(interaction),
+          output,
+          requesterChannelId,
           origin: originOf(interaction),
         },
         reply,

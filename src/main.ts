@@ -4,7 +4,7 @@
  */
 import { startBot } from './bot.ts';
 import { parseConfigOrExit } from './config/index.ts';
-import { createLogger } from './log/index.ts';
+import { createLogger, logStartFailure } from './log/index.ts';
 import { expose, type OpsServer, PrometheusMetrics, startOpsServer } from './ops/index.ts';
 import { answerManager } from './sharding/ipc.ts';
 import { installVoiceCrashGuard } from './voice/index.ts';
@@ -79,7 +79,7 @@ try {
   // A shard whose manager is gone (killed outright) must not live on as an orphan.
   if (underManager) process.once('disconnect', () => shutdown('manager gone'));
 } catch (error) {
-  logger.fatal({ err: error }, error instanceof Error ? error.message : 'the bot could not start');
+  logStartFailure(logger, error, 'the bot could not start');
   logger.flush();
   process.exitCode = 1;
   // Everything opened was closed; should anything still hold the event loop, do not hang.

@@ -4,7 +4,7 @@
  * one operations endpoint (HTTP_PORT) for all of them.
  */
 import { parseConfigOrExit } from './config/index.ts';
-import { createLogger } from './log/index.ts';
+import { createLogger, logStartFailure } from './log/index.ts';
 import { ShardingRefused, startShardManager } from './sharding/manager.ts';
 
 const config = parseConfigOrExit(process.env);
@@ -30,7 +30,7 @@ try {
   if (error instanceof ShardingRefused) {
     process.stderr.write(`${error.message}\n`);
   } else {
-    logger.fatal({ err: error }, error instanceof Error ? error.message : 'sharding failed');
+    logStartFailure(logger, error, 'sharding failed');
     logger.flush();
   }
   process.exitCode = 1;

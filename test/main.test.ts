@@ -58,8 +58,36 @@ test('a wrong token is reported as refused, without the token, and exits 1', asy
     DISCORD_API_URL: fake.apiUrl,
   });
   expect(code).toBe(1);
-  expect(output).toContain('the token was refused (check DISCORD_TOKEN)');
+  expect(output).toContain('the token was refused; set DISCORD_TOKEN');
   expect(output).not.toContain(token);
+});
+
+test('a refused token at the default log level: a few lines naming DISCORD_TOKEN, no stack', async () => {
+  // As a newcomer runs `npm start`: no NODE_ENV (pretty logs), no LOG_LEVEL, no SECRET_KEY.
+  const { code, output } = await runBot({
+    NODE_ENV: 'development',
+    DATA_DIR: await mkdtemp(join(tmpdir(), 'tts-main-first-')),
+    DISCORD_TOKEN: 'refused-token',
+    DISCORD_API_URL: fake.apiUrl,
+  });
+  expect(code).toBe(1);
+  const lines = output.trimEnd().split('\n');
+  expect(lines.length, output).toBeLessThanOrEqual(6);
+  expect(output).toContain('DISCORD_TOKEN');
+  expect(output).toContain('LOG_LEVEL=debug');
+  expect(output).not.toMatch(/^\s+at /m);
+});
+
+test('at LOG_LEVEL=debug, the same failure shows its stack', async () => {
+  const { code, output } = await runBot({
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'debug',
+    DATA_DIR: dataDir,
+    DISCORD_TOKEN: 'refused-token',
+    DISCORD_API_URL: fake.apiUrl,
+  });
+  expect(code).toBe(1);
+  expect(output).toMatch(/^\s+at /m);
 });
 
 test('an unreachable Discord is reported as such and exits 1', async () => {
@@ -69,7 +97,22 @@ test('an unreachable Discord is reported as such and exits 1', async () => {
     DISCORD_API_URL: 'http://127.0.0.1:1/api',
   });
   expect(code).toBe(1);
-  expect(output).toContain('Discord is unreachable (ECONNREFUSED)');
+  expect(output).toContain('Discord is unreachable (ECONNREFUSED); check');
+  expect(output).not.toContain('"stack"');
+});
+
+test('a DISCORD_DEV_GUILD_ID the bot is not in: one line saying to invite it there, exits 1', async () => {
+  const { code, output } = await runBot({
+    NODE_ENV: 'development',
+    DATA_DIR: dataDir,
+    DISCORD_TOKEN: fake.token,
+    DISCORD_API_URL: fake.apiUrl,
+    DISCORD_DEV_GUILD_ID: '123456789012345678',
+  });
+  expect(code).toBe(1);
+  expect(output).toContain('DISCORD_DEV_GUILD_ID=123456789012345678');
+  expect(output).toContain('invite the bot to that server first');
+  expect(output).not.toMatch(/^\s+at /m);
 });
 
 test('deploy-commands registers the commands even when unchanged, then exits', async () => {

@@ -28,13 +28,15 @@ export const SETUP_STEPS = [
 /**
  * What a member may do here, built from the loaded commands themselves (so it never drifts
  * from what Discord shows): every command whose default permissions the member has, with its
- * own description in the member's language, then the setup path for members with Manage Server.
- * `can` says whether the member holds permission bits; per-server overrides are not seen.
+ * own description in the member's language, then the setup path for members with Manage Server
+ * (and the bot's `invite` link, when given). `can` says whether the member holds permission
+ * bits; per-server overrides are not seen.
  */
 export function helpFor(
   commands: readonly CommandShape[],
   can: (permissions: bigint) => boolean,
   { t, language }: Translator,
+  invite?: string,
 ): Help {
   const usable = commands
     .filter((command) => command.name !== 'help')
@@ -53,6 +55,7 @@ export function helpFor(
   ];
   if (can(PermissionFlagsBits.ManageGuild)) {
     lines.push('', t('help.setup_title'), ...SETUP_STEPS.map((key) => t(key)));
+    if (invite !== undefined) lines.push('', t('help.invite', { url: invite }));
   } else {
     lines.push('', t('help.ask_admin'));
   }

@@ -30,9 +30,22 @@ export { addMemberOptions, memberChangeOf } from './member-options.ts';
 export { describeMemberChange, describeMemberView, describeSpokenName } from './member-reply.ts';
 export { describeFailure } from './messages.ts';
 export { memberVoiceChannel, mentionNames } from './names.ts';
+export {
+  BOT_PERMISSIONS,
+  type BotPermission,
+  INVITE_PERMISSIONS,
+  INVITE_SCOPES,
+  inviteUrl,
+  missingPermissions,
+  refuseMissing,
+  requireAnswerPermissions,
+  requireAppPermissions,
+  requireBotPermissions,
+  VOICE_PERMISSIONS,
+} from './permissions.ts';
 export { type PreviewChoice, sendPreview } from './preview-reply.ts';
 export { ThrottledReply } from './progress.ts';
-export { registerCommands } from './register.ts';
+export { commandDefinitions, registerCommands } from './register.ts';
 export { createRouter, reportFailure } from './router.ts';
 export { DiscordSession } from './session.ts';
 export { addSpeechOptions, speechChoicesOf } from './speech-options.ts';

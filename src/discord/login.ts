@@ -14,7 +14,12 @@ export async function login(client: Client, token: string, timeoutMs: number): P
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new DiscordConnectError(`Discord did not answer within ${timeoutMs / 1000} s`)),
+      () =>
+        reject(
+          new DiscordConnectError(
+            `Discord did not answer within ${timeoutMs / 1000} s: check this machine's network, then start the bot again`,
+          ),
+        ),
       timeoutMs,
     );
   });
@@ -37,8 +42,9 @@ function describeLoginError(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   const status = (error as { status?: unknown }).status;
   if (code === 'TokenInvalid' || status === 401)
-    return 'the token was refused (check DISCORD_TOKEN)';
+    return "the token was refused; set DISCORD_TOKEN to your application's bot token (Discord Developer Portal → your application → Bot → Reset Token)";
   const cause = (error as { cause?: { code?: unknown } }).cause?.code ?? code;
-  if (typeof cause === 'string') return `Discord is unreachable (${cause}); check the network`;
+  if (typeof cause === 'string')
+    return `Discord is unreachable (${cause}); check this machine's network and DNS (and DISCORD_API_URL, when set)`;
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,8 +1,24 @@
 import { createHash } from 'node:crypto';
-import type { Client } from 'discord.js';
+import {
+  type Client,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody as CommandJson,
+  DiscordAPIError,
+} from 'discord.js';
 import type Keyv from 'keyv';
 import type { Logger } from '../log/index.ts';
 import { type ApiVersion, type Command, definitionOf } from './command.ts';
+import { DiscordConnectError } from './login.ts';
+
+/** Discord's codes for a server the bot cannot register commands in: unknown, or not joined. */
+const GUILD_REFUSED = new Set<unknown>([10004, 50001]);
+
+/** What Discord receives for the loaded commands on `api`: the JSON registered, hashed and documented. */
+export function commandDefinitions(
+  commands: ReadonlyMap<string, Command>,
+  api: ApiVersion,
+): CommandJson[] {
+  return [...commands.values()].map((command) => definitionOf(command, api));
+}
 
 /**
  * Registers the slash commands (globally, or to one guild in development)
@@ -19,7 +35,7 @@ export async function registerCommands(options: {
   api: ApiVersion;
 }): Promise<boolean> {
   const { client, commands, keyv, logger, guildId, api } = options;
-  const definitions = [...commands.values()].map((command) => definitionOf(command, api));
+  const definitions = commandDefinitions(commands, api);
   const target = guildId === undefined ? 'global' : `guild:${guildId}`;
   const hash = createHash('sha256').update(JSON.stringify({ target, definitions })).digest('hex');
   const storeKey = `commands:${client.application.id}:${target}`;
@@ -28,7 +44,15 @@ export async function registerCommands(options: {
     return false;
   }
   if (guildId === undefined) await client.application.commands.set(definitions);
-  else await client.application.commands.set(definitions, guildId);
+  else {
+    await client.application.commands.set(definitions, guildId).catch((error: unknown) => {
+      if (!(error instanceof DiscordAPIError && GUILD_REFUSED.has(error.code))) throw error;
+      throw new DiscordConnectError(
+        `Discord refused the slash commands for DISCORD_DEV_GUILD_ID=${guildId} (${error.message}): invite the bot to that server first, or remove DISCORD_DEV_GUILD_ID to register them globally`,
+        { cause: error },
+      );
+    });
+  }
   await keyv.set(storeKey, hash);
   logger.info({ target, count: definitions.length }, 'registered slash commands');
   return true;

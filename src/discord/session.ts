@@ -10,6 +10,7 @@ import { createDiscordClient } from './client.ts';
 import type { ApiVersion, Command } from './command.ts';
 import { DiscordConnectError, login } from './login.ts';
 import { describeFailure } from './messages.ts';
+import { inviteUrl, requireBotPermissions, VOICE_PERMISSIONS } from './permissions.ts';
 import { registerCommands } from './register.ts';
 import { restResultSender } from './result-sender.ts';
 
@@ -46,8 +47,8 @@ export class DiscordSession {
   }
 
   /**
-   * After login: checks the client is ready, registers the slash commands when they changed
-   * (under a shard manager from shard 0 only: commands are per application, not per shard).
+   * After login: checks the client is ready, registers the slash commands when they changed and
+   * logs the invite link (under a shard manager from shard 0 only: both are per application).
    */
   async ready(deps: {
     readonly commands: ReadonlyMap<string, Command>;
@@ -76,6 +77,9 @@ export class DiscordSession {
       });
     }
     logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'bot is ready');
+    // Once per application, as its commands: under a shard manager, from shard 0 only.
+    if (client.shard === null || client.shard.ids.includes(0))
+      logger.info(`invite the bot to a server: ${inviteUrl(client.application.id)}`);
     return client;
   }
 
@@ -107,6 +111,12 @@ export class DiscordSession {
 
   /** Whether the bot is in a guild now (as this process sees it). */
   readonly present = (guildId: string): boolean => this.#client.guilds.cache.has(guildId);
+
+  /** Throws a refusal naming what the bot lacks to be heard in a voice channel (auto-join). */
+  readonly requireVoice = (guildId: string, channelId: string): void => {
+    const channel = this.#client.guilds.cache.get(guildId)?.channels.cache.get(channelId);
+    if (channel !== undefined) requireBotPermissions(channel, VOICE_PERMISSIONS);
+  };
 
   /** A guild's voice adapter, for joining its voice channels. */
   readonly voiceAdapterOf = async (guildId: string): Promise<VoiceTarget['adapterCreator']> =>

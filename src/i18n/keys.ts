@@ -214,6 +214,10 @@ export interface MessageParams {
   'errors.bad_speed': {
     speed: Param;
   };
+  'errors.bot_missing_permissions': {
+    channel: Param;
+    permissions: Param;
+  };
   'errors.cannot_join': {
     channel: Param;
   };
@@ -368,6 +372,9 @@ export interface MessageParams {
   };
   'help.ask_admin': Record<string, never>;
   'help.commands': Record<string, never>;
+  'help.invite': {
+    url: Param;
+  };
   'help.setup_defaults': Record<string, never>;
   'help.setup_key': Record<string, never>;
   'help.setup_limits': Record<string, never>;
@@ -466,6 +473,12 @@ export interface MessageParams {
   'notices.lost_call_terminated': Record<string, never>;
   'notices.lost_rate_limited': Record<string, never>;
   'notices.no_reason': Record<string, never>;
+  'permissions.AttachFiles': Record<string, never>;
+  'permissions.Connect': Record<string, never>;
+  'permissions.EmbedLinks': Record<string, never>;
+  'permissions.SendMessages': Record<string, never>;
+  'permissions.Speak': Record<string, never>;
+  'permissions.ViewChannel': Record<string, never>;
   'preview.caption': {
     text: Param;
     voice: Param;

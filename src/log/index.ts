@@ -31,7 +31,22 @@ export function createLogger(options: {
   };
   if (options.destination !== undefined) return pino(base, options.destination);
   if (options.pretty) {
-    return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true } } });
+    // One line per record, so a start-up that fails reads as a few lines; errors stay multi-line.
+    return pino({
+      ...base,
+      transport: { target: 'pino-pretty', options: { colorize: true, singleLine: true } },
+    });
   }
   return pino(base);
+}
+
+/**
+ * Says why the bot could not start in one line at the default level (what happened and what to
+ * do, from the error's message); its stack and causes only at `LOG_LEVEL=debug`.
+ */
+export function logStartFailure(logger: Logger, error: unknown, fallback: string): void {
+  const message = error instanceof Error && error.message !== '' ? error.message : fallback;
+  const more = logger.isLevelEnabled('debug') ? '' : ' (LOG_LEVEL=debug shows the details)';
+  logger.fatal(`${message}${more}`);
+  logger.debug({ err: error }, 'why the bot could not start');
 }

@@ -9,8 +9,13 @@ import type { VoiceService, VoiceTarget } from '../voice/index.ts';
 import { chatSpeaking } from './port.ts';
 import { ChatReader } from './reader.ts';
 
-/** What the reader needs of Discord: a guild's voice adapter (to `auto-join`) and its language. */
+/**
+ * What the reader needs of Discord: whether the bot may be heard in a voice channel, a guild's
+ * voice adapter (to `auto-join`) and its language.
+ */
 export interface ReaderDiscord {
+  /** Throws a refusal naming what the bot lacks (Connect, Speak) in a voice channel. */
+  readonly requireVoice: (guildId: string, channelId: string) => void;
   /** The guild's voice adapter, fetched when the guild is not cached. */
   readonly voiceAdapterOf: (guildId: string) => Promise<VoiceTarget['adapterCreator']>;
   /** The language of a server (its community locale): the words read around its chat. */
@@ -37,6 +42,7 @@ export function createReader(deps: {
       speaking: deps.speaking,
       voice,
       join: async (guildId, channelId, textChannelId) => {
+        discord.requireVoice(guildId, channelId);
         const adapterCreator = await discord.voiceAdapterOf(guildId);
         await voice.join({ guildId, channelId, textChannelId, adapterCreator });
       },

@@ -119,7 +119,10 @@ async function fetchGatewayBot(config: Config): Promise<unknown> {
     headers: { authorization: `Bot ${config.discordToken}` },
     signal: AbortSignal.timeout(15_000),
   });
-  if (response.status === 401) throw new Error('Discord refused the token (check DISCORD_TOKEN)');
+  if (response.status === 401)
+    throw new Error(
+      "Discord refused the token: set DISCORD_TOKEN to your application's bot token (Discord Developer Portal → your application → Bot → Reset Token)",
+    );
   if (!response.ok) throw new Error(`GET /gateway/bot answered HTTP ${response.status}`);
   return response.json();
 }

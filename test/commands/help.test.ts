@@ -53,6 +53,7 @@ describe('/help', () => {
       'a member with **Manage Server** sets one with `/config api-key`',
     );
     expect(description).not.toContain('Setting up');
+    expect(description).not.toContain('oauth2/authorize');
   });
 
   test('an admin: /config too, and the setup path: key, channel to read, defaults, limits', async () => {
@@ -65,8 +66,17 @@ describe('/help', () => {
       '/config limits',
     ];
     const at = steps.map((step) => description.indexOf(`\`${step}\``));
+    const invite = description.match(/https:\/\/discord\.com\/oauth2\/authorize\S+/)?.[0] ?? '';
+    expect(new URL(invite).searchParams.get('client_id')).toBe(t.discord.applicationId);
     expect(at.every((index) => index > 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
+  });
+
+  test('the bot logged its invite link on start, for this application', () => {
+    const logged = t.logs.filter((line) => line.includes('oauth2/authorize'));
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain(`client_id=${t.discord.applicationId}&`);
+    expect(logged[0]).toContain('scope=bot+applications.commands&permissions=3197952');
   });
 
   test('in German, for a member and an admin', async () => {

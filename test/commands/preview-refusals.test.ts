@@ -57,9 +57,9 @@ async function queued(user: string): Promise<void> {
 
 describe('a refused preview says why, in English and German', () => {
   test('no key yet', async () => {
-    expect(await preview(STORED)).toContain('This server has no TTS API key yet.');
+    expect(await preview(STORED)).toContain('This server has no Audixa API key yet.');
     expect(await preview(STORED, { locale: 'de' })).toContain(
-      'Dieser Server hat noch keinen TTS-API-Schlüssel.',
+      'Dieser Server hat noch keinen Audixa-API-Schlüssel.',
     );
     await t.configureKey(USER_ONE.apiKey);
   });

@@ -50,6 +50,12 @@ describe('helpFor', () => {
     },
   );
 
+  test('a member with Manage Server is shown the invite link; a member is not', () => {
+    const invite = 'https://discord.com/oauth2/authorize?client_id=1';
+    expect(helpFor([say], holding(ManageGuild), english, invite).description).toContain(invite);
+    expect(helpFor([say], holding(), english, invite).description).not.toContain(invite);
+  });
+
   test.each([
     ['en-US', 'Turn text into speech', 'TTS bot: what you can do here'],
     ['de', 'Text in Sprache umwandeln', 'TTS-Bot: Was du hier tun kannst'],

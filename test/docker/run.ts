@@ -2,7 +2,8 @@
  * Second half of `npm run test:docker`: runs the built image (argv[2]) with the host network
  * against the fake Discord and the TTS emulator on 127.0.0.1, and checks that the bot logs in,
  * registers its commands, turns healthy, answers /config and a /say with the emulator's audio,
- * runs as a non-root user under tini with Debian's ffmpeg, and stops cleanly. Exits 0 when all hold.
+ * runs the operator commands (`npm run secrets:rotate`, `npm run emulator`), runs as a non-root
+ * user under tini with Debian's ffmpeg, and stops cleanly. Exits 0 when all hold.
  */
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -72,6 +73,25 @@ try {
   check('HEALTHCHECK on /healthz', health === 'healthy', health);
 
   await configureAndSay(check, discord, emulator, httpPort);
+
+  // Operator commands run in the image: secret rotation over the running bot's store, the emulator.
+  const rotation = await docker('exec', name, 'npm', 'run', '--silent', 'secrets:rotate');
+  check(
+    'npm run secrets:rotate runs in the image',
+    rotation.includes('API keys rewritten:'),
+    rotation.split('\n').find((line) => line.startsWith('API keys rewritten')) ?? rotation,
+  );
+  const emulatorHelp = await docker(
+    'exec',
+    name,
+    'npm',
+    'run',
+    '--silent',
+    'emulator',
+    '--',
+    '--help',
+  );
+  check('npm run emulator runs in the image', emulatorHelp.startsWith('Usage: npm run emulator'));
 
   const uid = await docker('exec', name, 'id', '-u');
   check('runs as a non-root user', uid !== '0', `uid ${uid}`);

@@ -203,7 +203,7 @@ describe('file output', () => {
     await resumer.start();
     await resumer.idle();
     expect(sent[0]?.message.content).toContain(
-      'Der TTS-API-Schlüssel des Servers wurde entfernt, während ich neu gestartet bin',
+      'Der Audixa-API-Schlüssel des Servers wurde entfernt, während ich neu gestartet bin',
     );
   });
 

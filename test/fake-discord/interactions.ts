@@ -268,7 +268,9 @@ export class Interactions {
       channel_id: channelId,
       channel: { ...channel, permissions: memberPermissions },
       member: { ...this.#world.member(guild, user.id), permissions: memberPermissions },
-      app_permissions: this.#world.permissions(guild, this.#world.bot.id).toString(),
+      app_permissions: this.#world
+        .channelPermissions(guild, channelId, this.#world.bot.id)
+        .toString(),
       locale,
       guild_locale: guild.locale,
       entitlements: [],

@@ -86,7 +86,7 @@ describe('replies follow interaction.locale', () => {
     const modal = await t.discord
       .slash({ user: 'admin', name: 'config', subcommand: 'api-key', locale: 'de' })
       .waitForModal();
-    expect(modal.title).toBe('TTS-API-Schlüssel');
+    expect(modal.title).toBe('Audixa-API-Schlüssel');
   });
 });
 
