@@ -10,6 +10,7 @@
  *   npm run bench -- --only chat,spammy,twitch,v3,acceptance   # not run by default
  *   npm run bench -- --only pace,dave,quiet,budget   # issues 28, 30, 31: minutes each, by name
  *   npm run bench -- --only coldstart   # the bot freshly started: its first 6 /say
+ *   npm run bench -- --only voiceflood  # issue 39: 600 `!voice` lines, 2,000 choices stored (CPU per line)
  *   npm run bench -- --only v3,twitch   # issues 21 and 18: v3 streaming, a busy Twitch chat
  *   npm run bench -- --quick              # smaller runs, for a quick look (not for the README)
  */
@@ -99,6 +100,13 @@ const sections: Record<string, () => Promise<Row[]>> = {
       chat: busyChatPlan,
       concurrentJobs: 5,
     }),
+  // Issue 39: CPU per `!voice` line in a flood, with 2,000 chosen voices stored (beside the Twitch chat rows).
+  voiceflood: async () =>
+    (await import('./voice-flood.ts')).voiceFloodBench({
+      lines: 600,
+      stored: 2000,
+      perSecond: quick ? 300 : 100,
+    }),
   // Issue 27: CPU per chat message while generation is stalled, 1,000 and 5,000 posted.
   stalled: () => stalledReaderBench({ prefills: [1000, 5000], measured: quick ? 200 : 1000 }),
   // Issue 31: the time to decide a chat line's language (per line, p99), and the identifier's cost.
@@ -134,6 +142,7 @@ const DEFAULT_SECTIONS = [
   'scale',
   'blocklist',
   'stalled',
+  'voiceflood',
   'language',
 ];
 const chosen = values.only?.split(',').map((s) => s.trim()) ?? DEFAULT_SECTIONS;

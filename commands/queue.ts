@@ -62,6 +62,9 @@ export default {
     const paidLine =
       (chat.waitingPaid > 0 ? `\n${t('queue.chat_paid', { paid: chat.waitingPaid })}` : '') +
       (chat.paidOverCap > 0 ? `\n${t('queue.chat_paid_over', { over: chat.paidOverCap })}` : '');
+    // Twitch messages that came faster than the server could take them: dropped unread.
+    const overflow = services.twitch.overflow(guildId);
+    const overflowLine = overflow > 0 ? `\n${t('queue.twitch_overflow', { count: overflow })}` : '';
     const { collapsed, blocked, newMember, refused } = chat;
     const rulesLine =
       collapsed + blocked + newMember + refused > 0
@@ -77,7 +80,7 @@ export default {
             when: `<t:${Math.ceil(nextUtcDay(services.clock.now()) / 1000)}:R>`,
           })}`;
     await interaction.editReply({
-      content: `${header}\n${body}${chatLine}${paidLine}${rulesLine}${budgetLine}`,
+      content: `${header}\n${body}${chatLine}${paidLine}${overflowLine}${rulesLine}${budgetLine}`,
       allowedMentions: { parse: [] },
     });
   },

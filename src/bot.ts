@@ -158,10 +158,12 @@ export async function startBot(
       ...{ config, store, tts, reader, voice, clock, logger, metrics },
     });
     onStop(() => twitch.close());
-    // A forgotten server's records are gone: its Twitch chat stops being read at once, and
-    // the chatters' voices held in memory go (else the next assignment wrote them back).
+    // A forgotten server's records are gone: its Twitch chat stops being read at once, its
+    // authors' recent text goes, and the chatters' voices held in memory go (else the next
+    // assignment wrote them back).
     forget.service.onForgotten((guildId) => {
       twitch.stopAll(guildId);
+      reader.forget(guildId);
       void speaking.forgetServer(guildId);
     });
     const { settings, members, apiKeys, usage } = store;

@@ -48,8 +48,8 @@ function pollOf(message: Message | PartialMessage): ChatContent['poll'] {
 
 /**
  * A discord.js message as the reader's plain input; undefined outside servers or without content.
- * A forward is read as what it forwards (its content also meets `ignore-prefixes`), a poll as
- * its question and answers; @silent ones say so (`silent`).
+ * A forward (read only with `forwards` on) is read as what it forwards (its content also meets
+ * `ignore-prefixes`), a poll as its question and answers; @silent ones say so (`silent`).
  */
 export function incomingMessage(message: Message | PartialMessage): IncomingMessage | undefined {
   const { guild, author } = message;
@@ -72,6 +72,7 @@ export function incomingMessage(message: Message | PartialMessage): IncomingMess
     content:
       message.content === '' && forwarded !== undefined ? forwarded.content : message.content,
     silent: message.flags.has(MessageFlags.SuppressNotifications),
+    ...(forwarded === undefined ? {} : { forward: true }),
     message: {
       ...contentOf(message),
       ...(forwarded === undefined ? {} : { forwarded }),

@@ -19,6 +19,7 @@ import {
 } from '../reader/config.ts';
 import {
   BLOCKED_MODES,
+  CHAT_VOICE_MODES,
   EMOJI_MODES,
   READ_BOTS,
   READER_BOUNDS,
@@ -64,10 +65,7 @@ function option(
 
 const given = <T>(value: T | null): T | undefined => value ?? undefined;
 
-/**
- * Every reader option, in the old `/config reader` order. Two more come from the Twitch branch:
- * `forwards` (boolean, home `who`) and `chat-voices` (automatic|any, home `twitch`): one row each.
- */
+/** Every reader option, in the old `/config reader` order, then `forwards` and `chat-voices`. */
 export const READER_OPTIONS: readonly ReaderOption[] = [
   option(
     'said-prefix',
@@ -224,6 +222,25 @@ export const READER_OPTIONS: readonly ReaderOption[] = [
       ),
     (o) => ({ voices: given(o.getString('voices')) as ReaderOptionsInput['voices'] }),
   ),
+  option(
+    'forwards',
+    'who',
+    (s) => s.addBooleanOption((o) => described(o.setName('forwards'), key('forwards'))),
+    (o) => ({ forwards: given(o.getBoolean('forwards')) }),
+  ),
+  option(
+    'chat-voices',
+    'twitch',
+    (s) =>
+      s.addStringOption((o) =>
+        described(o.setName('chat-voices'), key('chat-voices')).addChoices(
+          ...choices(CHAT_VOICE_MODES),
+        ),
+      ),
+    (o) => ({
+      chatVoices: given(o.getString('chat-voices')) as ReaderOptionsInput['chatVoices'],
+    }),
+  ),
 ];
 
 /** The options at `home`, in the old order. */
@@ -242,7 +259,8 @@ export function readerInputOf(options: Options, of: readonly ReaderOption[]): Re
 
 /** The command where a reader option lives now, as an admin types it. */
 export function newHomeOf(option: ReaderOption): string {
-  if (option.home === 'twitch') return '/config twitch read badges';
+  if (option.home === 'twitch')
+    return `/config twitch read ${option.name === 'twitch-badges' ? 'badges' : option.name}`;
   if (option.home === 'lists') return `/config read ${option.name} action:add|remove`;
   return `/config read ${option.home} ${option.name}`;
 }

@@ -8,6 +8,7 @@ import type { Translator } from '../i18n/index.ts';
 import {
   addTwitchChannel,
   applyReaderOptions,
+  chatVoicesLine,
   removeTwitchChannel,
   twitchBadgesLine,
   twitchChannelName,
@@ -16,6 +17,7 @@ import type { TwitchChannelStatus } from '../reader/index.ts';
 import { applyTwitchRead, twitchRewardId, withReward } from '../reader/twitch-options.ts';
 import { UserError } from '../refusal/index.ts';
 import {
+  CHAT_VOICE_MODES,
   defaultTwitchSettings,
   type GuildSettings,
   TWITCH_BOUNDS,
@@ -32,7 +34,7 @@ import type { SubcommandPart } from './subcommands.ts';
 export const LEARN_WITHIN_MS = 5 * 60_000;
 
 /** What is read and who set what from chat: the lines after the channels. */
-function settingsLines({ t }: Translator, twitch: TwitchSettings): string[] {
+function settingsLines({ t }: Translator, twitch: TwitchSettings, chose: number): string[] {
   const reward =
     twitch.rewardId === undefined ? t('reader.twitch_no_reward') : `\`${twitch.rewardId}\``;
   const lines = [
@@ -43,7 +45,6 @@ function settingsLines({ t }: Translator, twitch: TwitchSettings): string[] {
       reward,
     }),
   ];
-  const chose = Object.keys(twitch.voices).length;
   if (chose > 0)
     lines.push(t('reader.twitch_voices', { count: chose, command: `${twitch.prefix}voice` }));
   if (twitch.muted.length > 0)
@@ -101,7 +102,8 @@ export const twitchGroup: ListGroup<string> = {
   listed: async (saved, { services, translator }, guildId) => {
     await services.twitch.sync(guildId);
     const status = statusLines(translator, services.twitch.status(guildId));
-    return [status, ...settingsLines(translator, saved.twitch)].join('\n');
+    const chose = await services.twitch.chosenVoices(guildId);
+    return [status, ...settingsLines(translator, saved.twitch, chose)].join('\n');
   },
 };
 
@@ -117,19 +119,25 @@ async function runRead(
     minBits: interaction.options.getInteger('min-bits') ?? undefined,
     prefix: interaction.options.getString('prefix') ?? undefined,
   };
-  // Who is read from chat is a reader setting (it was `/config reader twitch-badges`).
+  // Who is read from chat is a reader setting (it was `/config reader twitch-badges`), and which
+  // voices chatters may pick with `!voice` one too.
   const twitchBadges = interaction.options.getString('badges') ?? undefined;
+  const chatVoices = CHAT_VOICE_MODES.find(
+    (m) => m === interaction.options.getString('chat-voices'),
+  );
   // Checked before answering Discord: a refusal is the answer.
   applyTwitchRead(defaultTwitchSettings(), input);
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const saved = await services.settings.updateGuild(guildId, (stored) => ({
     ...stored,
     twitch: applyTwitchRead(stored.twitch, input),
-    reader: applyReaderOptions(stored.reader, { twitchBadges }),
+    reader: applyReaderOptions(stored.reader, { twitchBadges, chatVoices }),
   }));
+  const chose = await services.twitch.chosenVoices(guildId);
   const lines = [
-    ...settingsLines(translator, saved.twitch),
+    ...settingsLines(translator, saved.twitch, chose),
     twitchBadgesLine(translator, saved.reader),
+    chatVoicesLine(saved.reader),
   ];
   await reply(interaction, lines.join('\n'));
 }
@@ -188,30 +196,33 @@ export const twitchPart: SubcommandPart = {
   build: (builder) =>
     builder.addSubcommandGroup((g) =>
       listSubcommands(twitchGroup, g)
-        .addSubcommand(
-          (sub) =>
-            described(sub.setName('read'), 'commands.config.twitch-read')
-              .addStringOption((o) =>
-                described(o.setName('mode'), 'commands.config.twitch-read-mode').addChoices(
-                  ...TWITCH_READ_MODES.map((value) => ({ name: value, value })),
-                ),
-              )
-              .addIntegerOption((o) =>
-                described(o.setName('min-bits'), 'commands.config.twitch-read-min-bits')
-                  .setMinValue(TWITCH_BOUNDS.minBits.min)
-                  .setMaxValue(TWITCH_BOUNDS.minBits.max),
-              )
-              .addStringOption((o) =>
-                described(o.setName('prefix'), 'commands.config.twitch-read-prefix').setMaxLength(
-                  TWITCH_BOUNDS.prefix,
-                ),
-              )
-              .addStringOption((o) =>
-                described(o.setName('badges'), 'commands.config.reader-twitch-badges').setMaxLength(
-                  100,
-                ),
+        .addSubcommand((sub) =>
+          described(sub.setName('read'), 'commands.config.twitch-read')
+            .addStringOption((o) =>
+              described(o.setName('mode'), 'commands.config.twitch-read-mode').addChoices(
+                ...TWITCH_READ_MODES.map((value) => ({ name: value, value })),
               ),
-          // Slot: the Twitch branch's `chat-voices` (automatic|any) belongs here.
+            )
+            .addIntegerOption((o) =>
+              described(o.setName('min-bits'), 'commands.config.twitch-read-min-bits')
+                .setMinValue(TWITCH_BOUNDS.minBits.min)
+                .setMaxValue(TWITCH_BOUNDS.minBits.max),
+            )
+            .addStringOption((o) =>
+              described(o.setName('prefix'), 'commands.config.twitch-read-prefix').setMaxLength(
+                TWITCH_BOUNDS.prefix,
+              ),
+            )
+            .addStringOption((o) =>
+              described(o.setName('badges'), 'commands.config.reader-twitch-badges').setMaxLength(
+                100,
+              ),
+            )
+            .addStringOption((o) =>
+              described(o.setName('chat-voices'), 'commands.config.reader-chat-voices').addChoices(
+                ...CHAT_VOICE_MODES.map((value) => ({ name: value, value })),
+              ),
+            ),
         )
         .addSubcommand((sub) =>
           described(sub.setName('reward'), 'commands.config.twitch-reward')

@@ -53,7 +53,9 @@ export interface MessageParams {
   'commands.config.reader': Record<string, never>;
   'commands.config.reader-auto-join': Record<string, never>;
   'commands.config.reader-blocked': Record<string, never>;
+  'commands.config.reader-chat-voices': Record<string, never>;
   'commands.config.reader-emoji': Record<string, never>;
+  'commands.config.reader-forwards': Record<string, never>;
   'commands.config.reader-ignore-member': Record<string, never>;
   'commands.config.reader-ignore-prefixes': Record<string, never>;
   'commands.config.reader-ignore-role': Record<string, never>;
@@ -468,6 +470,8 @@ export interface MessageParams {
     channel: Param;
     detail: Param;
   };
+  'notices.lost_call_terminated': Record<string, never>;
+  'notices.lost_rate_limited': Record<string, never>;
   'notices.no_reason': Record<string, never>;
   'permissions.AttachFiles': Record<string, never>;
   'permissions.Connect': Record<string, never>;
@@ -528,6 +532,9 @@ export interface MessageParams {
   'queue.state_playing': Record<string, never>;
   'queue.state_queued': Record<string, never>;
   'queue.state_ready': Record<string, never>;
+  'queue.twitch_overflow': {
+    count: number;
+  };
   'queue.waiting': {
     count: number;
   };

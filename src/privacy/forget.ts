@@ -5,6 +5,7 @@ import type { PreviewCache } from '../preview/index.ts';
 import {
   type ApiKeyVault,
   flushDeletions,
+  KeyvChatVoices,
   KeyvMemberSettings,
   type KeyvSpeechCacheStore,
   KeyvVoiceAssignments,
@@ -62,6 +63,8 @@ export interface ForgetDependencies {
   readonly speechCache: Pick<KeyvSpeechCacheStore, 'forgetKey'>;
   /** Its chatters' automatic voices; `KeyvVoiceAssignments` over `keyv` when not given. */
   readonly voiceAssignments?: Pick<KeyvVoiceAssignments, 'forget'>;
+  /** Its Twitch chatters' `!voice` choices; `KeyvChatVoices` over `keyv` when not given. */
+  readonly chosenVoices?: Pick<KeyvChatVoices, 'forget'>;
   /** Its members' own settings; `KeyvMemberSettings` over `keyv` when not given. */
   readonly members?: Pick<KeyvMemberSettings, 'forgetGuild'>;
   /** Its client of the key is dropped (when no other server uses the key). */
@@ -120,6 +123,7 @@ export class ForgetService {
     for (const entry of entries) await deps.journal.remove(entry.id);
     const usageDays = await deps.usage.forget(guildId);
     await (deps.voiceAssignments ?? new KeyvVoiceAssignments(deps.keyv)).forget(guildId);
+    const chosen = await (deps.chosenVoices ?? new KeyvChatVoices(deps.keyv)).forget(guildId);
     const memberSettings = await (deps.members ?? new KeyvMemberSettings(deps.keyv)).forgetGuild(
       guildId,
     );
@@ -131,7 +135,7 @@ export class ForgetService {
       settings: settings !== undefined,
       readChannels: settings?.reader.channels.length ?? 0,
       twitchChannels: settings?.reader.twitchChannels.length ?? 0,
-      twitchVoices: Object.keys(settings?.twitch.voices ?? {}).length,
+      twitchVoices: chosen + Object.keys(settings?.twitch.voices ?? {}).length,
       twitchMuted: settings?.twitch.muted.length ?? 0,
       memberSettings,
       dictionaryEntries: settings?.dictionary.length ?? 0,

@@ -38,6 +38,8 @@ export interface ReaderOptionsInput {
   /** Space-separated badges (`moderator vip`), or `everyone`. */
   readonly twitchBadges?: string | undefined;
   readonly voices?: ReaderSettings['voices'] | undefined;
+  readonly forwards?: boolean | undefined;
+  readonly chatVoices?: ReaderSettings['chatVoices'] | undefined;
 }
 
 const UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
@@ -95,6 +97,8 @@ export function applyReaderOptions(
     next.newMemberDelayMs = ms;
   }
   if (input.voices !== undefined) next.voices = input.voices;
+  if (input.forwards !== undefined) next.forwards = input.forwards;
+  if (input.chatVoices !== undefined) next.chatVoices = input.chatVoices;
   if (input.twitchBadges !== undefined) next.twitchBadges = parseBadges(input.twitchBadges);
   if (input.ignorePrefixes !== undefined) {
     const words = input.ignorePrefixes.split(/\s+/).filter((word) => word !== '');
@@ -192,7 +196,7 @@ export function readerSections(
       `**voice-chat:** ${onOff(settings.voiceChat)}`,
       `**silent:** ${settings.silent}`,
       `**new-member-delay:** ${settings.newMemberDelayMs === 0 ? t('reader.off') : formatDuration(settings.newMemberDelayMs)}`,
-      // Slot: the Twitch branch's `forwards` line goes here.
+      `**forwards:** ${onOff(settings.forwards)}`,
     ],
     sound: [
       `**said-prefix:** ${onOff(settings.saidPrefix)}`,
@@ -220,7 +224,7 @@ export function readerSections(
         value: list(settings.twitchChannels, (login) => `\`${login}\``),
       }),
       twitchBadgesLine({ t }, settings),
-      // Slot: the Twitch branch's `chat-voices` line goes here.
+      chatVoicesLine(settings),
       // Said where it matters: the member-based options read as if they covered everyone.
       ...(settings.twitchChannels.length > 0 ? [t('reader.show_twitch_chatters')] : []),
     ],
@@ -230,6 +234,11 @@ export function readerSections(
 /** Which Twitch chatters are read (`/config twitch read badges`), in words. */
 export function twitchBadgesLine({ t }: Pick<Translator, 't'>, settings: ReaderSettings): string {
   return `**twitch-badges:** ${settings.twitchBadges.join(' ') || t('reader.everyone')}`;
+}
+
+/** Which voices Twitch chatters may pick with `!voice` (`/config twitch read chat-voices`). */
+export function chatVoicesLine(settings: ReaderSettings): string {
+  return `**chat-voices:** ${settings.chatVoices}`;
 }
 
 /** Every reader setting in words (the old `/config reader`), in `t`'s language. */

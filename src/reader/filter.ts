@@ -31,6 +31,11 @@ export interface MessageFacts {
    * dropped as stale (up to `PAID_WAITING_MAX` waiting), and not held by `new-member-delay`.
    */
   readonly paid?: boolean;
+  /**
+   * A forward: another message carried without its author (Discord does not say who wrote it),
+   * read only with `forwards` on, since the member filters can judge only the forwarder.
+   */
+  readonly forward?: boolean;
 }
 
 /** Read it; join the author's voice channel first, then read; or why it is not read. */
@@ -49,7 +54,8 @@ export type ReadDecision =
         | 'ignored-prefix'
         | 'not-in-voice'
         | 'not-listening'
-        | 'new-member';
+        | 'new-member'
+        | 'forward';
     };
 
 /**
@@ -88,6 +94,7 @@ export function readDecision(
   if (settings.ignoredMembers.includes(message.authorId)) return no('ignored-member');
   if (message.roleIds.some((role) => settings.ignoredRoles.includes(role)))
     return no('ignored-role');
+  if (message.forward === true && !settings.forwards) return no('forward');
   const delay = settings.newMemberDelayMs;
   if (delay > 0 && now !== undefined && message.joinedAt !== undefined && message.paid !== true) {
     if (now - message.joinedAt < delay) return no('new-member');

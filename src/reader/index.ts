@@ -33,6 +33,7 @@ export { chorusText, collapseRepeats, type RepeatGroup, repeatKey } from './repe
 export { hasMemberSettings, type Speaker, type SpeakerFacts, speakerOf } from './speaker.ts';
 export { type ChatContent, type CleanupOptions, cleanMessage, type SpokenMessage } from './text.ts';
 export { NothingToRead } from './turn.ts';
+export { createTwitchSource } from './twitch-create.ts';
 export {
   TWITCH_ID_PREFIX,
   twitchAuthorId,
@@ -42,7 +43,6 @@ export {
   withEmotes,
 } from './twitch-message.ts';
 export {
-  createTwitchSource,
   type TwitchChannelStatus,
   type TwitchOutcome,
   TwitchSource,

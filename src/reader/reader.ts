@@ -233,6 +233,17 @@ export class ChatReader {
     return this.#guilds.get(guildId)?.clear() ?? 0;
   }
 
+  /**
+   * The server was forgotten (`/config forget`): what the reader holds of it in memory goes
+   * too: its waiting messages, each author's recent text (kept up to a minute to catch a
+   * blocked word spelled over messages) and its counts.
+   */
+  forget(guildId: string): void {
+    this.#guilds.get(guildId)?.clear();
+    this.#recent.forget(`${guildId}:`);
+    this.#skips.delete(guildId);
+  }
+
   /** The server's chat backlog, and what each rule kept from being read, for `/queue`. */
   stats(guildId: string): ReaderStats {
     const reader = this.#guilds.get(guildId);

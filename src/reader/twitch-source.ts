@@ -4,27 +4,26 @@
  * timed out or banned, a cleared chat) is withdrawn from those servers' chat. Cleanup, filters,
  * merging and pacing are the reader's, as for Discord messages.
  */
-import type { Config } from '../config/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { PrometheusMetrics } from '../ops/index.ts';
-import { voiceChoices } from '../speech/index.ts';
 import {
-  type BotStore,
   type GuildSettings,
+  type KeyvChatVoices,
   type SettingsStore,
   TWITCH_BOUNDS,
 } from '../store/index.ts';
-import type { Clock, TtsClients, Voice } from '../tts/index.ts';
-import {
+import type { Clock, Voice } from '../tts/index.ts';
+import type {
   TwitchChat,
-  type TwitchChatCommand,
-  type TwitchCleared,
-  type TwitchDeleted,
-  type TwitchMessage,
+  TwitchChatCommand,
+  TwitchCleared,
+  TwitchDeleted,
+  TwitchMessage,
 } from '../twitch/index.ts';
 import type { VoiceService } from '../voice/index.ts';
+import { ChatVoiceChoices } from './chat-voice-choices.ts';
 import { FirstChatters } from './first-chatters.ts';
 import type { ChatReader } from './reader.ts';
+import { SerialChains } from './serial-chains.ts';
 import { type LearnedReward, RecentLogins, RewardLearning } from './twitch-learning.ts';
 import {
   twitchAuthorId,
@@ -32,7 +31,7 @@ import {
   twitchIncoming,
   twitchMessageId,
 } from './twitch-message.ts';
-import { afterCommand, chosenVoice, twitchTake } from './twitch-take.ts';
+import { afterCommand, twitchTake } from './twitch-take.ts';
 
 /** What is counted of Twitch messages: received once each, then read or dropped per server. */
 export type TwitchOutcome = 'received' | 'read' | 'dropped';
@@ -64,6 +63,12 @@ export interface TwitchSourceOptions {
   readonly voice: Pick<VoiceService, 'channelOf' | 'skip'>;
   /** The voices of the server's key for its model: what `!voice <name>` is matched against. */
   readonly voices: (guildId: string) => Promise<readonly Voice[]>;
+  /** Where each chatter's `!voice` choice is kept (`KeyvChatVoices`). */
+  readonly chosenVoices: Pick<KeyvChatVoices, 'get' | 'set' | 'delete' | 'count'>;
+  /** Between two `!voice` of one chatter (`VOICE_COOLDOWN_MS` by default). */
+  readonly voiceCooldownMs?: number;
+  /** Messages one server may have waiting to be handled (`CHAIN_BOUND` by default). */
+  readonly chainBound?: number;
   readonly clock: Clock;
   readonly logger: Logger;
   /** Told of each message received, read or dropped (metrics). */
@@ -90,13 +95,25 @@ export class TwitchSource {
   readonly #unsubscribe: (() => void)[];
   readonly #learning: RewardLearning;
   readonly #logins = new RecentLogins(10_000);
-  /** The message each server is handling now, so the next waits for it. */
-  readonly #chains = new Map<string, Promise<void>>();
+  /** Each server's messages, one at a time and bounded. */
+  readonly #chains: SerialChains;
+  readonly #choices: ChatVoiceChoices;
 
   constructor(options: TwitchSourceOptions) {
     this.#options = options;
     this.#logger = options.logger.child({ component: 'twitch-source' });
     this.#learning = new RewardLearning(options.clock);
+    this.#chains = new SerialChains((error, guildId) => {
+      this.#logger.error({ err: error, guildId }, 'Twitch message failed');
+    }, options.chainBound);
+    this.#choices = new ChatVoiceChoices({
+      store: options.chosenVoices,
+      settings: options.settings,
+      voices: options.voices,
+      clock: options.clock,
+      logger: this.#logger,
+      ...(options.voiceCooldownMs === undefined ? {} : { cooldownMs: options.voiceCooldownMs }),
+    });
     const { chat } = options;
     this.#unsubscribe = [
       chat.on('message', (message) => this.#message(message)),
@@ -111,7 +128,16 @@ export class TwitchSource {
    */
   async sync(guildId: string): Promise<readonly string[]> {
     const { chat, settings } = this.#options;
-    const wanted = (await settings.guild(guildId)).reader.twitchChannels;
+    const guild = await settings.guild(guildId);
+    const wanted = guild.reader.twitchChannels;
+    // Chatters' voices an earlier version kept in the server's record move to their own (read
+    // from there until then: a failed move is tried again at the next sync).
+    try {
+      const moved = await this.#choices.migrate(guildId, guild);
+      if (moved > 0) this.#logger.info({ guildId, moved }, 'Twitch chatters’ voices moved');
+    } catch (error) {
+      this.#logger.warn({ err: error, guildId }, 'Twitch chatters’ voices not moved yet');
+    }
     for (const channel of chat.channelsOf(guildId))
       if (!wanted.includes(channel)) this.#stopReading(guildId, channel);
     for (const channel of wanted) chat.read(guildId, channel);
@@ -133,6 +159,22 @@ export class TwitchSource {
   stopAll(guildId: string): void {
     for (const channel of this.#options.chat.channelsOf(guildId))
       this.#stopReading(guildId, channel);
+    this.#chains.forget(guildId);
+  }
+
+  /** How many of the server's chatters chose their voice with `!voice` (`/config twitch list`). */
+  async chosenVoices(guildId: string): Promise<number> {
+    const guild = await this.#options.settings.guild(guildId);
+    const legacy = Object.keys(guild.twitch.voices).length;
+    return legacy + (await this.#options.chosenVoices.count(guildId));
+  }
+
+  /**
+   * Twitch messages the server dropped unread since start because too many of its messages
+   * waited to be handled (a chat faster than the server could take it; `/queue` shows it).
+   */
+  overflow(guildId: string): number {
+    return this.#chains.dropped(guildId);
   }
 
   // The channel's first-time chatters go with its last reader.
@@ -210,7 +252,10 @@ export class TwitchSource {
         continue;
       }
       // One message at a time per server, so its messages reach the reader in order.
-      this.#serial(guildId, () => this.#handle(guildId, message, inVoice, joinedAt));
+      const taken = this.#chains.run(guildId, () =>
+        this.#handle(guildId, message, inVoice, joinedAt),
+      );
+      if (!taken) this.#count(guildId, channel, 'dropped');
     }
   }
 
@@ -236,7 +281,7 @@ export class TwitchSource {
       guild = await this.#learn(guildId, guild, message);
     const take = twitchTake(message, guild.twitch);
     if (take.kind === 'command') {
-      await this.#command(guildId, message, take.command);
+      await this.#command(guildId, guild, message, take.command);
       return;
     }
     if (take.kind === 'skip') {
@@ -248,7 +293,7 @@ export class TwitchSource {
       this.#outOfVoice(guildId, channel);
       return;
     }
-    const voiceId = chosenVoice(guild.twitch, message.userId);
+    const voiceId = await this.#choices.voiceOf(guildId, guild, message.userId);
     const reading = { ...take, ...(voiceId === undefined ? {} : { voiceId }) };
     // Not awaited: the reader keeps the server's messages in the order they are handed over.
     this.#options.reader.created(twitchIncoming(message, guildId, joinedAt, reading)).then(
@@ -278,27 +323,35 @@ export class TwitchSource {
     return saved;
   }
 
-  // Moderators' `!tts …` and chatters' `!voice …`: stored in the server's Twitch settings.
+  // Chatters' `!voice …` (each in their own record) and moderators' `!tts …` (in the server's
+  // Twitch settings, written only when they change).
   async #command(
     guildId: string,
+    guild: GuildSettings,
     message: TwitchMessage,
     command: TwitchChatCommand,
   ): Promise<void> {
+    if (command.kind === 'voice') {
+      const outcome = await this.#choices.choose(guildId, guild, message.userId, command.name);
+      this.#logger.debug({ guildId, command: command.kind, outcome }, 'Twitch chat command');
+      return;
+    }
     this.#logger.info({ guildId, command: command.kind }, 'Twitch chat command');
     if (command.kind === 'unknown') return;
     if (command.kind === 'skip') {
       this.#options.voice.skip(guildId);
       return;
     }
-    let voiceId: string | undefined;
-    if (command.kind === 'voice' && command.name !== undefined) {
-      voiceId = voiceChoices(await this.#options.voices(guildId), command.name)[0]?.value;
-      if (voiceId === undefined) return;
+    if (command.kind === 'mute' && command.login === message.channel) {
+      this.#logger.info({ guildId }, 'Twitch mute of the broadcaster refused');
+      return;
     }
-    await this.#options.settings.updateGuild(guildId, (stored) => {
-      const twitch = afterCommand(stored.twitch, command, message.userId, voiceId, TWITCH_BOUNDS);
-      return twitch === undefined ? stored : { ...stored, twitch };
-    });
+    if (afterCommand(guild.twitch, command, message.channel, TWITCH_BOUNDS) !== undefined) {
+      await this.#options.settings.updateGuild(guildId, (stored) => {
+        const twitch = afterCommand(stored.twitch, command, message.channel, TWITCH_BOUNDS);
+        return twitch === undefined ? stored : { ...stored, twitch };
+      });
+    }
     // A muted chatter's messages already waiting are not read either.
     const muted = command.kind === 'mute' && this.#logins.userId(message.channel, command.login);
     if (typeof muted === 'string') {
@@ -328,54 +381,18 @@ export class TwitchSource {
   ): void {
     const channelId = twitchChannelId(channel);
     for (const guildId of this.#options.chat.readersOf(channel)) {
-      // After the messages received before it have reached the reader.
-      this.#serial(guildId, async () => {
-        const count = await this.#options.reader.withdraw(
-          guildId,
-          (origin) => origin.channelId === channelId && matches(origin),
-        );
-        this.#count(guildId, channel, 'dropped', count);
-      });
+      // After the messages received before it have reached the reader; never dropped.
+      this.#chains.run(
+        guildId,
+        async () => {
+          const count = await this.#options.reader.withdraw(
+            guildId,
+            (origin) => origin.channelId === channelId && matches(origin),
+          );
+          this.#count(guildId, channel, 'dropped', count);
+        },
+        false,
+      );
     }
   }
-
-  /** Runs `task` after the server's earlier messages and withdrawals, so they keep their order. */
-  #serial(guildId: string, task: () => Promise<void>): void {
-    const run = (this.#chains.get(guildId) ?? Promise.resolve())
-      .then(task)
-      .catch((error: unknown) => {
-        this.#logger.error({ err: error, guildId }, 'Twitch message failed');
-      })
-      .finally(() => {
-        if (this.#chains.get(guildId) === run) this.#chains.delete(guildId);
-      });
-    this.#chains.set(guildId, run);
-  }
-}
-
-/** The bot's Twitch source: its own connection to `TWITCH_CHAT_URL`, made once a server reads a channel. */
-export function createTwitchSource(deps: {
-  readonly config: Pick<Config, 'twitchChatUrl'>;
-  readonly store: Pick<BotStore, 'settings' | 'apiKeys'>;
-  readonly tts: Pick<TtsClients, 'forKey'>;
-  readonly reader: TwitchSourceOptions['reader'];
-  readonly voice: TwitchSourceOptions['voice'];
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** Counts Twitch messages received, read and dropped; nowhere when absent. */
-  readonly metrics?: Pick<PrometheusMetrics, 'twitchMessage'> | undefined;
-}): TwitchSource {
-  const { clock, logger, metrics } = deps;
-  const chat = new TwitchChat({ url: deps.config.twitchChatUrl, logger, clock });
-  return new TwitchSource({
-    ...{ chat, clock, logger, reader: deps.reader, voice: deps.voice },
-    settings: deps.store.settings,
-    onCount: (outcome) => metrics?.twitchMessage(outcome),
-    voices: async (guildId) => {
-      const apiKey = await deps.store.apiKeys.get(guildId);
-      if (apiKey === undefined) return [];
-      const { defaults } = await deps.store.settings.guild(guildId);
-      return deps.tts.forKey(apiKey).voices(defaults.model ?? 'base');
-    },
-  });
 }

@@ -37,20 +37,37 @@ export type TwitchTake =
   | { readonly kind: 'skip'; readonly why: TwitchSkip };
 
 /** The message as the decision needs it. */
-export type TwitchFacts = Pick<TwitchMessage, 'text' | 'login' | 'badges' | 'rewardId' | 'bits'>;
+export type TwitchFacts = Pick<
+  TwitchMessage,
+  'channel' | 'text' | 'login' | 'badges' | 'rewardId' | 'bits'
+>;
 
 /**
- * Decides in this order: a muted chatter is never read (nor obeyed); a command is run (`!tts`
- * only for the broadcaster and moderators) and never read; while paused nothing is read; then
- * the read mode: `chat` reads everything, `redeems` only the reward's redemptions, `cheers`
- * only cheers of `minBits` or more, `redeems-cheers` both.
+ * Whether the chatter is the channel's broadcaster (its login is the channel's, or the badge
+ * says so): never muted, so a moderator cannot silence the streamer on their own stream.
+ */
+export function isBroadcaster(message: Pick<TwitchFacts, 'channel' | 'login' | 'badges'>): boolean {
+  for (const badge of message.badges) if (badge === 'broadcaster') return true;
+  return message.login.toLowerCase() === message.channel.toLowerCase();
+}
+
+/**
+ * Decides in this order: a `!tts` command of the broadcaster or a moderator is run whoever is
+ * muted (a muted moderator can still `!tts resume`, the broadcaster always can); a muted chatter
+ * (never the broadcaster) is neither read nor obeyed; any other command is run (`!voice` for
+ * everyone, `!tts` refused) and never read; while paused nothing is read; then the read mode:
+ * `chat` reads everything, `redeems` only the reward's redemptions, `cheers` only cheers of
+ * `minBits` or more, `redeems-cheers` both.
  */
 export function twitchTake(message: TwitchFacts, settings: TwitchSettings): TwitchTake {
-  if (settings.muted.includes(message.login.toLowerCase())) return { kind: 'skip', why: 'muted' };
   const command = chatCommandOf(message.text, settings.prefix);
+  const controls = mayControl(message.badges) || isBroadcaster(message);
+  if (command !== undefined && command.kind !== 'voice' && controls)
+    return { kind: 'command', command };
+  if (!isBroadcaster(message) && settings.muted.includes(message.login.toLowerCase()))
+    return { kind: 'skip', why: 'muted' };
   if (command !== undefined) {
-    if (command.kind !== 'voice' && !mayControl(message.badges))
-      return { kind: 'skip', why: 'not-allowed' };
+    if (command.kind !== 'voice') return { kind: 'skip', why: 'not-allowed' };
     return { kind: 'command', command };
   }
   if (settings.paused) return { kind: 'skip', why: 'paused' };
@@ -71,42 +88,29 @@ export function twitchTake(message: TwitchFacts, settings: TwitchSettings): Twit
 const TWITCH_USER_ID = /^\d{1,25}$/;
 
 /**
- * The voice chatter `userId` chose with `!voice`, if any. Own keys only: an id such as
- * `constructor` finds nothing (not what an object inherits).
+ * The voice chatter `userId` chose with `!voice` as earlier versions kept it, in the server's
+ * record (now each choice has its own, see `KeyvChatVoices`): read until the server's choices
+ * are moved. Own keys only: an id such as `constructor` finds nothing.
  */
 export function chosenVoice(settings: TwitchSettings, userId: string): string | undefined {
+  if (!TWITCH_USER_ID.test(userId)) return undefined;
   return Object.hasOwn(settings.voices, userId) ? settings.voices[userId] : undefined;
 }
 
 /**
- * The Twitch settings after a chat command of chatter `userId` (`voiceId`: the voice a
- * `!voice <name>` matched, undefined when it matched none); undefined when nothing is stored
- * (`!tts skip`, an unknown command, a voice that matched none, a full list).
+ * The Twitch settings after a moderator's chat command in `channel`; undefined when nothing
+ * is stored (`!tts skip`, `!voice`, which is kept apart, an unknown command, a full list, or
+ * a mute of the channel's broadcaster, which is refused).
  */
 export function afterCommand(
   settings: TwitchSettings,
   command: TwitchChatCommand,
-  userId: string,
-  voiceId: string | undefined,
-  bounds: { readonly voices: number; readonly muted: number },
+  channel: string,
+  bounds: { readonly muted: number },
 ): TwitchSettings | undefined {
   switch (command.kind) {
-    case 'voice': {
-      // Anything but digits is no Twitch user id (and could name what an object inherits).
-      if (!TWITCH_USER_ID.test(userId)) return undefined;
-      const voices = { ...settings.voices };
-      const chosen = Object.hasOwn(voices, userId);
-      if (command.name === undefined) {
-        if (!chosen) return undefined;
-        delete voices[userId];
-        return { ...settings, voices };
-      }
-      if (voiceId === undefined) return undefined;
-      if (!chosen && Object.keys(voices).length >= bounds.voices) return undefined;
-      voices[userId] = voiceId;
-      return { ...settings, voices };
-    }
     case 'mute':
+      if (command.login === channel.toLowerCase()) return undefined;
       if (settings.muted.includes(command.login) || settings.muted.length >= bounds.muted)
         return undefined;
       return { ...settings, muted: [...settings.muted, command.login] };
@@ -115,6 +119,7 @@ export function afterCommand(
       return { ...settings, muted: settings.muted.filter((login) => login !== command.login) };
     case 'pause':
     case 'resume':
+      if (settings.paused === (command.kind === 'pause')) return undefined;
       return { ...settings, paused: command.kind === 'pause' };
     default:
       return undefined;

@@ -199,6 +199,8 @@ export class ChatTurns {
     await spending.reserveMoney(guildId, attempt, budget, predictedBill(client, request));
     const generate = {
       signal: options.signal,
+      // Audio the cache gave this turn, gone when it plays, is made again: held and paid as this.
+      holdAgain: () => spending.holdAgain(guildId, attempt, budget, predictedBill(client, request)),
       onSubmitted: async (generationId: string, cost?: GenerationCost) => {
         options.onSubmitted?.();
         const bill =

@@ -14,6 +14,7 @@ import {
   type TtsClient,
 } from '../tts/index.ts';
 import type { SpeakUpdate } from '../voice/index.ts';
+import { predictedBill } from './budget.ts';
 import type { SpeakingContext } from './context.ts';
 import type { TicketJournal } from './journal.ts';
 import { liveSource } from './live-source.ts';
@@ -68,7 +69,7 @@ export class Delivery {
       source: (speech.client.streams ? liveSource : ttsSource)(
         this.#currentClient(speech),
         request,
-        this.#onSubmitted(speech, journal),
+        { onSubmitted: this.#onSubmitted(speech, journal), holdAgain: this.#holdAgain(speech) },
         (finished) => {
           fromCache = finished.cached === true;
         },
@@ -109,6 +110,7 @@ export class Delivery {
       );
       const submitted = this.#onSubmitted(speech, journal);
       const { generationId, audioUrl, cached } = await client.generate(request, {
+        holdAgain: this.#holdAgain(speech),
         // Accepted: the next in line may wait for the budget while this one generates.
         onSubmitted: (id, cost) => {
           leaveLine?.();
@@ -178,6 +180,19 @@ export class Delivery {
       },
     });
     return outcome.ok;
+  }
+
+  // Audio the cache served the request, gone at the vendor when fetched, is generated again:
+  // held against the server's budget (again, if its first hold is gone) as the request was.
+  #holdAgain(speech: ReadySpeech): () => Promise<() => void> {
+    const { ticket, request, client, dailyBudget } = speech;
+    return () =>
+      this.#context.spending.holdAgain(
+        ticket.guildId,
+        ticket.id,
+        dailyBudget,
+        predictedBill(client, request),
+      );
   }
 
   // The API accepted the request: record it in the ledger (which takes over from the

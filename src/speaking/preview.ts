@@ -73,8 +73,11 @@ export class Previews {
         guild.limits.dailyBudgetMicros,
         predictedBill(client, request),
       );
+      const budget = guild.limits.dailyBudgetMicros;
       const { generationId, audioUrl } = await client.generate(request, {
         onSubmitted: (id, cost) => spending.record(guildId, requester.id, id, ticketId, cost),
+        holdAgain: () =>
+          spending.holdAgain(guildId, ticketId, budget, predictedBill(client, request)),
       });
       const downloaded = await client.download(audioUrl);
       return { generationId, ...downloaded };

@@ -119,8 +119,11 @@ export class SpeakingService {
       predictedBill(client, request),
     );
     try {
+      const budget = guild.limits.dailyBudgetMicros;
       return await client.generate(request, {
         ...options,
+        holdAgain: () =>
+          spending.holdAgain(guildId, ticketId, budget, predictedBill(client, request)),
         onSubmitted: async (generationId, cost) => {
           const recorded = spending.record(guildId, requesterId, generationId, ticketId, cost);
           await options.onSubmitted?.(generationId, cost);

@@ -1,7 +1,7 @@
 /** How the speaking path hands speech to voice: queue sources over the TTS client, and item ends. */
 import {
   type FinishedGeneration,
-  type GenerationCost,
+  type GenerateOptions,
   openSniffed,
   type SpeechRequest,
   type TtsClient,
@@ -9,19 +9,22 @@ import {
 import type { SpeakUpdate, SpeechSource } from '../voice/index.ts';
 import type { SpeechEnd } from './types.ts';
 
-/** A voice-queue source that generates with the server's client and streams from its media origins. */
+/** How a source's generation is paid: the ledger once the API accepts it, the budget's hold again. */
+export type SourceSpending = Pick<GenerateOptions, 'onSubmitted' | 'holdAgain'>;
+
+/**
+ * A voice-queue source that generates with the server's client and streams from its media
+ * origins; `spending` hears of its generation (and holds a regeneration of cached audio gone).
+ */
 export function ttsSource(
   client: Pick<TtsClient, 'generate' | 'stream'>,
   request: SpeechRequest,
-  onSubmitted?: (generationId: string, cost?: GenerationCost) => Promise<void>,
+  spending: SourceSpending = {},
   onGenerated?: (finished: FinishedGeneration) => void,
 ): SpeechSource {
   return {
     generate: async (signal) => {
-      const finished = await client.generate(request, {
-        signal,
-        ...(onSubmitted ? { onSubmitted } : {}),
-      });
+      const finished = await client.generate(request, { signal, ...spending });
       onGenerated?.(finished);
       return finished.audioUrl;
     },

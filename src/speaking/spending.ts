@@ -153,6 +153,23 @@ export class Spending {
     return price;
   }
 
+  /**
+   * Holds request `ticketId` against the server's daily `budget` again before audio the cache
+   * served it, gone at the vendor (404), is generated afresh: nothing more while its first hold
+   * stands (a cache hit paid nothing from it), else refused past the budget as any request.
+   * Resolves with what lets this hold go; the generation is recorded under `ticketId` as usual.
+   */
+  async holdAgain(
+    guildId: string,
+    ticketId: string,
+    budget: number | undefined,
+    estimate: { readonly tokens: number; readonly micros: number | undefined },
+  ): Promise<() => void> {
+    if (this.#money.of(ticketId) !== undefined) return () => undefined;
+    await this.reserveMoney(guildId, ticketId, budget, estimate);
+    return () => this.#money.release(ticketId);
+  }
+
   /** Refuses when the server's spending today (recorded and held) reached its daily `budget`. */
   async checkBudget(guildId: string, budget: number | undefined): Promise<void> {
     await this.reserveMoney(guildId, '', budget, { tokens: 0, micros: 0 });

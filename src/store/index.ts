@@ -8,6 +8,7 @@ export {
   UnreadableKeyError,
 } from './api-keys.ts';
 export { KeyvBudgetJournal } from './budget-journal.ts';
+export { CHOSEN_VOICE_KEPT_MS, type ChosenVoice, KeyvChatVoices } from './chat-voices.ts';
 export { guardStore, StoreUnavailableError, withTimeout } from './guard.ts';
 export { deleteKeysUnder, keysUnder } from './key-scan.ts';
 export {
@@ -31,6 +32,7 @@ export { type BotStore, isRedisUrl, openStore, type StoreConfig } from './open.t
 export {
   BLOCKED_MODES,
   blockedWordsSchema,
+  CHAT_VOICE_MODES,
   DEFAULT_MAX_AGE_MS,
   type DictionaryEntry,
   defaultReaderSettings,

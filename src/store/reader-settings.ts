@@ -18,6 +18,11 @@ export const TWITCH_BADGES = ['broadcaster', 'moderator', 'vip', 'subscriber'] a
  * voices; `default`, the server's default voice for all.
  */
 export const VOICE_MODES = ['auto', 'default'] as const;
+/**
+ * Which voices Twitch chatters may pick with `!voice`: `automatic`, only those automatic voices
+ * are given from (never a cloned voice: someone's own); `any`, every voice of the key.
+ */
+export const CHAT_VOICE_MODES = ['automatic', 'any'] as const;
 
 /** Bounds of the reader's numeric settings; `/config reader` refuses values outside them. */
 export const READER_BOUNDS = {
@@ -108,6 +113,13 @@ export const readerSettingsSchema = z.object({
    * starts with `auto` (see `NEW_GUILD` in settings.ts).
    */
   voices: z.enum(VOICE_MODES).default('default'),
+  /**
+   * Forwarded messages are read. Off unless turned on: a forward carries no author, so an
+   * ignored member's message forwarded by someone else would be read under the forwarder's name.
+   */
+  forwards: z.boolean().default(false),
+  /** Which voices Twitch chatters may pick with `!voice` (see {@link CHAT_VOICE_MODES}). */
+  chatVoices: z.enum(CHAT_VOICE_MODES).default('automatic'),
 });
 export type ReaderSettings = z.infer<typeof readerSettingsSchema>;
 

@@ -1,7 +1,8 @@
 /**
- * Stored settings of a server's Twitch reading (`/config twitch`), and what its chatters set
- * from chat: their chosen voices and the chatters its moderators muted. Kept in the server's
- * record, so they last across restarts and shards and go when the server is forgotten.
+ * Stored settings of a server's Twitch reading (`/config twitch`), and what its moderators set
+ * from chat: the chatters muted and a pause. Kept in the server's record, so they last across
+ * restarts and shards and go when the server is forgotten. Chatters' `!voice` choices have
+ * records of their own (`chat-voices.ts`); `voices` here is where earlier versions kept them.
  */
 import { z } from 'zod';
 
@@ -17,7 +18,7 @@ export type TwitchReadMode = (typeof TWITCH_READ_MODES)[number];
 export const TWITCH_BOUNDS = {
   minBits: { min: 1, max: 1_000_000 },
   prefix: 10,
-  /** Chatters of one server whose chosen voice is kept; a new choice past it is not stored. */
+  /** Chosen voices an earlier version kept in the server's record, at most (read until moved). */
   voices: 2000,
   muted: 500,
 } as const;
@@ -41,7 +42,11 @@ export const twitchSettingsSchema = z.object({
   prefix: z.string().trim().min(1).max(TWITCH_BOUNDS.prefix).default('!'),
   /** Moderators paused reading from chat (`!tts pause`) until `!tts resume`. */
   paused: z.boolean().default(false),
-  /** Each chatter's `!voice` choice: Twitch user id → voice id. */
+  /**
+   * Each chatter's `!voice` choice as earlier versions kept it: Twitch user id → voice id. Moved
+   * to records of their own (`KeyvChatVoices`) when the server's Twitch reading syncs; nothing
+   * writes here any more.
+   */
   voices: z
     .record(twitchUserId, z.string().min(1).max(100))
     .refine((voices) => Object.keys(voices).length <= TWITCH_BOUNDS.voices)

@@ -88,8 +88,17 @@ export class TtsClient {
   readonly #sendable: boolean;
   /** Generations waiting for their turn to be submitted, oldest first (they pass the FIFO gate in this order). */
   readonly #waiting = new Set<object>();
-  /** Audio addresses that came from the cache, with the request that made them (oldest first). */
-  readonly #served = new Map<string, SpeechRequest>();
+  /**
+   * Audio addresses that came from the cache, with the request that made them and the options
+   * of the call they were served to, whose hold and ledger a regeneration goes through (oldest first).
+   */
+  readonly #served = new Map<
+    string,
+    {
+      readonly request: SpeechRequest;
+      readonly options: Pick<GenerateOptions, 'onSubmitted' | 'holdAgain'>;
+    }
+  >();
   readonly #shared = new SharedGenerations();
   readonly #sharedStreams = new SharedStreams();
   /** Calls under way; a client with none may be dropped by {@link TtsClients}. */
@@ -214,7 +223,7 @@ export class TtsClient {
   ): Promise<FinishedGeneration> {
     // Without a cache nothing is awaited here, so progress is reported in the same turn.
     if (!this.#options.cache?.enabled) return this.#generate(request, options);
-    const cached = await this.#cached(request, options.signal);
+    const cached = await this.#cached(request, options);
     if (cached !== undefined) return cached;
     const key = speechCacheKey(this.keyId, request);
     return this.#shared.run(key, options, (own) => this.#generate(request, own));
@@ -278,13 +287,13 @@ export class TtsClient {
     if (stream === undefined)
       return { kind: 'file', finished: await this.generate(request, options) };
     // The cache first: a hit costs nothing, so it is never shared as a generation.
-    const cached = await this.#cached(request, options.signal);
+    const cached = await this.#cached(request, options);
     if (cached !== undefined) return { kind: 'file', finished: cached };
     const key = speechCacheKey(this.keyId, request);
     const leader = this.#sharedStreams.find(key);
     const joined = leader && (await this.#sharedStreams.join(leader, options));
     if (joined) {
-      this.#serve(joined.audioUrl, request);
+      this.#serve(joined.audioUrl, request, options);
       return { kind: 'file', finished: joined };
     }
     return this.#sharedStreams.lead(key, options, (own) =>
@@ -313,15 +322,15 @@ export class TtsClient {
   /** The audio of an identical recent request when the cache has it (no submit, no quota). */
   async #cached(
     request: SpeechRequest,
-    signal?: AbortSignal,
+    options: GenerateOptions,
   ): Promise<FinishedGeneration | undefined> {
     const cache = this.#options.cache;
     if (!cache?.enabled) return undefined;
     const cached = await cache.lookup(this.keyId, request);
-    signal?.throwIfAborted();
+    options.signal?.throwIfAborted();
     if (cached === undefined) return undefined;
     this.#options.metrics?.cacheHit();
-    this.#serve(cached.audioUrl, request);
+    this.#serve(cached.audioUrl, request, options);
     return { generationId: cached.generationId, audioUrl: cached.audioUrl, cached: true };
   }
 
@@ -375,21 +384,43 @@ export class TtsClient {
     }
   }
 
-  /** Rethrows `error` unless it is a 404 on an address from the cache; then forgets it and generates anew. */
+  /**
+   * Rethrows `error` unless it is a 404 on an address from the cache; then forgets it and
+   * generates anew, held and recorded as the request it was served to (its `holdAgain` and
+   * `onSubmitted`): a regeneration is spent like any other.
+   */
   async #regenerateGone(audioUrl: string, error: unknown, signal?: AbortSignal): Promise<string> {
-    const request = this.#served.get(audioUrl);
-    if (!(error instanceof TtsError && error.kind === 'not_found') || request === undefined) {
+    const served = this.#served.get(audioUrl);
+    if (!(error instanceof TtsError && error.kind === 'not_found') || served === undefined) {
       throw error;
     }
     this.#served.delete(audioUrl);
+    const { request, options } = served;
+    const { onSubmitted, holdAgain } = options;
     await this.#options.cache?.forget(this.keyId, request);
-    const fresh = await this.generate(request, signal === undefined ? {} : { signal });
-    return fresh.audioUrl;
+    const release = await holdAgain?.();
+    try {
+      const fresh = await this.generate(request, {
+        ...(signal === undefined ? {} : { signal }),
+        ...(onSubmitted === undefined ? {} : { onSubmitted }),
+      });
+      return fresh.audioUrl;
+    } finally {
+      release?.();
+    }
   }
 
-  #serve(audioUrl: string, request: SpeechRequest): void {
+  #serve(audioUrl: string, request: SpeechRequest, options: GenerateOptions): void {
+    const { onSubmitted, holdAgain } = options;
     this.#served.delete(audioUrl);
-    this.#served.set(audioUrl, request);
+    this.#served.set(audioUrl, {
+      request,
+      // Only these: the call's signal and progress end with it.
+      options: {
+        ...(onSubmitted === undefined ? {} : { onSubmitted }),
+        ...(holdAgain === undefined ? {} : { holdAgain }),
+      },
+    });
     for (const oldest of this.#served.keys()) {
       if (this.#served.size <= MAX_SERVED) break;
       this.#served.delete(oldest);

@@ -7,6 +7,12 @@ export interface GenerateOptions {
   readonly onProgress?: (progress: GenerationProgress) => void;
   /** The API accepted the request; `cost` is its bill where the API bills money (v3), for the first caller only. */
   readonly onSubmitted?: (generationId: string, cost?: GenerationCost) => Promise<void> | void;
+  /**
+   * Holds the request against its payer's budget again before audio the cache served it, gone
+   * at the vendor (404), is generated afresh (throws to refuse); resolves with what ends that
+   * hold. The regeneration then reports to `onSubmitted`, as any generation does.
+   */
+  readonly holdAgain?: () => Promise<() => void>;
 }
 
 interface Flight {

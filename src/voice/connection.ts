@@ -18,8 +18,10 @@ import type { Logger } from '../log/index.ts';
 import type { Clock } from '../tts/index.ts';
 import {
   type DisconnectCause,
+  finalClose,
   type LinkEvent,
   type LinkState,
+  type LostDetail,
   nextLinkState,
   type ReconnectPolicy,
   reconnectPlan,
@@ -34,8 +36,11 @@ export interface VoiceLinkOptions {
   /** Longest wait for Ready after a join, move or reconnect. */
   readonly readyTimeoutMs: number;
   readonly policy: ReconnectPolicy;
-  /** Called once when the link cannot recover; the owner then leaves (and destroys it). */
-  readonly onLost: (why: string) => void;
+  /**
+   * Called once when the link cannot recover (`detail`: a close that must not be retried); the
+   * owner then leaves (and destroys it).
+   */
+  readonly onLost: (why: string, detail?: LostDetail) => void;
 }
 
 /** Destroys a connection one event-loop turn later (see {@link VoiceLink.destroy}). */
@@ -145,6 +150,8 @@ export class VoiceLink {
   #dave: DAVESession | undefined;
   #gating = false;
   readonly #onDave = (): void => this.#gate();
+  /** The library networking whose `close` `#followNetworking` put behind its own handler. */
+  #networking: object | undefined;
 
   /** Joins `target`, first destroying any connection the library still tracks for the guild. */
   static async open(target: VoiceTarget, options: VoiceLinkOptions): Promise<VoiceLink> {
@@ -345,6 +352,7 @@ export class VoiceLink {
   }
 
   #onStateChange(from: VoiceConnectionState, to: VoiceConnectionState): void {
+    this.#followNetworking();
     this.#gate();
     if (from.status === to.status) return;
     const previous = this.#state;
@@ -403,9 +411,38 @@ export class VoiceLink {
     }
   }
 
-  #giveUp(why: string): void {
+  /**
+   * @discordjs/voice 0.19 answers every voice close but 4014 by joining again at once, for ever;
+   * Discord says 4021 (rate limited) and 4022 (call terminated) must not be retried. Each new
+   * networking's `close` goes through this link first: those two end the link once (the
+   * library never sees them), any other goes on to the library's own handler, while that
+   * networking is still the connection's (the library takes its handler off one it replaced).
+   */
+  #followNetworking(): void {
+    const state = this.connection.state;
+    const networking = 'networking' in state ? state.networking : undefined;
+    if (networking === undefined || networking === this.#networking) return;
+    this.#networking = networking;
+    const theirs = networking.listeners('close');
+    networking.removeAllListeners('close');
+    networking.on('close', (code: number) => {
+      const detail = finalClose(code);
+      if (detail !== undefined) {
+        this.#giveUp(`the voice server closed the connection (code ${code}), not retried`, detail);
+        return;
+      }
+      const now = this.connection.state;
+      if (!('networking' in now) || now.networking !== networking) return;
+      for (const listener of theirs) Reflect.apply(listener, networking, [code]);
+    });
+  }
+
+  #giveUp(why: string, detail?: LostDetail): void {
     if (this.#state === 'leaving' || this.#state === 'gone') return;
-    this.#options.logger.warn({ guildId: this.guildId, why }, 'giving up on the voice connection');
-    this.#options.onLost(why);
+    this.#options.logger.warn(
+      { guildId: this.guildId, why, ...(detail === undefined ? {} : { detail }) },
+      'giving up on the voice connection',
+    );
+    this.#options.onLost(why, detail);
   }
 }

@@ -34,6 +34,23 @@ export type DisconnectCause =
   | { readonly kind: 'endpoint-removed' }
   | { readonly kind: 'manual' };
 
+/** Why a link ended that must not be retried, as the server is told (`notices.lost_<detail>`). */
+export type LostDetail = 'rate_limited' | 'call_terminated';
+
+/**
+ * Voice close codes Discord documents as "should not reconnect": 4021, the bot was rate limited;
+ * 4022, the call was terminated (a full or ended call). Retrying them only repeats the refusal.
+ */
+const FINAL_CLOSE_CODES: ReadonlyMap<number, LostDetail> = new Map([
+  [4021, 'rate_limited'],
+  [4022, 'call_terminated'],
+]);
+
+/** The detail of a voice close code that must not be retried; undefined for any other code. */
+export function finalClose(code: number): LostDetail | undefined {
+  return FINAL_CLOSE_CODES.get(code);
+}
+
 /** What to do about a disconnect. */
 export type ReconnectPlan =
   /** Discord may be moving us (4014): wait for Signalling/Connecting, else destroy. */

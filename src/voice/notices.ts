@@ -1,5 +1,6 @@
 /** Why the bot left a voice channel, and what it tells the guild about it. */
 import { english, type Translator } from '../i18n/index.ts';
+import type { LostDetail } from './link-state.ts';
 
 /**
  * Why a guild's voice session ended. `command`: `/leave`; `idle`: nothing to say for a while;
@@ -27,7 +28,13 @@ function span(ms: number): string {
  */
 export function leaveNotice(
   reason: LeaveReason,
-  context: { readonly channelId: string; readonly idleMs: number; readonly detail?: string },
+  context: {
+    readonly channelId: string;
+    readonly idleMs: number;
+    readonly detail?: string;
+    /** A close that must not be retried: said in the server's language in place of `detail`. */
+    readonly lost?: LostDetail;
+  },
   { t }: Translator = english,
 ): string | undefined {
   const channel = `<#${context.channelId}>`;
@@ -44,7 +51,14 @@ export function leaveNotice(
       return t('notices.disconnected', { channel });
     case 'channel-deleted':
       return t('notices.channel_deleted');
-    case 'lost':
-      return t('notices.lost', { channel, detail: context.detail ?? t('notices.no_reason') });
+    case 'lost': {
+      const detail =
+        context.lost === 'rate_limited'
+          ? t('notices.lost_rate_limited')
+          : context.lost === 'call_terminated'
+            ? t('notices.lost_call_terminated')
+            : (context.detail ?? t('notices.no_reason'));
+      return t('notices.lost', { channel, detail });
+    }
   }
 }

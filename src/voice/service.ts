@@ -9,7 +9,7 @@ import type { Logger } from '../log/index.ts';
 import type { Clock } from '../tts/index.ts';
 import { VoiceLink } from './connection.ts';
 import { GuildSession } from './guild-session.ts';
-import { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './link-state.ts';
+import { DEFAULT_RECONNECT_POLICY, type LostDetail, type ReconnectPolicy } from './link-state.ts';
 import { type LeaveReason, leaveNotice } from './notices.ts';
 import { WarmSlots } from './playback.ts';
 import type { QueueEntry, SpeakOutcome, SpeakRequest, VoiceService, VoiceTarget } from './types.ts';
@@ -137,7 +137,7 @@ export class VoiceManager implements VoiceService {
       clock,
       readyTimeoutMs: this.#options.readyTimeoutMs ?? 20_000,
       policy: { ...DEFAULT_RECONNECT_POLICY, ...this.#options.reconnect },
-      onLost: (why) => void this.#leaveSession(session, 'lost', why),
+      onLost: (why, lost) => void this.#leaveSession(session, 'lost', why, lost),
     });
     const player = (this.#options.createPlayer ?? defaultPlayer)();
     link.subscribe(player);
@@ -233,6 +233,7 @@ export class VoiceManager implements VoiceService {
     session: GuildSession,
     reason: LeaveReason,
     detail?: string,
+    lost?: LostDetail,
   ): Promise<boolean> {
     const guildId = session.link.guildId;
     if (this.#sessions.get(guildId) !== session) return false;
@@ -249,6 +250,7 @@ export class VoiceManager implements VoiceService {
         channelId: session.link.channelId,
         idleMs: this.#options.idleMs,
         ...(detail === undefined ? {} : { detail }),
+        ...(lost === undefined ? {} : { lost }),
       },
       this.#options.translatorOf?.(guildId),
     );

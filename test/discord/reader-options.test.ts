@@ -11,7 +11,7 @@ import { UserError } from '../../src/refusal/index.ts';
 import { defaultReaderSettings, READER_BOUNDS } from '../../src/store/index.ts';
 
 describe('the reader options', () => {
-  test('the old /config reader keeps all 19, in their order', () => {
+  test('the old /config reader keeps all 19, in their order, then forwards and chat-voices', () => {
     expect(READER_OPTIONS.map((o) => o.name)).toEqual([
       'said-prefix',
       'read-bots',
@@ -32,6 +32,8 @@ describe('the reader options', () => {
       'new-member-delay',
       'twitch-badges',
       'voices',
+      'forwards',
+      'chat-voices',
     ]);
   });
 
@@ -48,6 +50,8 @@ describe('the reader options', () => {
     ['emoji', '/config read sound emoji'],
     ['ignore-member', '/config read ignore-member action:add|remove'],
     ['twitch-badges', '/config twitch read badges'],
+    ['forwards', '/config read who forwards'],
+    ['chat-voices', '/config twitch read chat-voices'],
   ])('%s went to %s', (name, home) => {
     const option = READER_OPTIONS.find((o) => o.name === name);
     expect(option && newHomeOf(option)).toBe(home);

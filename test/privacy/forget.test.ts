@@ -14,6 +14,7 @@ import { PreviewCache } from '../../src/preview/index.ts';
 import { ForgetService } from '../../src/privacy/index.ts';
 import {
   ApiKeyVault,
+  KeyvChatVoices,
   KeyvMemberSettings,
   KeyvSettingsStore,
   KeyvSpeechCacheStore,
@@ -99,7 +100,8 @@ async function populate(world: Omit<World, 'close'>, guildId: string, apiKey: st
     blockedWords: ['badword'],
     twitch: {
       ...settings.twitch,
-      voices: { '41': 'am_2riuownnf', '42': 'af_3kbq21leo' },
+      // One chatter's voice where an earlier version kept it (the server's record).
+      voices: { '41': 'am_2riuownnf' },
       muted: ['some_troll'],
     },
     dictionary: [
@@ -108,6 +110,9 @@ async function populate(world: Omit<World, 'close'>, guildId: string, apiKey: st
       { word: 'afk', replacement: 'away' },
     ],
   }));
+  const chosen = new KeyvChatVoices(world.keyv);
+  for (const userId of ['42', '43'])
+    await chosen.set(guildId, userId, { voiceId: 'af_3kbq21leo', at: NOW });
   // Two members' own settings there, and a member's voice (the same in every server, kept).
   const members = new KeyvMemberSettings(world.keyv);
   await members.update(guildId, '300000000000000001', () => ({ read: false }));
@@ -163,6 +168,7 @@ function ofServer(keys: Iterable<string>, guildId: string, apiKey: string): stri
   return [...keys].filter(
     (key) =>
       key === `guild:${guildId}` ||
+      key.startsWith(`chat-voice:${guildId}:`) ||
       key.startsWith(`member:${guildId}:`) ||
       key.startsWith(`usage:${guildId}:`) ||
       key.startsWith(`pending:${guildId}-`) ||
@@ -180,8 +186,8 @@ function suite(name: string, open: () => Promise<World>) {
         await populate(world, B, KEY_B);
         const before = await world.snapshot();
         const ofA = ofServer(before.keys(), A, KEY_A);
-        // guild, 2 members, 3 usage days, 2 pending, 2 samples, 1 cached speech
-        expect(ofA).toHaveLength(11);
+        // guild, 2 chosen voices, 2 members, 3 usage days, 2 pending, 2 samples, 1 cached speech
+        expect(ofA).toHaveLength(13);
         const told = { tts: [] as string[], voice: [] as string[] };
         const report = await forgetter(world, told).forgetGuild(A);
         expect(report).toEqual({
@@ -189,7 +195,7 @@ function suite(name: string, open: () => Promise<World>) {
           settings: true,
           readChannels: 2,
           twitchChannels: 1,
-          twitchVoices: 2,
+          twitchVoices: 3,
           twitchMuted: 1,
           memberSettings: 2,
           dictionaryEntries: 3,

@@ -57,6 +57,15 @@ describe('applyReaderOptions', () => {
     expect(applyReaderOptions(next, {})).toEqual(next);
   });
 
+  test('forwards (off by default) and chat-voices (automatic by default) are set like the others', () => {
+    expect(defaults).toMatchObject({ forwards: false, chatVoices: 'automatic' });
+    expect(applyReaderOptions(defaults, { forwards: true, chatVoices: 'any' })).toEqual({
+      ...defaults,
+      forwards: true,
+      chatVoices: 'any',
+    });
+  });
+
   test.each([
     ['! ? $', ['!', '?', '$']],
     ['none', []],

@@ -21,6 +21,8 @@ const settings = (change: Partial<ReaderSettings> = {}): ReaderSettings => ({
 describe('readDecision', () => {
   test.each<[string, Partial<MessageFacts>, Partial<ReaderSettings>, string | undefined, unknown]>([
     ['a member in a read channel', {}, {}, 'voice', { read: true }],
+    ['a forward by default', { forward: true }, {}, 'voice', { read: false, why: 'forward' }],
+    ['a forward with forwards on', { forward: true }, { forwards: true }, 'voice', { read: true }],
     [
       'another channel',
       { channelId: 'other' },

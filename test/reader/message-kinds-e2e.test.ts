@@ -58,7 +58,25 @@ describe('kinds of Discord message', () => {
     expect(await heardMatching(/sticker/)).toContain('bobby sent a sticker: Wave.');
   });
 
+  test('forwards are not read by default: a forward of an ignored member’s message is not read under the forwarder’s name', async () => {
+    const ignored = await config('reader', { 'ignore-member': 'carol' }).waitForReply();
+    expect(ignored.content).toContain('**forwards:** off');
+    // What carol wrote, forwarded by bobby: Discord's forward says nothing of carol.
+    t.discord.sendMessage({
+      user: 'bobby',
+      channelId: chat(),
+      content: '',
+      forward: { content: 'carol wrote this and is ignored' },
+    });
+    t.discord.sendMessage({ user: 'bobby', channelId: chat(), content: 'after the forward' });
+    await heardMatching(/after the forward/);
+    expect(submitted().join('\n')).not.toMatch(/carol wrote this/);
+    await config('reader', { 'ignore-member': 'carol' }).waitForReply();
+  });
+
   test('a forward is read as "forwarded:", cleaned, attachments named, blocked words screened', async () => {
+    const on = await config('read who', { forwards: true }).waitForReply();
+    expect(on.content).toContain('**forwards:** on');
     t.discord.sendMessage({
       user: 'bobby',
       channelId: chat(),

@@ -712,6 +712,19 @@ describe('ChatReader, edits pass the same blocked-word screen as new messages', 
     expect(reader.stats(GUILD).blocked).toBe(2);
   });
 
+  test('after /config forget the authors’ recent text is gone: the letter that completed the word is read', async () => {
+    for (const letter of ['d', 'a', 'r']) {
+      post('Bobby', letter);
+      await wait(1500);
+    }
+    expect(stage.played).toHaveLength(3);
+    reader.forget(GUILD);
+    post('Bobby', 'n');
+    await wait(1500);
+    expect(stage.played).toHaveLength(4);
+    expect(reader.stats(GUILD).blocked).toBe(0);
+  });
+
   test('an innocent edit is read, and the edited text is what the next message is screened after', async () => {
     post('Bobby', 'd');
     await wait(1500);

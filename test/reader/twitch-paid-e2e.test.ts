@@ -7,7 +7,11 @@
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { defaultTwitchSettings, type TwitchSettings } from '../../src/store/index.ts';
+import {
+  defaultTwitchSettings,
+  KeyvChatVoices,
+  type TwitchSettings,
+} from '../../src/store/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import { FakeTwitch } from '../fake-twitch/index.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
@@ -123,7 +127,8 @@ describe('paid messages first, never stale', () => {
     // the batches is the order of the reading.
     for (const login of ['amy', 'ben', 'cat']) post(login, '!voice george');
     for (const login of ['payer', 'cheery']) post(login, '!voice alice');
-    await storedWhen('voices chosen', (s) => Object.keys(s.voices).length >= 5);
+    const chosen = new KeyvChatVoices(t.bot.store);
+    await until(async () => (await chosen.count(guildId())) >= 5);
     for (const login of ['amy', 'ben', 'cat']) post(login, `${login} chats before the paid ones`);
     post('payer', 'my redemption comes first', { rewardId: REWARD });
     post('cheery', 'Cheer1 my cheer comes first too', { bits: 1 });
@@ -179,7 +184,10 @@ describe('!voice', () => {
     post('voicey', 'now speaking in the chosen voice');
     await heardMatching(/now speaking in the chosen voice/);
     expect(voiceOf(/now speaking in the chosen voice/)).toBe(wanted);
-    expect((await stored()).voices[userIdOf('voicey')]).toBe(wanted);
+    // In the chatter's own record, never the server's.
+    const chosen = new KeyvChatVoices(t.bot.store);
+    expect((await chosen.get(guildId(), userIdOf('voicey')))?.voiceId).toBe(wanted);
+    expect((await stored()).voices).toEqual({});
     const list = await config('twitch list').waitForReply();
     expect(list.content).toMatch(/\d+ chatters? chose (a|their) voice with `!voice`/);
     post('voicey', '!voice no such voice anywhere');
@@ -250,7 +258,8 @@ describe('forgetting the server', () => {
   test('/config forget deletes the chosen voices, the mutes and the reward', async () => {
     post('the_mod', '!tts mute forgotten_troll', { badges: MOD });
     await storedWhen('muted', (s) => s.muted.length > 0);
-    expect(Object.keys((await stored()).voices).length).toBeGreaterThan(0);
+    const chosen = new KeyvChatVoices(t.bot.store);
+    expect(await chosen.count(guildId())).toBeGreaterThan(0);
     const question = await config('forget').waitForReply();
     const confirm = t.discord.clickButton({
       user: 'admin',
@@ -260,5 +269,6 @@ describe('forgetting the server', () => {
     await confirm.waitFor((event) => event.kind === 'edit', 10_000);
     const after = await stored();
     expect(after).toEqual(defaultTwitchSettings());
+    expect(await chosen.count(guildId())).toBe(0);
   });
 });

@@ -5,104 +5,9 @@
  * from each of them.
  */
 import { randomUUID } from 'node:crypto';
-import Keyv from 'keyv';
-import pino from 'pino';
-import { afterEach, describe, expect, test } from 'vitest';
-import {
-  type IncomingMessage,
-  type MessageOrigin,
-  type TwitchOutcome,
-  TwitchSource,
-} from '../../src/reader/index.ts';
-import { KeyvSettingsStore } from '../../src/store/index.ts';
-import { systemClock } from '../../src/tts/index.ts';
-import { TwitchChat } from '../../src/twitch/index.ts';
-import { FakeTwitch } from '../fake-twitch/index.ts';
+import { describe, expect, test } from 'vitest';
 import { until } from '../twitch/support.ts';
-
-const closing: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closing.splice(0)) await close();
-});
-
-/**
- * A source over a fake Twitch; the reader reads every message whose text lacks "skip". The bot
- * is in voice in every server but those of `notInVoice`; `reads` counts settings reads.
- */
-async function world(notInVoice: readonly string[] = []) {
-  const twitch = await FakeTwitch.start();
-  const store = new KeyvSettingsStore(new Keyv());
-  const reads: string[] = [];
-  const settings = {
-    guild: (guildId: string) => {
-      reads.push(guildId);
-      return store.guild(guildId);
-    },
-    updateGuild: store.updateGuild.bind(store),
-  };
-  const logger = pino({ level: 'silent' });
-  const created: IncomingMessage[] = [];
-  const held: { guildId: string; origin: MessageOrigin }[] = [];
-  const withdrawn: string[] = [];
-  const cleared: string[] = [];
-  const counts: TwitchOutcome[] = [];
-  const chat = new TwitchChat({
-    url: twitch.url,
-    logger,
-    clock: systemClock,
-    backoff: { baseMs: 10, maxMs: 80 },
-  });
-  const source = new TwitchSource({
-    chat,
-    settings,
-    voice: {
-      channelOf: (guildId) => (notInVoice.includes(guildId) ? undefined : 'voice-1'),
-      skip: () => false,
-    },
-    voices: async () => [],
-    clock: systemClock,
-    logger,
-    onCount: (outcome) => counts.push(outcome),
-    reader: {
-      created: async (message) => {
-        created.push(message);
-        if (message.content.includes('skip')) return false;
-        held.push({
-          guildId: message.guildId,
-          origin: {
-            messageId: message.id,
-            authorId: message.authorId,
-            channelId: message.channelId,
-          },
-        });
-        return true;
-      },
-      clear: (guildId) => {
-        cleared.push(guildId);
-        return 0;
-      },
-      withdraw: async (guildId, matches) => {
-        const hits = held.filter((h) => h.guildId === guildId && matches(h.origin));
-        for (const hit of hits) {
-          withdrawn.push(`${guildId} ${hit.origin.messageId}`);
-          held.splice(held.indexOf(hit), 1);
-        }
-        return hits.length;
-      },
-    },
-  });
-  closing.push(async () => {
-    await source.close();
-    await twitch.close();
-  });
-  const channels = async (guildId: string, twitchChannels: string[]) => {
-    await store.updateGuild(guildId, (guild) => ({
-      ...guild,
-      reader: { ...guild.reader, twitchChannels },
-    }));
-  };
-  return { twitch, source, created, withdrawn, cleared, counts, channels, reads, store };
-}
+import { world } from './twitch-world.ts';
 
 describe('TwitchSource', () => {
   test('at start, servers with Twitch channels read them; two servers share one JOIN and both get each message', async () => {
@@ -170,7 +75,7 @@ describe('TwitchSource', () => {
 
   test('a server not in voice drops each message before reading its settings (20 servers, 50 messages: no read)', async () => {
     const servers = Array.from({ length: 20 }, (_, i) => `quiet-${i}`);
-    const w = await world(servers);
+    const w = await world({ notInVoice: servers });
     for (const guildId of servers) await w.channels(guildId, ['streamer']);
     await w.source.start(servers);
     await until(() => w.twitch.joined('streamer'));
@@ -220,7 +125,7 @@ describe('TwitchSource', () => {
   });
 
   test('out of voice, a moderator’s chat command is still obeyed; plain chat is still dropped unread', async () => {
-    const w = await world(['quiet']);
+    const w = await world({ notInVoice: ['quiet'] });
     await w.channels('quiet', ['streamer']);
     await w.source.sync('quiet');
     await until(() => w.twitch.joined('streamer'));
@@ -279,5 +184,62 @@ describe('TwitchSource', () => {
     w.twitch.post('streamer', { id: 'o2', login: 'other', userId: '67', text: 'still fine' });
     await until(() => w.created.length === 3);
     expect(w.created.map((m) => m.id)).toEqual(['twitch:t1', 'twitch:o1', 'twitch:o2']);
+  });
+
+  test('a moderator’s mute of the broadcaster is refused; a muted moderator’s !tts resume works', async () => {
+    const w = await world();
+    await w.channels('g1', ['streamer']);
+    await w.source.sync('g1');
+    await until(() => w.twitch.joined('streamer'));
+    const mod = { badges: 'moderator/1' };
+    w.twitch.post('streamer', {
+      id: 'm1',
+      login: 'mod_a',
+      userId: '2',
+      text: '!tts mute streamer',
+      ...mod,
+    });
+    w.twitch.post('streamer', {
+      id: 'm2',
+      login: 'mod_b',
+      userId: '3',
+      text: '!tts mute mod_a',
+      ...mod,
+    });
+    w.twitch.post('streamer', {
+      id: 'm3',
+      login: 'mod_b',
+      userId: '3',
+      text: '!tts pause',
+      ...mod,
+    });
+    await until(async () => (await w.store.guild('g1')).twitch.paused);
+    expect((await w.store.guild('g1')).twitch.muted).toEqual(['mod_a']);
+    // Muted, mod_a still commands: resume and unmute themselves.
+    w.twitch.post('streamer', {
+      id: 'm4',
+      login: 'mod_a',
+      userId: '2',
+      text: '!tts resume',
+      ...mod,
+    });
+    await until(async () => !(await w.store.guild('g1')).twitch.paused);
+    w.twitch.post('streamer', {
+      id: 'm5',
+      login: 'mod_a',
+      userId: '2',
+      text: '!tts unmute mod_a',
+      ...mod,
+    });
+    await until(async () => (await w.store.guild('g1')).twitch.muted.length === 0);
+    const broadcaster = { badges: 'broadcaster/1' };
+    w.twitch.post('streamer', {
+      id: 'b1',
+      login: 'streamer',
+      userId: '1',
+      text: 'still heard',
+      ...broadcaster,
+    });
+    await until(() => w.created.some((m) => m.id === 'twitch:b1'));
   });
 });

@@ -26,6 +26,7 @@ const settings = (change: Partial<TwitchSettings> = {}): TwitchSettings => ({
   ...change,
 });
 const facts = (change: Partial<TwitchFacts> = {}): TwitchFacts => ({
+  channel: 'streamer',
   text: 'hello there',
   login: 'viewer',
   badges: new Set<string>(),
@@ -123,15 +124,12 @@ describe('read modes', () => {
 });
 
 describe('mutes, pause and commands', () => {
-  const badges = fc
-    .subarray(['broadcaster', 'moderator', 'vip', 'subscriber'])
-    .map((b) => new Set(b));
-
-  test('property: a muted chatter is never read nor obeyed, whatever they write', () => {
+  test('property: a muted chatter (neither broadcaster nor moderator) is never read nor obeyed, whatever they write', () => {
+    const plainBadges = fc.subarray(['vip', 'subscriber', 'founder']).map((b) => new Set(b));
     fc.assert(
       fc.property(
         fc.string(),
-        badges,
+        plainBadges,
         fc.constantFrom(...TWITCH_READ_MODES),
         fc.option(fc.integer({ min: 1, max: 10_000 }), { nil: undefined }),
         (text, chatterBadges, read, bits) => {
@@ -149,6 +147,41 @@ describe('mutes, pause and commands', () => {
         },
       ),
     );
+  });
+
+  test('a muted moderator’s !tts still works (resume, unmute), their chat is still not read', () => {
+    const muted = settings({ muted: ['mod'], paused: true });
+    const mod = (text: string) => facts({ text, login: 'Mod', badges: new Set(['moderator']) });
+    expect(twitchTake(mod('!tts resume'), muted)).toEqual({
+      kind: 'command',
+      command: { kind: 'resume' },
+    });
+    expect(twitchTake(mod('!tts unmute mod'), muted)).toEqual({
+      kind: 'command',
+      command: { kind: 'unmute', login: 'mod' },
+    });
+    expect(twitchTake(mod('hello chat'), muted)).toEqual({ kind: 'skip', why: 'muted' });
+  });
+
+  test('the broadcaster is never muted: read, and obeyed, even when their login was stored muted', () => {
+    const muted = settings({ muted: ['streamer'] });
+    const byLogin = facts({ login: 'Streamer', text: 'hi chat' });
+    expect(twitchTake(byLogin, muted).kind).toBe('read');
+    const byBadge = facts({ login: 'streamer', text: '!tts unmute streamer' });
+    expect(twitchTake({ ...byBadge, badges: new Set(['broadcaster']) }, muted)).toEqual({
+      kind: 'command',
+      command: { kind: 'unmute', login: 'streamer' },
+    });
+  });
+
+  test('a moderator’s mute of the broadcaster is refused: nothing stored', () => {
+    const base = defaultTwitchSettings();
+    expect(
+      afterCommand(base, { kind: 'mute', login: 'streamer' }, 'streamer', { muted: 5 }),
+    ).toBeUndefined();
+    expect(
+      afterCommand(base, { kind: 'mute', login: 'troll' }, 'streamer', { muted: 5 })?.muted,
+    ).toEqual(['troll']);
   });
 
   test('property: !tts from a chatter without the broadcaster or moderator badge does nothing and is not read', () => {
@@ -196,66 +229,39 @@ describe('mutes, pause and commands', () => {
 });
 
 describe('afterCommand', () => {
-  const bounds = { voices: 2, muted: 2 };
+  const bounds = { muted: 2 };
   const base = defaultTwitchSettings();
 
-  test('!voice stores the matched voice per user id; !voice alone forgets it; a full list takes no new chatter', () => {
-    const one = afterCommand(base, { kind: 'voice', name: 'lily' }, '11', 'voice-lily', bounds);
-    expect(one?.voices).toEqual({ '11': 'voice-lily' });
+  test('!voice is kept apart (its own records): nothing in the server’s settings', () => {
+    expect(afterCommand(base, { kind: 'voice', name: 'lily' }, 'streamer', bounds)).toBeUndefined();
     expect(
-      afterCommand(base, { kind: 'voice', name: 'nobody' }, '11', undefined, bounds),
-    ).toBeUndefined();
-    const two = afterCommand(one ?? base, { kind: 'voice', name: 'x' }, '22', 'voice-x', bounds);
-    expect(
-      afterCommand(two ?? base, { kind: 'voice', name: 'y' }, '33', 'voice-y', bounds),
-    ).toBeUndefined();
-    expect(
-      afterCommand(two ?? base, { kind: 'voice', name: 'y' }, '11', 'voice-y', bounds)?.voices,
-    ).toEqual({
-      '11': 'voice-y',
-      '22': 'voice-x',
-    });
-    expect(
-      afterCommand(two ?? base, { kind: 'voice', name: undefined }, '11', undefined, bounds)
-        ?.voices,
-    ).toEqual({
-      '22': 'voice-x',
-    });
-    expect(
-      afterCommand(base, { kind: 'voice', name: undefined }, '11', undefined, bounds),
+      afterCommand(base, { kind: 'voice', name: undefined }, 'streamer', bounds),
     ).toBeUndefined();
   });
 
-  test('user ids that name what an object inherits (__proto__, constructor) neither find nor store a voice', () => {
-    const one = afterCommand(base, { kind: 'voice', name: 'lily' }, '11', 'voice-lily', bounds);
-    expect(one).toBeDefined();
-    for (const id of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
-      expect(chosenVoice(one ?? base, id), id).toBeUndefined();
-      const forget = { kind: 'voice', name: undefined } as const;
-      expect(afterCommand(one ?? base, forget, id, undefined, bounds), id).toBeUndefined();
-      const choose = { kind: 'voice', name: 'x' } as const;
-      expect(afterCommand(one ?? base, choose, id, 'voice-x', bounds), id).toBeUndefined();
-    }
-    expect(chosenVoice(one ?? base, '11')).toBe('voice-lily');
-    expect(Object.getPrototypeOf(one?.voices)).toBe(Object.prototype);
+  test('chosen voices an earlier version kept in the record are read; ids an object inherits find nothing', () => {
+    const legacy = settings({ voices: { '11': 'voice-lily' } });
+    expect(chosenVoice(legacy, '11')).toBe('voice-lily');
+    for (const id of ['constructor', '__proto__', 'toString', 'hasOwnProperty'])
+      expect(chosenVoice(legacy, id), id).toBeUndefined();
   });
 
-  test('mute, unmute, pause, resume; skip and unknown store nothing', () => {
-    const muted = afterCommand(base, { kind: 'mute', login: 'troll' }, '1', undefined, bounds);
+  test('mute, unmute, pause, resume; skip, unknown and what changes nothing store nothing', () => {
+    const muted = afterCommand(base, { kind: 'mute', login: 'troll' }, 'streamer', bounds);
     expect(muted?.muted).toEqual(['troll']);
     expect(
-      afterCommand(muted ?? base, { kind: 'mute', login: 'troll' }, '1', undefined, bounds),
+      afterCommand(muted ?? base, { kind: 'mute', login: 'troll' }, 'streamer', bounds),
     ).toBeUndefined();
     expect(
-      afterCommand(muted ?? base, { kind: 'unmute', login: 'troll' }, '1', undefined, bounds)
-        ?.muted,
+      afterCommand(muted ?? base, { kind: 'unmute', login: 'troll' }, 'streamer', bounds)?.muted,
     ).toEqual([]);
-    expect(afterCommand(base, { kind: 'pause' }, '1', undefined, bounds)?.paused).toBe(true);
+    expect(afterCommand(base, { kind: 'pause' }, 'streamer', bounds)?.paused).toBe(true);
     expect(
-      afterCommand(settings({ paused: true }), { kind: 'resume' }, '1', undefined, bounds)?.paused,
+      afterCommand(settings({ paused: true }), { kind: 'resume' }, 'streamer', bounds)?.paused,
     ).toBe(false);
-    expect(afterCommand(base, { kind: 'skip' }, '1', undefined, bounds)).toBeUndefined();
-    expect(afterCommand(base, { kind: 'unknown' }, '1', undefined, bounds)).toBeUndefined();
+    expect(afterCommand(base, { kind: 'resume' }, 'streamer', bounds)).toBeUndefined();
+    expect(afterCommand(base, { kind: 'skip' }, 'streamer', bounds)).toBeUndefined();
+    expect(afterCommand(base, { kind: 'unknown' }, 'streamer', bounds)).toBeUndefined();
   });
 });
 

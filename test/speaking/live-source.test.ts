@@ -82,7 +82,7 @@ async function voiceGuild(decoder?: PcmDecoder) {
       source: liveSource(
         client,
         request,
-        async (id) => void submitted.push(id),
+        { onSubmitted: async (id) => void submitted.push(id) },
         undefined,
         decoder,
       ),

@@ -1,14 +1,15 @@
 /**
  * The daily budget through the speaking service on v3 (the real client against the emulator):
- * concurrent `/say` cannot both take the last of it, and a request resumed after a restart is
- * held against it like any other.
+ * concurrent `/say` cannot both take the last of it, and a request resumed after a restart, or
+ * audio the cache served made again because its address is gone, is held against it like any
+ * other.
  */
 import Keyv from 'keyv';
 import { describe, expect, test } from 'vitest';
 import { PreviewCache } from '../../src/preview/index.ts';
 import { SpeakingService } from '../../src/speaking/index.ts';
-import { KeyvSettingsStore, KeyvUsageLedger } from '../../src/store/index.ts';
-import { billedChars, billedTokens, systemClock } from '../../src/tts/index.ts';
+import { KeyvSettingsStore, KeyvSpeechCacheStore, KeyvUsageLedger } from '../../src/store/index.ts';
+import { billedChars, billedTokens, SpeechCache, systemClock } from '../../src/tts/index.ts';
 import { USER_ONE } from '../../tools/emulator/index.ts';
 import { sentence } from '../tts/emulated.ts';
 import { v3ClientsFor, withEmulator } from '../tts/v3-emulated.ts';
@@ -17,7 +18,7 @@ import { newGuildId, quietLogger } from '../voice/support.ts';
 /** 10 micro-dollars a token: a 40-character text (10 tokens) costs 100. */
 const emu = withEmulator({ usdPerToken: 0.00001 });
 
-async function setup(budgetMicros: number) {
+async function setup(budgetMicros: number, cached = false) {
   const guildId = newGuildId();
   const settings = new KeyvSettingsStore(new Keyv());
   await settings.updateGuild(guildId, (current) => ({
@@ -25,7 +26,15 @@ async function setup(budgetMicros: number) {
     limits: { ...current.limits, dailyBudgetMicros: budgetMicros },
   }));
   const usage = new KeyvUsageLedger(new Keyv());
-  const { clients } = v3ClientsFor(emu(), { streaming: false });
+  const cache = new SpeechCache({
+    store: new KeyvSpeechCacheStore(new Keyv()),
+    ttlMs: 3_600_000,
+    clock: systemClock,
+    onError: (error) => {
+      throw error;
+    },
+  });
+  const { clients } = v3ClientsFor(emu(), { streaming: false, ...(cached ? { cache } : {}) });
   const speaking = new SpeakingService({
     settings,
     apiKeyOf: async (id) => (id === guildId ? USER_ONE.apiKey : undefined),
@@ -87,5 +96,45 @@ describe('the daily budget through the speaking service (v3)', () => {
     const spent = usage.spentToday(guildId, Date.now());
     expect(spent?.tokens).toBe(billedTokens(billedChars(text)));
     expect(await speaking.budgetSpent(guildId)).toBeUndefined();
+  });
+
+  describe('audio the cache served, gone at the vendor (404), made again', () => {
+    const chat = { authors: ['m'], signal: new AbortController().signal };
+    const tokens = billedTokens(billedChars(text));
+
+    /** A chat voice whose second line of `text` came from the cache; the ledger has the first. */
+    async function servedFromCache(budgetMicros: number) {
+      const world = await setup(budgetMicros, true);
+      const voice = await world.speaking.chatVoice(world.guildId, { id: 'm', name: 'M' }, text);
+      await voice.generate(text, chat);
+      const submits = posts();
+      const audioUrl = await voice.generate(text, chat);
+      expect(posts()).toBe(submits);
+      expect(world.usage.spentToday(world.guildId, Date.now())?.tokens).toBe(tokens);
+      return { ...world, voice, audioUrl };
+    }
+
+    test('is billed in the ledger as any generation', async () => {
+      const { guildId, usage, voice, audioUrl } = await servedFromCache(1_000_000);
+      emu().fault({ kind: 'media-404' });
+      const before = posts();
+      const { stream } = await voice.open(audioUrl, chat.signal);
+      await stream.toArray();
+      expect(posts()).toBe(before + 1);
+      expect(usage.spentToday(guildId, Date.now())?.tokens).toBe(2 * tokens);
+    });
+
+    test('is held against the budget: refused, never submitted, once the budget is spent meanwhile', async () => {
+      const cost = tokens * 10;
+      const { guildId, usage, voice, audioUrl } = await servedFromCache(2.5 * cost);
+      // Spent elsewhere meanwhile: what is left cannot pay for the audio again.
+      await usage.record(guildId, 'other', Date.now(), { tokens, micros: cost });
+      emu().fault({ kind: 'media-404' });
+      const before = posts();
+      await expect(voice.open(audioUrl, chat.signal)).rejects.toMatchObject({
+        id: 'daily_budget_left',
+      });
+      expect(posts()).toBe(before);
+    });
   });
 });

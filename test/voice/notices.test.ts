@@ -49,3 +49,15 @@ test('a lost connection without a reason says so in the server’s language', ()
     '(sin motivo indicado)',
   );
 });
+
+test.each([
+  ['en', 'rate_limited', 'Discord rate-limited the bot’s voice connections (code 4021)'],
+  ['de', 'call_terminated', 'Discord hat den Anruf beendet (Code 4022)'],
+  ['ja', 'rate_limited', 'コード4021'],
+] as const)(
+  'a close that is not retried is said in the server’s language: %s %s',
+  (locale, lost, text) => {
+    const notice = leaveNotice('lost', { channelId: '1', idleMs: 0, lost }, translatorFor(locale));
+    expect(notice).toContain(text);
+  },
+);

@@ -154,6 +154,45 @@ describe('voice state that stays true', () => {
     });
   });
 
+  test.each([
+    ['4021 (rate limited)', VoiceCloseCode.RateLimited, /rate-limited.*4021/],
+    ['4022 (call terminated)', VoiceCloseCode.CallTerminated, /ended the call.*4022/],
+  ])(
+    'a %s close ends the session once, told to the channel, never rejoined',
+    async (_, code, said) => {
+      const guildId = newGuildId();
+      const { manager: voice, notices } = manager();
+      // Every session the voice backend opens for the guild: a rejoin opens one more.
+      const opened: string[] = [];
+      const open = server.open.bind(server);
+      server.open = (info) => {
+        if (info.guildId === guildId) opened.push(info.sessionId);
+        return open(info);
+      };
+      try {
+        await voice.join(target(server, guildId));
+        expect(opened).toHaveLength(1);
+        const queued = speak(voice, guildId, client, 'a', sentence(800));
+        server.dropConnections(guildId, code);
+        expect(await queued.ended).toEqual({ state: 'cancelled' });
+        expect(voice.channelOf(guildId)).toBeUndefined();
+        await eventually('no connection', () => connectionsOf(guildId).length === 0);
+        // Long enough for the library's immediate rejoin, and for the first of ours (5 s apart).
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        expect(opened).toHaveLength(1);
+        expect(notices).toEqual([
+          {
+            guildId,
+            textChannelId: target(server, guildId).textChannelId,
+            text: expect.stringMatching(said),
+          },
+        ]);
+      } finally {
+        server.open = open;
+      }
+    },
+  );
+
   test('a transient close (4015) resumes and the session stays', async () => {
     const guildId = newGuildId();
     const { manager: voice, notices } = manager();

@@ -39,6 +39,10 @@ export const VoiceCloseCode = {
   UnknownEncryptionMode: 4016,
   /** The client did not offer DAVE where the server requires it. */
   DaveRequired: 4017,
+  /** Rate limited: Discord says not to reconnect. */
+  RateLimited: 4021,
+  /** The call was terminated (full, or ended): Discord says not to reconnect. */
+  CallTerminated: 4022,
 } as const;
 
 /** A Speaking (op 5) payload the bot sent, with the time it arrived. */
