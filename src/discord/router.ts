@@ -74,6 +74,16 @@ function commandName(interaction: Interaction): string | undefined {
   return undefined;
 }
 
+/** The refusal's identifier for the log (never its text, which can quote the member). */
+function refusalId(error: unknown): string {
+  return error instanceof UserError ? error.id : error instanceof Error ? error.name : 'unknown';
+}
+
+/** The command an interaction came from, for the log. */
+function commandOf(interaction: RepliableInteraction): string | undefined {
+  return interaction.isCommand() ? interaction.commandName : undefined;
+}
+
 /**
  * Tells the user what failed, in their language. Expected failures go to them alone
  * (ephemerally), even when a public reply was already deferred; other
@@ -85,8 +95,14 @@ export async function reportFailure(
   logger: Logger,
 ): Promise<void> {
   const failure = describeFailure(error, translatorFor(interaction.locale));
-  if (failure.incidentId === undefined) logger.info({ err: error }, 'user-facing failure');
-  else logger.error({ err: error, incidentId: failure.incidentId }, 'unexpected failure');
+  if (failure.incidentId === undefined) {
+    // A refusal the member can act on is routine: one line by its id; its stack only at debug.
+    logger.info(
+      { refusal: refusalId(error), command: commandOf(interaction) },
+      'user-facing failure',
+    );
+    logger.debug({ err: error }, 'user-facing failure in full');
+  } else logger.error({ err: error, incidentId: failure.incidentId }, 'unexpected failure');
   const content = failure.text;
   const quiet = { allowedMentions: { parse: [] } };
   try {
