@@ -1,29 +1,27 @@
 /**
- * The composition root: each subsystem builds its own parts (`create…` in its folder), and this
- * file wires them together, logs in, and owns start and stop. The bot's parts, in start order:
- * ffmpeg, the store (with budgets and the secrets), TTS clients, the Discord session, voice, the
- * journal, the speaking service, the resumer, forgetting, the chat reader, then Discord's events
- * and login.
+ * The composition root, read as a table of contents: each folder builds its own parts (its
+ * `create…`), and this file only connects them, in start order: ffmpeg, the store (with budgets
+ * and the secrets), TTS clients, the Discord session, voice, the journal, the speaking service,
+ * the resumer, forgetting, the chat reader and Twitch, then Discord's events and login. What each
+ * part opens is closed in reverse order by one {@link Shutdown}.
  */
 import type Keyv from 'keyv';
-import { decodeToPcm, FfmpegProcesses, findFfmpeg } from './audio/index.ts';
+import { FfmpegProcesses, findFfmpeg } from './audio/index.ts';
 import type { Config } from './config/index.ts';
 import {
   type createDiscordClient,
-  DisallowedIntentsError,
   DiscordSession,
   discordWiring,
   loadCommands,
-  MESSAGE_CONTENT_REFUSED,
 } from './discord/index.ts';
 import { createJournal, createResumer, type PendingResumer } from './durable/index.ts';
 import type { Logger } from './log/index.ts';
-import { type Check, type PrometheusMetrics, timedCheck } from './ops/index.ts';
+import { type Check, type PrometheusMetrics, Shutdown, timedCheck } from './ops/index.ts';
 import { createForgetting } from './privacy/index.ts';
 import { createReader, createTwitchSource } from './reader/index.ts';
 import type { Services } from './services.ts';
 import { createSpeaking } from './speaking/index.ts';
-import { BlocklistCache, loadLanguageDetector } from './speech/index.ts';
+import { BlocklistCache, languageDetectorFor } from './speech/index.ts';
 import { openStore } from './store/index.ts';
 import { type Clock, createTtsClients, systemClock } from './tts/index.ts';
 import { createVoiceManager, type VoiceDependencies, type VoiceService } from './voice/index.ts';
@@ -77,68 +75,31 @@ export async function startBot(
   const { logger, metrics, budgetSharers } = options;
   const clock = options.clock ?? systemClock;
   // What has been opened so far, closed in reverse order by `stop` (also when start-up fails).
-  const opened: (() => Promise<void>)[] = [];
-  const onStop = (close: () => Promise<void>) => void opened.push(close);
-  let stopping: Promise<void> | undefined;
-  let accepting = true;
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      accepting = false;
-      let failure: unknown;
-      // Each step runs even when one before it failed: the store must close whatever happens.
-      for (const close of opened.reverse()) {
-        try {
-          await close();
-        } catch (error) {
-          logger.error({ err: error }, 'a part of the bot did not stop cleanly');
-          failure ??= error;
-        }
-      }
-      if (failure !== undefined) throw failure;
-    })();
-    return stopping;
-  };
+  const shutdown = new Shutdown(logger);
+  const { onStop, stop } = shutdown;
   try {
     const ffmpeg = await findFfmpeg(config.ffmpegPath, logger);
     const commands = await loadCommands();
     const store = await openStore({ config, clock, logger, budgetSharers, onStop });
-    const tts = createTtsClients({
-      config,
-      store,
-      clock,
-      logger,
-      metrics,
-      retryBaseMs: options.ttsRetryBaseMs,
-    });
+    const retryBaseMs = options.ttsRetryBaseMs;
+    const tts = createTtsClients({ config, store, clock, logger, metrics, retryBaseMs });
     onStop(() => tts.saveLearned());
     const discord = new DiscordSession(config);
     onStop(() => discord.destroy());
     const processes = options.processes ?? new FfmpegProcesses();
+    const { translatorOf, notify } = discord;
     const voice = (options.createVoice ?? createVoiceManager)({
-      ffmpegPath: ffmpeg.path,
-      processes,
+      ...{ ffmpegPath: ffmpeg.path, processes, clock, config, translatorOf, notify },
       logger: logger.child({ subsystem: 'voice' }),
-      clock,
-      config,
-      translatorOf: discord.translatorOf,
-      notify: discord.notify,
     });
     onStop(() => voice.destroy());
     const durable = createJournal({ store, voice, clock, logger });
-    const { translatorOf } = discord;
     // One cache of compiled block lists: the reader's early screen and the final one share it.
     const blocklists = new BlocklistCache();
-    // Only v3 takes a language: v2 never loads the identifier (about 50 MB of heap).
-    const detectLanguage =
-      config.ttsApi.version === 'v3' ? await loadLanguageDetector() : undefined;
     const speaking = createSpeaking({
       ...{ config, store, tts, voice, durable, clock, logger, metrics },
-      ...{ translatorOf, blocklists, detectLanguage },
-      decodePcm: (file, pcm, signal) =>
-        decodeToPcm(file.stream, {
-          ...{ ffmpegPath: ffmpeg.path, processes, pcm, signal },
-          extension: file.extension,
-        }),
+      ...{ translatorOf, blocklists, detectLanguage: await languageDetectorFor(config.ttsApi) },
+      audio: { ffmpegPath: ffmpeg.path, processes },
     });
     const resumer = createResumer({ durable, store, tts, voice, speaking, discord, clock, logger });
     // Stopping: nothing interrupted from here on is forgotten; resumed work stops waiting.
@@ -150,12 +111,25 @@ export async function startBot(
     const forget = createForgetting({ config, store, tts, voice, durable, discord, clock, logger });
     onStop(() => forget.scheduler.stop());
     const reader = createReader({
-      ...{ config, store, speaking, voice, discord, clock, logger },
+      config,
+      store,
+      speaking,
+      voice,
+      discord,
+      clock,
+      logger,
       blocklists,
     });
     onStop(async () => reader.close());
     const twitch = createTwitchSource({
-      ...{ config, store, tts, reader, voice, clock, logger, metrics },
+      config,
+      store,
+      tts,
+      reader,
+      voice,
+      clock,
+      logger,
+      metrics,
     });
     onStop(() => twitch.close());
     // A forgotten server's records are gone: its Twitch chat stops being read at once, its
@@ -173,17 +147,14 @@ export async function startBot(
     };
     metrics?.watch(discord.gauges(voice));
     const removals = forget.scheduler;
-    const wire = discordWiring({ commands, services, removals, accepting: () => accepting });
-    const login = () => discord.login(config.discordToken, options.loginTimeoutMs ?? 30_000);
-    wire(discord.client);
-    try {
-      await login();
-    } catch (error) {
-      if (!(error instanceof DisallowedIntentsError)) throw error;
-      logger.error(MESSAGE_CONTENT_REFUSED);
-      wire(await discord.withoutMessages());
-      await login();
-    }
+    const wire = discordWiring({
+      commands,
+      services,
+      removals,
+      accepting: () => shutdown.accepting,
+    });
+    const token = config.discordToken;
+    await discord.connect({ token, timeoutMs: options.loginTimeoutMs ?? 30_000, wire, logger });
     const client = await discord.ready({ commands, store, config, logger });
     const ready = async (): Promise<Check[]> => [
       { name: 'discord', ok: discord.client.isReady() },

@@ -6,9 +6,9 @@ import type { Logger } from '../log/index.ts';
 import type { MetricGauges } from '../ops/index.ts';
 import { ownsGuild } from '../sharding/plan.ts';
 import type { VoiceService, VoiceTarget } from '../voice/index.ts';
-import { createDiscordClient } from './client.ts';
+import { createDiscordClient, MESSAGE_CONTENT_REFUSED } from './client.ts';
 import type { ApiVersion, Command } from './command.ts';
-import { DiscordConnectError, login } from './login.ts';
+import { DisallowedIntentsError, DiscordConnectError, login } from './login.ts';
 import { describeFailure } from './messages.ts';
 import { inviteUrl, requireBotPermissions, VOICE_PERMISSIONS } from './permissions.ts';
 import { registerCommands } from './register.ts';
@@ -37,6 +37,28 @@ export class DiscordSession {
   /** Logs the client in and waits for it to be ready, within `timeoutMs`. */
   login(token: string, timeoutMs: number): Promise<void> {
     return login(this.#client, token, timeoutMs);
+  }
+
+  /**
+   * Wires the client with `wire` and logs it in; when Discord refuses the Message Content intent,
+   * says so and logs in again with a client without it (chat is not read), wired the same.
+   */
+  async connect(deps: {
+    readonly token: string;
+    readonly timeoutMs: number;
+    readonly wire: (client: Client) => void;
+    readonly logger: Logger;
+  }): Promise<void> {
+    const { token, timeoutMs, wire } = deps;
+    wire(this.#client);
+    try {
+      await this.login(token, timeoutMs);
+    } catch (error) {
+      if (!(error instanceof DisallowedIntentsError)) throw error;
+      deps.logger.error(MESSAGE_CONTENT_REFUSED);
+      wire(await this.withoutMessages());
+      await this.login(token, timeoutMs);
+    }
   }
 
   /** Destroys the client and makes one without the Message Content intent (chat is not read). */

@@ -10,3 +10,4 @@ export {
   noMetrics,
   PrometheusMetrics,
 } from './metrics.ts';
+export { Shutdown } from './shutdown.ts';

@@ -1,5 +1,6 @@
 /** The chat reader (streamer mode): what is read, how it sounds, and how a busy chat keeps up. */
 export { batchCost, ChatBacklog, type PendingMessage } from './backlog.ts';
+export type { ChatReaderOptions, ReaderStats } from './chat-reader-options.ts';
 export {
   API_SPEED,
   type ChatSpeed,
@@ -28,7 +29,7 @@ export {
 } from './phrases.ts';
 export { type ChatSpeakingDeps, chatSpeaking } from './port.ts';
 export { type ChatterStanding, hasPriority, PRIORITY_BADGES, priorityFirst } from './priority.ts';
-export { ChatReader, type ChatReaderOptions, type ReaderStats } from './reader.ts';
+export { ChatReader } from './reader.ts';
 export { chorusText, collapseRepeats, type RepeatGroup, repeatKey } from './repeats.ts';
 export { hasMemberSettings, type Speaker, type SpeakerFacts, speakerOf } from './speaker.ts';
 export { type ChatContent, type CleanupOptions, cleanMessage, type SpokenMessage } from './text.ts';

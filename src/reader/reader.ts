@@ -4,108 +4,39 @@
  * queue, and when its turn to generate comes it takes every fresh message it can hold, so a
  * busy chat drains at many messages per generation (see `GuildReader`).
  */
-import { english, type Translator } from '../i18n/index.ts';
+import { english } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
-import { UserError } from '../refusal/index.ts';
-import { BlocklistCache, screenAfter, screenText } from '../speech/index.ts';
-import type { GuildSettings, KeyvMemberSettings, SettingsStore } from '../store/index.ts';
-import type { Clock } from '../tts/index.ts';
+import { BlocklistCache } from '../speech/index.ts';
+import type { ChatReaderOptions, ReaderStats } from './chat-reader-options.ts';
 import { type CrowdPhrases, crowdPhrases } from './crowd-phrases.ts';
 import { readDecision } from './filter.ts';
 import { GuildReader, type MessageOrigin } from './guild-reader.ts';
 import { linePhrases } from './line-phrases.ts';
+import { MessageScreen } from './message-screen.ts';
 import { type ReaderPhrases, readerPhrases } from './phrases.ts';
 import { hasPriority } from './priority.ts';
 import { RecentSaid } from './recent-said.ts';
+import { SkipCounts } from './skip-counts.ts';
 import { hasMemberSettings, type Speaker, speakerOf } from './speaker.ts';
-import { cleanMessage, type SpokenMessage } from './text.ts';
 import type { ChatSpeaking, ChatVoice, IncomingMessage } from './types.ts';
-
-/** Settings of a {@link ChatReader}. */
-export interface ChatReaderOptions {
-  readonly settings: Pick<SettingsStore, 'guild'>;
-  /** Each member's own settings in the server: opted out of being read, their spoken name. */
-  readonly members: Pick<KeyvMemberSettings, 'get'>;
-  readonly speaking: ChatSpeaking;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** The API's shortest text. */
-  readonly minTextLength: number;
-  /**
-   * How long the oldest message of a busy chat waits before a turn starts, so neighbours merge
-   * and a quick delete is free; a quiet chat's message does not wait (see `mergeHoldMs`). Default 1000.
-   */
-  readonly holdMs?: number;
-  /**
-   * Hold a quiet chat's messages too, as before issue 30 (benchmarks compare; tests of the
-   * hold itself). Default false.
-   */
-  readonly holdQuietChat?: boolean;
-  /** Most characters one generation holds. Default 600 (about 40 s of speech). */
-  readonly batchChars?: number;
-  /** Wait before asking a full queue again. Default 2000. */
-  readonly retryMs?: number;
-  /**
-   * Choruses of repeats, chatter shares, priority and speed-ups (issue 19); false reads a busy
-   * chat as before them (benchmarks compare). Default true.
-   */
-  readonly busyChat?: boolean;
-  /** The language of a server (its community locale): the words read around its chat. Default English. */
-  /** Compiled block lists, shared with the speaking path's screen so each list compiles once. */
-  readonly blocklists?: BlocklistCache;
-  readonly translatorOf?: (guildId: string) => Translator;
-}
-
-/** What `/queue` shows about the chat. */
-export interface ReaderStats {
-  /** Messages waiting to be read. */
-  readonly waiting: number;
-  /**
-   * Of those, paid ones (Twitch redemptions and cheers): read first (a chat batch after every
-   * `PAID_RUN` paid ones while chat waits), never dropped as stale.
-   */
-  readonly waitingPaid: number;
-  /** Paid ones that came while the most waited (`PAID_WAITING_MAX`), and waited as plain chat. */
-  readonly paidOverCap: number;
-  /** Messages dropped because they could not be heard within `max-age` of being posted. */
-  readonly droppedStale: number;
-  /** Messages heard within another's reading: repeats said as one ("7 people said LUL"). */
-  readonly collapsed: number;
-  /** Messages not read because of a blocked word (`blocked: skip`) since the bot started. */
-  readonly blocked: number;
-  /** Messages not read because their author joined the server too recently (`new-member-delay`). */
-  readonly newMember: number;
-  /** Messages not read because the speaking path refused them: no key, or the author's chat share used up. */
-  readonly refused: number;
-}
-
-/** What the reader's rules skipped in one server, before a message reached the backlog. */
-interface Skips {
-  blocked: number;
-  newMember: number;
-  refused: number;
-}
-
-/** How often the same refusal of a server's chat is logged again (no key, a share used up). */
-const REFUSAL_LOG_EVERY_MS = 600_000;
 
 /** Reads chat messages of the configured channels aloud, through the speaking path. */
 export class ChatReader {
   readonly #options: ChatReaderOptions;
   readonly #logger: Logger;
   readonly #guilds = new Map<string, GuildReader>();
-  /** Kept apart from the readers, which go when idle: counted since the bot started. */
-  readonly #skips = new Map<string, Skips>();
-  readonly #blocklists: BlocklistCache;
+  /** What the rules kept from being read, per server: kept apart from the readers, which go when idle. */
+  readonly #skips: SkipCounts;
+  /** Messages and names cleaned and screened with the server's blocked words. */
+  readonly #texts: MessageScreen;
   /** Each author's recent text, in servers with blocked words: a word spelled over messages. */
   readonly #recent = new RecentSaid();
-  /** When each server's chat refusal (by reason) was last logged. */
-  readonly #refusalLogged = new Map<string, number>();
 
   constructor(options: ChatReaderOptions) {
     this.#options = options;
     this.#logger = options.logger.child({ component: 'reader' });
-    this.#blocklists = options.blocklists ?? new BlocklistCache();
+    this.#texts = new MessageScreen(options.blocklists ?? new BlocklistCache());
+    this.#skips = new SkipCounts({ clock: options.clock, logger: this.#logger });
   }
 
   /** A new message was posted. Resolves once it is in the backlog (true) or ignored (false). */
@@ -166,9 +97,9 @@ export class ChatReader {
     // What the author said before this message, without its own old text, and after it.
     const before = this.#recent.before(recentKey, at, message.id);
     const after = this.#recent.after(recentKey, at, message.id);
-    const screened = this.#screen(
+    const screened = this.#texts.screen(
       guild,
-      this.#clean(message, guild, phrases),
+      this.#texts.clean(message, guild, phrases),
       crowd,
       before,
       after,
@@ -180,9 +111,9 @@ export class ChatReader {
       const spoken =
         screened === undefined
           ? undefined
-          : this.#inLine(message, guild, screened, phrases, line, before, after);
+          : this.#texts.inLine(message, guild, screened, phrases, line, before, after);
       if (spoken === undefined) {
-        this.#count(guildId, 'blocked');
+        this.#skips.count(guildId, 'blocked');
         this.#logger.debug({ guildId, messageId: message.id }, 'edit not read: blocked word');
         reader.remove(message.id);
         if (guild.blockedWords.length > 0) this.#recent.unsaid(recentKey, message.id, at);
@@ -241,13 +172,13 @@ export class ChatReader {
   forget(guildId: string): void {
     this.#guilds.get(guildId)?.clear();
     this.#recent.forget(`${guildId}:`);
-    this.#skips.delete(guildId);
+    this.#skips.forget(guildId);
   }
 
   /** The server's chat backlog, and what each rule kept from being read, for `/queue`. */
   stats(guildId: string): ReaderStats {
     const reader = this.#guilds.get(guildId);
-    const skips = this.#skips.get(guildId);
+    const skips = this.#skips.of(guildId);
     return {
       waiting: reader?.waiting ?? 0,
       waitingPaid: reader?.waitingPaid ?? 0,
@@ -272,93 +203,6 @@ export class ChatReader {
 
   #crowd(guildId: string): CrowdPhrases {
     return crowdPhrases(this.#options.translatorOf?.(guildId) ?? english);
-  }
-
-  // The speaking path refused a message (no key, the author's share used up): counted for
-  // `/queue`, and logged once per server and reason every ten minutes, not once a message.
-  // Anything else (the store or the API away) is no refusal: not counted as one, and logged as
-  // an error, as often as a refusal is.
-  #refused(guildId: string, error: unknown): void {
-    const refusal = error instanceof UserError;
-    if (refusal) this.#count(guildId, 'refused');
-    const reason = `${guildId}|${refusal ? error.id : 'error'}`;
-    const now = this.#options.clock.now();
-    const last = this.#refusalLogged.get(reason);
-    if (last !== undefined && now - last < REFUSAL_LOG_EVERY_MS) return;
-    this.#refusalLogged.set(reason, now);
-    if (refusal) this.#logger.warn({ err: error, guildId }, 'cannot read chat');
-    else
-      this.#logger.error(
-        { err: error, guildId },
-        'cannot read chat: the voice could not be chosen',
-      );
-  }
-
-  // A composed turn refused under `blocked: skip` (its messages, clean one by one, spell a blocked
-  // word together): its messages count as skipped for a blocked word, as one refused on arrival
-  // does, and it is no failure to warn about. Anything else is left to the turn's own log.
-  #turnFailed(guildId: string, messages: number, error: unknown): boolean {
-    if (!(error instanceof UserError) || error.id !== 'say_blocked') return false;
-    this.#count(guildId, 'blocked', messages);
-    this.#logger.debug({ guildId, messages }, 'turn not read: blocked word');
-    return true;
-  }
-
-  #count(guildId: string, rule: keyof Skips, messages = 1): void {
-    const skips = this.#skips.get(guildId) ?? { blocked: 0, newMember: 0, refused: 0 };
-    skips[rule] += messages;
-    this.#skips.set(guildId, skips);
-  }
-
-  // The message cleaned with `phrases` (its extras, mentions and dictionary in their language).
-  #clean(message: IncomingMessage, guild: GuildSettings, phrases: ReaderPhrases): SpokenMessage {
-    return cleanMessage(message.message, message.names, guild.reader, phrases, guild.dictionary);
-  }
-
-  // `screened` (cleaned and screened with the server's `phrases`) as read in `line`'s language:
-  // unchanged when that is the server's, else cleaned and screened again with its phrases (its
-  // extras and bleeps in that language); undefined when a blocked word keeps it from being read.
-  #inLine(
-    message: IncomingMessage,
-    guild: GuildSettings,
-    screened: SpokenMessage,
-    phrases: ReaderPhrases,
-    line: { readonly phrases: ReaderPhrases; readonly crowd: CrowdPhrases },
-    before: string,
-    after = '',
-  ): SpokenMessage | undefined {
-    if (line.phrases === phrases) return screened;
-    const cleaned = this.#clean(message, guild, line.phrases);
-    return this.#screen(guild, cleaned, line.crowd, before, after);
-  }
-
-  // The message as the server's blocked words allow it: undefined when it is not to be read
-  // (`skip`), else with a "beep" over each blocked word (`bleep`).
-  // With `before`, what the author said just before: a word spelled over their messages is
-  // caught in the one that completes it, even when each is read in a turn of its own (the final
-  // screen of a composed turn sees one turn only). With `after`, what they said after it (an
-  // edit of an older message).
-  #screen(
-    guild: GuildSettings,
-    spoken: SpokenMessage,
-    crowd: CrowdPhrases,
-    before = '',
-    after = '',
-  ): SpokenMessage | undefined {
-    if (guild.blockedWords.length === 0) return spoken;
-    const matcher = this.#blocklists.matcher(guild.blockedWords);
-    const { blocked } = guild.reader;
-    const screened = screenAfter(matcher, before, spoken.text, blocked, crowd.bleep, after);
-    return screened.blocked ? undefined : { ...spoken, text: screened.text };
-  }
-
-  // Any text read aloud (the message, the author's name before it) as the blocked words allow
-  // it: bleeped, or with `skip` undefined (the message is not read).
-  #screenName(guild: GuildSettings, text: string, crowd: CrowdPhrases): string | undefined {
-    if (guild.blockedWords.length === 0) return text;
-    const matcher = this.#blocklists.matcher(guild.blockedWords);
-    const screened = screenText(matcher, text, guild.reader.blocked, crowd.bleep);
-    return screened.blocked ? undefined : screened.text;
   }
 
   // Whether the author is read, and under which name, by their own settings in the server.
@@ -401,7 +245,7 @@ export class ChatReader {
         onCleared: () => {
           if (!created.busy) this.#drop(guildId, created);
         },
-        onTurnFailed: (messages, error) => this.#turnFailed(guildId, messages, error),
+        onTurnFailed: (messages, error) => this.#skips.turnFailed(guildId, messages, error),
       });
       reader = created;
       this.#guilds.set(guildId, reader);
@@ -419,7 +263,7 @@ export class ChatReader {
     const guild = await settings.guild(guildId);
     const decision = readDecision(message, guild.reader, speaking.channelOf(guildId), at);
     if (!decision.read) {
-      if (decision.why === 'new-member') this.#count(guildId, 'newMember');
+      if (decision.why === 'new-member') this.#skips.count(guildId, 'newMember');
       if (decision.why !== 'not-a-read-channel')
         this.#logger.debug({ guildId, messageId: message.id, why: decision.why }, 'not read');
       // Not in voice any more: nothing waiting from before is read later.
@@ -434,15 +278,15 @@ export class ChatReader {
     }
     const phrases = this.#phrases(guildId);
     const crowd = this.#crowd(guildId);
-    const cleaned = this.#clean(message, guild, phrases);
+    const cleaned = this.#texts.clean(message, guild, phrases);
     // A cheer is read with no text of its own ("Bobby cheered 100 bits").
     if (cleaned.text === '' && message.cheer === undefined) return false;
     const recentKey = `${guildId}:${message.authorId}`;
     const before = this.#recent.before(recentKey, at);
-    const screened = this.#screen(guild, cleaned, crowd, before);
-    const authorName = this.#screenName(guild, speaker.name, crowd);
+    const screened = this.#texts.screen(guild, cleaned, crowd, before);
+    const authorName = this.#texts.screenName(guild, speaker.name, crowd);
     if (screened === undefined || authorName === undefined) {
-      this.#count(guildId, 'blocked');
+      this.#skips.count(guildId, 'blocked');
       this.#logger.debug({ guildId, messageId: message.id }, 'not read: blocked word');
       return false;
     }
@@ -458,15 +302,15 @@ export class ChatReader {
     try {
       voice = await speaking.voiceOf(guildId, chatterOf(message), screened.text);
     } catch (error) {
-      this.#refused(guildId, error);
+      this.#skips.refused(guildId, error);
       return false;
     }
     // The voice reads the line in its own language (v3): what the reader adds is in it too.
     const line = linePhrases({ phrases, crowd }, voice.request.language);
-    const spoken = this.#inLine(message, guild, screened, phrases, line, before);
+    const spoken = this.#texts.inLine(message, guild, screened, phrases, line, before);
     // Its own language's words (a link described as "un lien") can trip what the server's passed.
     if (spoken === undefined) {
-      this.#count(guildId, 'blocked');
+      this.#skips.count(guildId, 'blocked');
       this.#logger.debug({ guildId, messageId: message.id }, 'not read: blocked word');
       return false;
     }
@@ -481,7 +325,7 @@ export class ChatReader {
     const name =
       line.crowd === crowd
         ? authorName
-        : (this.#screenName(guild, speaker.name, line.crowd) ?? authorName);
+        : (this.#texts.screenName(guild, speaker.name, line.crowd) ?? authorName);
     reader.settings = guild.reader;
     reader.phrases = phrases;
     reader.crowd = crowd;

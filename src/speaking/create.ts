@@ -1,3 +1,4 @@
+import { decodeToPcm, type FfmpegProcesses } from '../audio/index.ts';
 import type { Config } from '../config/index.ts';
 import type { Translator } from '../i18n/index.ts';
 import type { Logger } from '../log/index.ts';
@@ -7,7 +8,6 @@ import type { BlocklistCache, DetectLanguage } from '../speech/index.ts';
 import { type BotStore, KeyvVoiceAssignments } from '../store/index.ts';
 import type { Clock, TtsClients } from '../tts/index.ts';
 import type { VoiceService } from '../voice/index.ts';
-import type { PcmDecoder } from './live-streams.ts';
 import { dailyLimitOf } from './quota.ts';
 import { SpeakingService } from './service.ts';
 import type { SpeechEnd, SpeechJournal } from './types.ts';
@@ -39,10 +39,13 @@ export function createSpeaking(deps: {
   readonly blocklists?: BlocklistCache | undefined;
   /** Tells a line's language (`loadLanguageDetector`); where absent, script and settings decide. */
   readonly detectLanguage?: DetectLanguage | undefined;
-  /** Decodes a stream's file to PCM (a stream failing mid-way carries on from it); none: it ends there. */
-  readonly decodePcm?: PcmDecoder | undefined;
+  /**
+   * The ffmpeg that decodes a stream's file to PCM (a stream failing mid-way carries on from it)
+   * and the registry of its children; none: it ends there.
+   */
+  readonly audio?: { readonly ffmpegPath: string; readonly processes: FfmpegProcesses } | undefined;
 }): SpeakingService {
-  const { config, store } = deps;
+  const { config, store, audio } = deps;
   const metrics = deps.metrics ?? noMetrics;
   return new SpeakingService({
     settings: store.settings,
@@ -61,6 +64,10 @@ export function createSpeaking(deps: {
     journal: deps.durable.recorder,
     voiceAssignments: new KeyvVoiceAssignments(store.keyv),
     onEnd: (state) => metrics.generation(OUTCOME_OF[state]),
-    decodePcm: deps.decodePcm,
+    decodePcm:
+      audio === undefined
+        ? undefined
+        : (file, pcm, signal) =>
+            decodeToPcm(file.stream, { ...audio, pcm, signal, extension: file.extension }),
   });
 }

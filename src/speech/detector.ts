@@ -14,3 +14,10 @@ export async function loadLanguageDetector(): Promise<DetectLanguage> {
     return { language: result.language, reliable: result.isReliable() };
   };
 }
+
+/** The identifier where the API takes a language (v3); none on v2, which never loads it (about 50 MB of heap). */
+export async function languageDetectorFor(api: {
+  readonly version: string;
+}): Promise<DetectLanguage | undefined> {
+  return api.version === 'v3' ? await loadLanguageDetector() : undefined;
+}

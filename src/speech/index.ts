@@ -7,7 +7,7 @@ export {
   type StepMeter,
 } from './blocklist.ts';
 export { BlocklistCache, type Screened, screenAfter, screenText } from './blocklists.ts';
-export { loadLanguageDetector } from './detector.ts';
+export { languageDetectorFor, loadLanguageDetector } from './detector.ts';
 export { audioDurationMs } from './duration.ts';
 export {
   type DetectLanguage,

@@ -1,20 +1,19 @@
 import { TtsApi } from './api.ts';
 import { type Audio, downloadAudio, type MediaPolicy, openAudio } from './audio.ts';
-import type { BudgetStore, LimitUsage } from './budget.ts';
-import type { Clock } from './clock.ts';
+import type { LimitUsage } from './budget.ts';
+import type { TtsClientOptions } from './client-options.ts';
 import type { GenerationCost } from './cost.ts';
 import { TtsError, unsendableKeyError } from './errors.ts';
-import { API_PRIOR, type EstimatorPrior } from './estimator.ts';
-import { RateGate } from './gate.ts';
-import type { HttpContext } from './http.ts';
+import { API_PRIOR } from './estimator.ts';
 import { isSendableKey, keyId } from './key.ts';
-import { LearnedTimes, type LearnedTimesStore } from './learned-times.ts';
+import { keyHttp } from './key-http.ts';
+import { LearnedTimes } from './learned-times.ts';
 import { liveSpeech, SharedStreams, type VoiceSpeech } from './live.ts';
-import { countingFetch, endpointOf, type TtsMetrics } from './metrics.ts';
 import { PollScheduler } from './poller.ts';
 import { type SpeechControls, type TtsProtocol, V2_CONTROLS } from './protocol.ts';
+import { ServedAddresses } from './served-addresses.ts';
 import { type GenerateOptions, SharedGenerations } from './shared-generation.ts';
-import { type SpeechCache, speechCacheKey } from './speech-cache.ts';
+import { speechCacheKey } from './speech-cache.ts';
 import type {
   FinishedGeneration,
   Model,
@@ -24,51 +23,6 @@ import type {
   Voice,
 } from './types.ts';
 import { VoiceCache } from './voice-cache.ts';
-
-/** Settings shared by the clients of every key. */
-export interface TtsClientOptions {
-  readonly baseUrl: string;
-  readonly media: Omit<MediaPolicy, 'fetch'>;
-  readonly budgets: BudgetStore;
-  readonly clock: Clock;
-  readonly fetch?: typeof fetch;
-  readonly requestTimeoutMs: number;
-  /** Largest JSON answer the API may send; default 1 MiB. */
-  readonly maxResponseBytes?: number | undefined;
-  readonly maxRetries: number;
-  /** The first wait before a retry without `Retry-After`, doubling after; 1 s when absent (see `HttpContext`). */
-  readonly retryBaseMs?: number | undefined;
-  /** Longest wait for rate budget before failing with `quota_exhausted`. */
-  readonly maxBudgetWaitMs: number;
-  readonly pollDeadlineMs: number;
-  readonly pollIntervalMs: { readonly min: number; readonly max: number };
-  readonly voicesTtlMs: number;
-  /** A key's client not asked for this long, with nothing under way, is dropped; default 1 hour. */
-  readonly clientIdleMs?: number | undefined;
-  /** Failures in the background (voice refreshes, transient poll errors, budget updates); never contains the key. */
-  readonly onBackgroundError: (error: unknown) => void;
-  /** Reuses the audio of identical requests; none when absent. */
-  readonly cache?: SpeechCache | undefined;
-  /** Where requests and notice lags are counted; nowhere when absent. */
-  readonly metrics?: TtsMetrics | undefined;
-  /**
-   * What each key's poll timing starts from (default: the API's shape, {@link API_PRIOR}) and
-   * where what it learns is kept across starts (in memory only when absent).
-   */
-  readonly learning?:
-    | {
-        readonly prior?: EstimatorPrior | undefined;
-        readonly store?: LearnedTimesStore | undefined;
-      }
-    | undefined;
-  /** Told of each live stream that failed before its first chunk and fell back to submit-and-poll. */
-  readonly onStreamFallback?: ((error: unknown) => void) | undefined;
-  /** The wire protocol of each key's client, from its HTTP context; v2's `TtsApi` when absent. */
-  readonly protocol?: ((http: HttpContext) => TtsProtocol) | undefined;
-}
-
-/** Cached addresses handed out recently, so a 404 on one can be answered with a fresh generation. */
-const MAX_SERVED = 1000;
 
 /**
  * The TTS API as seen by one key: rate-limited calls, a shared status
@@ -88,17 +42,8 @@ export class TtsClient {
   readonly #sendable: boolean;
   /** Generations waiting for their turn to be submitted, oldest first (they pass the FIFO gate in this order). */
   readonly #waiting = new Set<object>();
-  /**
-   * Audio addresses that came from the cache, with the request that made them and the options
-   * of the call they were served to, whose hold and ledger a regeneration goes through (oldest first).
-   */
-  readonly #served = new Map<
-    string,
-    {
-      readonly request: SpeechRequest;
-      readonly options: Pick<GenerateOptions, 'onSubmitted' | 'holdAgain'>;
-    }
-  >();
+  /** Audio addresses that came from the cache, so a 404 on one is generated afresh as it was served. */
+  readonly #served = new ServedAddresses();
   readonly #shared = new SharedGenerations();
   readonly #sharedStreams = new SharedStreams();
   /** Calls under way; a client with none may be dropped by {@link TtsClients}. */
@@ -108,35 +53,9 @@ export class TtsClient {
     this.keyId = keyId(apiKey);
     this.#sendable = isSendableKey(apiKey);
     this.#options = options;
-    const fetcher = options.fetch ?? globalThis.fetch;
+    const { http, media } = keyHttp(apiKey, this.keyId, options);
+    this.#media = media;
     const { metrics } = options;
-    const apiFetch =
-      metrics === undefined
-        ? fetcher
-        : countingFetch(fetcher, (url) => endpointOf(url, options.baseUrl), metrics);
-    this.#media = {
-      ...options.media,
-      fetch: metrics === undefined ? fetcher : countingFetch(fetcher, () => 'media', metrics),
-    };
-    const gate = new RateGate({
-      store: options.budgets,
-      clock: options.clock,
-      maxWaitMs: options.maxBudgetWaitMs,
-    });
-    const http: HttpContext = {
-      baseUrl: options.baseUrl,
-      apiKey,
-      keyId: this.keyId,
-      gate,
-      clock: options.clock,
-      fetch: apiFetch,
-      timeoutMs: options.requestTimeoutMs,
-      maxResponseBytes: options.maxResponseBytes,
-      maxRetries: options.maxRetries,
-      retryBaseMs: options.retryBaseMs,
-      onBudgetError: options.onBackgroundError,
-      metrics,
-    };
     this.#api = options.protocol === undefined ? new TtsApi(http) : options.protocol(http);
     this.#learned = new LearnedTimes(this.keyId, {
       prior: options.learning?.prior ?? API_PRIOR,
@@ -293,7 +212,7 @@ export class TtsClient {
     const leader = this.#sharedStreams.find(key);
     const joined = leader && (await this.#sharedStreams.join(leader, options));
     if (joined) {
-      this.#serve(joined.audioUrl, request, options);
+      this.#served.serve(joined.audioUrl, request, options);
       return { kind: 'file', finished: joined };
     }
     return this.#sharedStreams.lead(key, options, (own) =>
@@ -330,7 +249,7 @@ export class TtsClient {
     options.signal?.throwIfAborted();
     if (cached === undefined) return undefined;
     this.#options.metrics?.cacheHit();
-    this.#serve(cached.audioUrl, request, options);
+    this.#served.serve(cached.audioUrl, request, options);
     return { generationId: cached.generationId, audioUrl: cached.audioUrl, cached: true };
   }
 
@@ -394,7 +313,7 @@ export class TtsClient {
     if (!(error instanceof TtsError && error.kind === 'not_found') || served === undefined) {
       throw error;
     }
-    this.#served.delete(audioUrl);
+    this.#served.forget(audioUrl);
     const { request, options } = served;
     const { onSubmitted, holdAgain } = options;
     await this.#options.cache?.forget(this.keyId, request);
@@ -407,23 +326,6 @@ export class TtsClient {
       return fresh.audioUrl;
     } finally {
       release?.();
-    }
-  }
-
-  #serve(audioUrl: string, request: SpeechRequest, options: GenerateOptions): void {
-    const { onSubmitted, holdAgain } = options;
-    this.#served.delete(audioUrl);
-    this.#served.set(audioUrl, {
-      request,
-      // Only these: the call's signal and progress end with it.
-      options: {
-        ...(onSubmitted === undefined ? {} : { onSubmitted }),
-        ...(holdAgain === undefined ? {} : { holdAgain }),
-      },
-    });
-    for (const oldest of this.#served.keys()) {
-      if (this.#served.size <= MAX_SERVED) break;
-      this.#served.delete(oldest);
     }
   }
 

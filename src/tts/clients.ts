@@ -4,7 +4,8 @@
  */
 import type { Readable } from 'node:stream';
 import { sniffAudio } from './audio.ts';
-import { TtsClient, type TtsClientOptions } from './client.ts';
+import { TtsClient } from './client.ts';
+import type { TtsClientOptions } from './client-options.ts';
 import { keyId } from './key.ts';
 import type { Model, Voice } from './types.ts';
 

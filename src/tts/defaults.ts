@@ -1,5 +1,5 @@
 import type { BudgetStore } from './budget.ts';
-import type { TtsClientOptions } from './client.ts';
+import type { TtsClientOptions } from './client-options.ts';
 import type { Clock } from './clock.ts';
 import type { TtsMetrics } from './metrics.ts';
 import { type JobSlots, MemoryJobSlots, v3Protocol } from './v3/index.ts';

@@ -10,7 +10,8 @@ export {
   windowWithMargin,
 } from './budget.ts';
 export { FallbackBudgetStore } from './budget-fallback.ts';
-export { TtsClient, type TtsClientOptions } from './client.ts';
+export { TtsClient } from './client.ts';
+export type { TtsClientOptions } from './client-options.ts';
 export { openSniffed, TtsClients } from './clients.ts';
 export { type Clock, systemClock } from './clock.ts';
 export {
