@@ -60,8 +60,9 @@ export function formatDuration(ms: number): string {
   return `${ms}ms`;
 }
 
-const toggle = (list: readonly string[], id: string): string[] =>
-  list.includes(id) ? list.filter((other) => other !== id) : [...list, id];
+/** The deprecated `/config reader` toggle: `id` leaves `list` when on it, else joins it (within its limit). */
+const toggled = (settings: ReaderSettings, list: ReaderList, id: string): string[] =>
+  changeReaderList(settings, list, settings[list].includes(id) ? 'remove' : 'add', id)[list];
 
 /** The reader settings with the given options applied; an option left out keeps its value. */
 export function applyReaderOptions(
@@ -78,11 +79,8 @@ export function applyReaderOptions(
   if (input.emoji !== undefined) next.emoji = input.emoji;
   if (input.spoilers !== undefined) next.spoilers = input.spoilers;
   if (input.blocked !== undefined) next.blocked = input.blocked;
-  if (input.priorityRole !== undefined) {
-    next.priorityRoles = toggle(current.priorityRoles, input.priorityRole);
-    if (next.priorityRoles.length > READER_BOUNDS.priorityRoles)
-      throw new UserError('reader_priority_roles', { max: READER_BOUNDS.priorityRoles });
-  }
+  if (input.priorityRole !== undefined)
+    next.priorityRoles = toggled(current, 'priorityRoles', input.priorityRole);
   if (input.maxSpeed !== undefined) {
     const { min, max } = READER_BOUNDS.maxSpeed;
     // Discord bounds the option already; a stray value is brought within them.
@@ -107,16 +105,10 @@ export function applyReaderOptions(
       throw new UserError('reader_prefixes', { max: READER_BOUNDS.ignorePrefixes });
     next.ignorePrefixes = [...new Set(prefixes)];
   }
-  if (input.ignoreMember !== undefined) {
-    next.ignoredMembers = toggle(current.ignoredMembers, input.ignoreMember);
-    if (next.ignoredMembers.length > READER_BOUNDS.ignored)
-      throw new UserError('reader_ignored_members', { max: READER_BOUNDS.ignored });
-  }
-  if (input.ignoreRole !== undefined) {
-    next.ignoredRoles = toggle(current.ignoredRoles, input.ignoreRole);
-    if (next.ignoredRoles.length > READER_BOUNDS.ignored)
-      throw new UserError('reader_ignored_roles', { max: READER_BOUNDS.ignored });
-  }
+  if (input.ignoreMember !== undefined)
+    next.ignoredMembers = toggled(current, 'ignoredMembers', input.ignoreMember);
+  if (input.ignoreRole !== undefined)
+    next.ignoredRoles = toggled(current, 'ignoredRoles', input.ignoreRole);
   if (input.maxLength !== undefined) {
     const { min, max } = READER_BOUNDS.maxLength;
     if (!Number.isInteger(input.maxLength) || input.maxLength < min || input.maxLength > max)
