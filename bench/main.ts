@@ -11,6 +11,7 @@
  *   npm run bench -- --only pace,dave,quiet,budget   # issues 28, 30, 31: minutes each, by name
  *   npm run bench -- --only coldstart   # the bot freshly started: its first 6 /say
  *   npm run bench -- --only v3,twitch   # issues 21 and 18: v3 streaming, a busy Twitch chat
+ *   npm run bench -- --only voices   # issue 38: 12/24/48 servers speaking at once beside a plain bot
  *   npm run bench -- --quick              # smaller runs, for a quick look (not for the README)
  */
 import { execFileSync } from 'node:child_process';
@@ -115,6 +116,18 @@ const sections: Record<string, () => Promise<Row[]>> = {
   // Issue 31: the busy chat on v3 without and with a daily budget (half its spend).
   budget: () => budgetBench(busyChatPlan),
   // Issue 30: a quiet chat (a message every 10–20 s) heard at once, v2 and v3 (7.5 min: by --only).
+  // Issue 38: 12, 24 and 48 servers speaking at once, beside a plain bot (minutes: by name).
+  voices: async () =>
+    (await import('./many-voices.ts')).manyVoicesBench({
+      servers: quick ? [Number(process.env.BENCH_VOICES_QUICK ?? 4)] : [12, 24, 48],
+      longChars: 158,
+      shortChars: [32, 40, 30, 36],
+      ...(process.env.BENCH_BOT_NODE_OPTIONS === undefined
+        ? {}
+        : { botNodeOptions: process.env.BENCH_BOT_NODE_OPTIONS }),
+    }),
+  // Issue 38: Opus settings for speech, weighed by log-spectral distance to the source and CPU.
+  opus: async () => (await import('./opus-quality.ts')).opusQualityBench(),
   quiet: () => quietChatBench({ messages: quick ? 8 : 30, minGapMs: 10_000, maxGapMs: 20_000 }),
 };
 /**
