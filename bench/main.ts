@@ -15,7 +15,7 @@
  *   npm run bench -- --quick              # smaller runs, for a quick look (not for the README)
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -226,12 +226,22 @@ const report = [
 ].join('\n');
 const out =
   values.out ?? (values.only === undefined ? join(REPO_ROOT, 'bench', 'RESULTS.md') : undefined);
-if (out !== undefined) writeFileSync(out, report);
+if (out !== undefined) writeFileSync(out, report + keptSections(out));
 console.log(table);
 console.log(
   `\n${timings.join(', ')}; total ${totalSeconds} s. ${out === undefined ? 'Not written (--only; give --out to write).' : `Written to ${out}`}`,
 );
 if (failed) process.exitCode = 1;
+
+/**
+ * Sections recorded from runs by name (`--only`), each under a `## By name: …` heading at the
+ * end of the file: the default run rewrites the rest and keeps these.
+ */
+function keptSections(path: string): string {
+  const existing = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const at = existing.indexOf('\n## By name: ');
+  return at === -1 ? '' : existing.slice(at);
+}
 
 function describeMachine() {
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';

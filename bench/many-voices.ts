@@ -17,6 +17,7 @@ import type { FakeDiscord } from '../test/fake-discord/index.ts';
 import { type FakeVoiceServer, fakeVoiceCertificate } from '../test/fake-discord/voice/index.ts';
 import {
   childrenOf,
+  ownCpuMs,
   REPO_ROOT,
   rssOf,
   startLocalStack,
@@ -48,6 +49,8 @@ const PLAIN_BOT_ID = '100000000000000077';
 /** What one side (the bot or the plain bot) did in one round. */
 interface Side {
   readonly cpuMs: number;
+  /** Of `cpuMs`, the node process's own (the rest is ffmpeg's). */
+  readonly nodeMs: number;
   readonly speechMs: number;
   readonly gaps: number[];
   readonly loopP99Ms: number;
@@ -130,13 +133,6 @@ async function runSize(servers: number, plan: ManyVoicesPlan): Promise<Row[]> {
       });
       rows.push(...roundRows(servers, round.name, mine, theirs, load));
     }
-    if (process.env.BENCH_VOICES_DEBUG !== undefined) {
-      for (const l of bot.logs.filter((l) => Number(l.level) >= 40).slice(0, 10)) {
-        process.stderr.write(`${JSON.stringify(l).slice(0, 400)}\n`);
-      }
-      const odd = emulator.requests.filter((r) => r.status !== 200 && r.status !== 201);
-      process.stderr.write(`${odd.map((r) => `${r.endpoint} ${r.status} ${r.path}`).join('\n')}\n`);
-    }
     return rows;
   } finally {
     await plain?.stop();
@@ -146,6 +142,8 @@ async function runSize(servers: number, plan: ManyVoicesPlan): Promise<Row[]> {
 
 function roundRows(servers: number, round: string, mine: Side, theirs: Side, load: number): Row[] {
   const perSecond = (side: Side) => side.cpuMs / (side.speechMs / 1000);
+  const cpuText = (side: Side) =>
+    `${formatNumber(perSecond(side), 1)} ms (node ${formatNumber(side.nodeMs / (side.speechMs / 1000), 1)}, ffmpeg ${formatNumber((side.cpuMs - side.nodeMs) / (side.speechMs / 1000), 1)})`;
   const ratio = perSecond(mine) / perSecond(theirs);
   const what = `${servers} servers, ${round === 'long' ? 'one 9.5 s sentence' : 'four short lines'} each (load ${formatNumber(load, 1)})`;
   const row = (measure: string, ours: string, naive: string, target = '', met?: boolean): Row => ({
@@ -164,8 +162,8 @@ function roundRows(servers: number, round: string, mine: Side, theirs: Side, loa
     {
       ...row(
         'ms CPU per s of speech (node + ffmpeg)',
-        `${formatNumber(perSecond(mine), 1)} ms`,
-        `${formatNumber(perSecond(theirs), 1)} ms`,
+        cpuText(mine),
+        cpuText(theirs),
         atScale ? '≤ 0.6× plain' : '',
         atScale ? meets(ratio, { max: 0.6 }) : undefined,
       ),
@@ -302,6 +300,7 @@ async function speakRound(input: RoundInput): Promise<[Side, Side]> {
   const idle = { ours: treeRss(input.botPid), plain: treeRss(plain.pid) };
   const peak = { ...idle };
   const cpuAtStart = { ours: treeCpuMs(input.botPid), plain: treeCpuMs(plain.pid) };
+  const nodeAtStart = { ours: ownCpuMs(input.botPid), plain: ownCpuMs(plain.pid) };
   const sampler = setInterval(() => {
     peak.ours = Math.max(peak.ours, treeRss(input.botPid));
     peak.plain = Math.max(peak.plain, treeRss(plain.pid));
@@ -310,19 +309,17 @@ async function speakRound(input: RoundInput): Promise<[Side, Side]> {
     round: input.round,
     texts: Object.fromEntries(plain.guildIds.map((id) => [id, texts])),
   });
-  const handles: { lastMessage(): unknown }[] = [];
   void Promise.all(
     discord.guilds.map(async (guild) => {
       for (const [i, text] of texts.entries()) {
         // At most three pending per member (the playing one not counted): the fourth follows the first's sound.
         while (i >= 3 && voiceServer.received(guild.id).arrivals.length === 0) await sleep(20);
-        const handle = discord.slash({
+        discord.slash({
           user: 'member',
           name: 'say',
           channelId: guild.textChannelId,
           options: { text, output: 'voice' },
         });
-        handles.push(handle);
         await sleep(100); // in order, as a chat sends them
       }
     }),
@@ -337,24 +334,25 @@ async function speakRound(input: RoundInput): Promise<[Side, Side]> {
     await sleep(250);
   }
   const ourLoop = await loopP99(input.metrics);
-  if (process.env.BENCH_VOICES_DEBUG !== undefined) {
-    for (const h of handles)
-      process.stderr.write(`${String(JSON.stringify(h.lastMessage())).slice(0, 200)}\n`);
-    process.stderr.write(
-      `${input.round}: expected ${expected}; ours ${ourIds.map((id) => heard(id).length)}; plain ${plain.guildIds.map((id) => heard(id).length)}\n`,
-    );
-  }
   const cpuOurs = treeCpuMs(input.botPid) - cpuAtStart.ours;
+  const nodeOurs = ownCpuMs(input.botPid) - nodeAtStart.ours;
   const plainResult = await plainDone;
   if (plainResult.failed > 0)
     process.stderr.write(`plain bot: ${plainResult.failed} items failed\n`);
   await sleep(500);
   const cpuPlain = treeCpuMs(plain.pid) - cpuAtStart.plain;
+  const nodePlain = ownCpuMs(plain.pid) - nodeAtStart.plain;
   clearInterval(sampler);
-  const side = (ids: readonly string[], cpuMs: number, loop: number, grown: number): Side => {
+  const side = (
+    ids: readonly string[],
+    [cpuMs, nodeMs]: [number, number],
+    loop: number,
+    grown: number,
+  ): Side => {
     const packets = ids.reduce((s, id) => s + heard(id).length, 0);
     return {
       cpuMs,
+      nodeMs,
       speechMs: packets * 20,
       gaps: ids.flatMap((id) => gapsInside(heard(id), itemPackets)),
       loopP99Ms: loop,
@@ -363,8 +361,8 @@ async function speakRound(input: RoundInput): Promise<[Side, Side]> {
     };
   };
   return [
-    side(ourIds, cpuOurs, ourLoop, peak.ours - idle.ours),
-    side(plain.guildIds, cpuPlain, plainResult.loopP99Ms, peak.plain - idle.plain),
+    side(ourIds, [cpuOurs, nodeOurs], ourLoop, peak.ours - idle.ours),
+    side(plain.guildIds, [cpuPlain, nodePlain], plainResult.loopP99Ms, peak.plain - idle.plain),
   ];
 }
 

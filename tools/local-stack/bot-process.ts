@@ -148,6 +148,11 @@ export function treeCpuMs(pid: number): number {
   return ((cpuTicks(pid, true) + kids) * 1000) / TICKS_PER_SECOND;
 }
 
+/** CPU time in ms of the process alone (its own threads, no children), from /proc. */
+export function ownCpuMs(pid: number): number {
+  return (cpuTicks(pid, false) * 1000) / TICKS_PER_SECOND;
+}
+
 /** utime + stime (and the reaped children's when `withReaped`) of a process, in ticks. */
 function cpuTicks(pid: number, withReaped: boolean): number {
   const fields = statFields(pid);
