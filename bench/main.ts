@@ -12,10 +12,11 @@
  *   npm run bench -- --only coldstart   # the bot freshly started: its first 6 /say
  *   npm run bench -- --only voiceflood  # issue 39: 600 `!voice` lines, 2,000 choices stored (CPU per line)
  *   npm run bench -- --only v3,twitch   # issues 21 and 18: v3 streaming, a busy Twitch chat
+ *   npm run bench -- --only voices   # issue 38: 12/24/48 servers speaking at once beside a plain bot
  *   npm run bench -- --quick              # smaller runs, for a quick look (not for the README)
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -123,6 +124,18 @@ const sections: Record<string, () => Promise<Row[]>> = {
   // Issue 31: the busy chat on v3 without and with a daily budget (half its spend).
   budget: () => budgetBench(busyChatPlan),
   // Issue 30: a quiet chat (a message every 10–20 s) heard at once, v2 and v3 (7.5 min: by --only).
+  // Issue 38: 12, 24 and 48 servers speaking at once, beside a plain bot (minutes: by name).
+  voices: async () =>
+    (await import('./many-voices.ts')).manyVoicesBench({
+      servers: quick ? [Number(process.env.BENCH_VOICES_QUICK ?? 4)] : [12, 24, 48],
+      longChars: 158,
+      shortChars: [32, 40, 30, 36],
+      ...(process.env.BENCH_BOT_NODE_OPTIONS === undefined
+        ? {}
+        : { botNodeOptions: process.env.BENCH_BOT_NODE_OPTIONS }),
+    }),
+  // Issue 38: Opus settings for speech, weighed by log-spectral distance to the source and CPU.
+  opus: async () => (await import('./opus-quality.ts')).opusQualityBench(),
   quiet: () => quietChatBench({ messages: quick ? 8 : 30, minGapMs: 10_000, maxGapMs: 20_000 }),
 };
 /**
@@ -222,12 +235,22 @@ const report = [
 ].join('\n');
 const out =
   values.out ?? (values.only === undefined ? join(REPO_ROOT, 'bench', 'RESULTS.md') : undefined);
-if (out !== undefined) writeFileSync(out, report);
+if (out !== undefined) writeFileSync(out, report + keptSections(out));
 console.log(table);
 console.log(
   `\n${timings.join(', ')}; total ${totalSeconds} s. ${out === undefined ? 'Not written (--only; give --out to write).' : `Written to ${out}`}`,
 );
 if (failed) process.exitCode = 1;
+
+/**
+ * Sections recorded from runs by name (`--only`), each under a `## By name: …` heading at the
+ * end of the file: the default run rewrites the rest and keeps these.
+ */
+function keptSections(path: string): string {
+  const existing = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const at = existing.indexOf('\n## By name: ');
+  return at === -1 ? '' : existing.slice(at);
+}
 
 function describeMachine() {
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';

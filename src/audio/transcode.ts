@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { PassThrough, Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { buildTranscodeArgs, type RawPcmInput } from './args.ts';
@@ -30,12 +31,26 @@ export interface TranscodeOptions {
   signal?: AbortSignal | undefined;
   /** Kill ffmpeg when it writes nothing for this long (not counted while the reader lags); default 15 000. */
   stallTimeoutMs?: number | undefined;
+  /**
+   * Scheduling niceness of ffmpeg (0 = the bot's own); default {@link ENCODER_NICENESS}. ffmpeg
+   * runs ahead of playback, so it can yield: the bot's event loop (every server's packets) and
+   * the next ffmpeg being started (the loop waits for its exec) come first.
+   */
+  niceness?: number | undefined;
   /** Time between SIGTERM and SIGKILL; default 1000. */
   killGraceMs?: number | undefined;
   /** Where the child is registered until reaped (the bot's registry, so shutdown can kill it). */
   processes: FfmpegProcesses;
   logger?: TranscodeLogger | undefined;
 }
+
+/**
+ * How much lower than the bot ffmpeg runs. With 24 servers speaking, starting an ffmpeg held the
+ * event loop 20–350 ms while the new child waited its turn behind the encoders already running
+ * (1.4 ms when the machine is idle); every other server's packets waited with it
+ * (docs/design/many-voices.md).
+ */
+export const ENCODER_NICENESS = 10;
 
 /** A running transcode: Ogg/Opus bytes as they are produced, and how it ended. */
 export interface Transcode {
@@ -108,6 +123,7 @@ export function startTranscode(options: TranscodeOptions): WaitingTranscode {
 
   const child = spawn(options.ffmpegPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const pid = child.pid;
+  if (pid !== undefined) lowerPriority(pid, options.niceness ?? ENCODER_NICENESS, logger);
   options.processes.track(child);
   logger?.debug({ pid, args }, 'ffmpeg started');
 
@@ -202,4 +218,14 @@ export function startTranscode(options: TranscodeOptions): WaitingTranscode {
   if (signal?.aborted === true) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
   return { output, done, pid, feed };
+}
+
+/** Lowers a child's scheduling priority; a refusal (a sandbox) only costs smoothness, so it is logged. */
+function lowerPriority(pid: number, niceness: number, logger: TranscodeLogger | undefined): void {
+  if (niceness === 0) return;
+  try {
+    setPriority(pid, niceness);
+  } catch (error) {
+    logger?.debug({ pid, err: error }, 'could not lower ffmpeg priority');
+  }
 }

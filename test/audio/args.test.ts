@@ -53,6 +53,8 @@ describe('buildTranscodeArgs', () => {
     expect(flagValue(args, '-ac')).toBe('2');
     expect(flagValue(args, '-ar')).toBe('48000');
     expect(flagValue(args, '-c:a')).toBe('libopus');
+    // Complexity for speech (half libopus's default CPU, same distance to the source).
+    expect(flagValue(args, '-compression_level')).toBe('3');
     expect(flagValue(args, '-map')).toBe('0:a:0');
     // Input options must come before -i to apply to the input.
     const input = args.indexOf('-i');
@@ -92,6 +94,7 @@ describe('buildTranscodeArgs', () => {
       { normalize: false, rawInput: { format: 'f32le', sampleRate: 0, channels: 1 } },
     ],
     ['zero bitrate', { normalize: false, bitrateKbps: 0 }],
+    ['complexity 11', { normalize: false, complexity: 11 }],
     ['negative duration', { normalize: false, maxDurationMs: -5 }],
     ['NaN probe size', { normalize: false, probeSizeBytes: Number.NaN }],
     ['infinite analyse', { normalize: false, analyzeDurationUs: Number.POSITIVE_INFINITY }],

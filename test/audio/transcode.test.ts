@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -84,6 +84,15 @@ describe('transcodeToOpus', () => {
     expect(state.ended).toBe(true);
     expect(audioBeforeInputEnded).toBe(true);
     expect(output.readableEnded).toBe(true);
+  });
+
+  test('ffmpeg runs at a lower priority than the bot, so starting the next one does not wait behind it', async () => {
+    const transcode = startTranscode({ ...base, normalize: false });
+    const pid = transcode.pid ?? 0;
+    const niceness = getPriority(pid) - getPriority();
+    transcode.feed(Readable.from([sineWav(0.2)]));
+    await transcode.done;
+    expect(niceness).toBe(10);
   });
 
   test('output demuxes into 20 ms Opus packets the way @discordjs/voice reads it', async () => {

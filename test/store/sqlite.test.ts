@@ -16,6 +16,11 @@ afterEach(async () => {
 });
 
 describe('NodeSqliteStore', () => {
+  test('a write does not wait for the disk: WAL with synchronous NORMAL (no fsync per commit)', () => {
+    const store = new NodeSqliteStore(join(dir, 'd.sqlite'));
+    expect(store.durability()).toEqual({ journalMode: 'wal', synchronous: 1 });
+  });
+
   test('values, expiry and deletion through keyv', async () => {
     const keyv = await openKeyv(`sqlite://${join(dir, 'a.sqlite')}`);
     await keyv.set('k', { n: 1 });

@@ -108,10 +108,7 @@ export async function startBotProcess(
     pid,
     logs,
     rssBytes: () => rssOf(pid),
-    cpuMs: () => {
-      const kids = childrenOf(pid).reduce((sum, kid) => sum + cpuTicks(kid, false), 0);
-      return ((cpuTicks(pid, true) + kids) * 1000) / TICKS_PER_SECOND;
-    },
+    cpuMs: () => treeCpuMs(pid),
     children: () => childrenOf(pid),
     stop: (graceMs = 10_000) => stopChild(child, exited, graceMs),
   };
@@ -143,6 +140,17 @@ export function rssOf(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU time in ms of a process, its running children and the children it has reaped (from /proc). */
+export function treeCpuMs(pid: number): number {
+  const kids = childrenOf(pid).reduce((sum, kid) => sum + cpuTicks(kid, false), 0);
+  return ((cpuTicks(pid, true) + kids) * 1000) / TICKS_PER_SECOND;
+}
+
+/** CPU time in ms of the process alone (its own threads, no children), from /proc. */
+export function ownCpuMs(pid: number): number {
+  return (cpuTicks(pid, false) * 1000) / TICKS_PER_SECOND;
 }
 
 /** utime + stime (and the reaped children's when `withReaped`) of a process, in ticks. */

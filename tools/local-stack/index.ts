@@ -12,7 +12,14 @@ import type { ApiVersion, Emulator, EmulatorOptions } from '../emulator/index.ts
 import { type BotProcess, startBotProcess } from './bot-process.ts';
 import { startStackServers } from './servers.ts';
 
-export { type BotProcess, childrenOf, REPO_ROOT, rssOf } from './bot-process.ts';
+export {
+  type BotProcess,
+  childrenOf,
+  ownCpuMs,
+  REPO_ROOT,
+  rssOf,
+  treeCpuMs,
+} from './bot-process.ts';
 export {
   botApiEnv,
   type StackServers,

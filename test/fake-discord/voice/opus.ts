@@ -12,9 +12,33 @@ export function isSilenceFrame(frame: Buffer): boolean {
   return frame.equals(SILENCE_FRAME);
 }
 
+/**
+ * Decoders the WebAssembly memory holds room for before any is used. opusscript keeps views of
+ * that memory made when a decoder is built, and they go stale when it grows: with some twenty
+ * decoders alive, the next one grew it and every older one failed ("memory access out of
+ * bounds"), so a server with many voices heard nothing. Room made once (and freed) is reused.
+ */
+const RESERVED_DECODERS = 160;
+let reserved = false;
+
+function reserveMemory(): void {
+  if (reserved) return;
+  reserved = true;
+  const decoders = Array.from(
+    { length: RESERVED_DECODERS },
+    () => new OpusScript(SAMPLE_RATE, CHANNELS),
+  );
+  for (const decoder of decoders) decoder.delete();
+}
+
 /** Decodes one sender's Opus stream to 48 kHz stereo PCM; Opus decoders keep state per stream. */
 export class OpusStreamDecoder {
-  #decoder: OpusScript | undefined = new OpusScript(SAMPLE_RATE, CHANNELS);
+  #decoder: OpusScript | undefined;
+
+  constructor() {
+    reserveMemory();
+    this.#decoder = new OpusScript(SAMPLE_RATE, CHANNELS);
+  }
 
   /** Decodes one frame and returns the number of samples per channel it holds. */
   decode(frame: Buffer): number {
