@@ -10,18 +10,18 @@ import {
   joinVoiceChannel,
   type PlayerSubscription,
   type VoiceConnection,
-  VoiceConnectionDisconnectReason,
   type VoiceConnectionState,
   VoiceConnectionStatus,
 } from '@discordjs/voice';
 import type { Logger } from '../log/index.ts';
 import type { Clock } from '../tts/index.ts';
+import { causeOf, type DisconnectCause, finalClose, type LostDetail } from './close-causes.ts';
+import { daveGroupFormed, daveReady, daveSessionOf } from './dave-ready.ts';
+import { deadline } from './deadline.ts';
+import { destroyDeferred } from './deferred-destroy.ts';
 import {
-  type DisconnectCause,
-  finalClose,
   type LinkEvent,
   type LinkState,
-  type LostDetail,
   nextLinkState,
   type ReconnectPolicy,
   reconnectPlan,
@@ -41,94 +41,6 @@ export interface VoiceLinkOptions {
    * owner then leaves (and destroys it).
    */
   readonly onLost: (why: string, detail?: LostDetail) => void;
-}
-
-/** Destroys a connection one event-loop turn later (see {@link VoiceLink.destroy}). */
-export function destroyDeferred(connection: VoiceConnection, logger: Logger): Promise<void> {
-  return new Promise((resolve) => {
-    setImmediate(() => {
-      if (connection.state.status !== VoiceConnectionStatus.Destroyed) {
-        try {
-          connection.destroy();
-        } catch (error) {
-          logger.warn({ err: error }, 'destroying the voice connection failed');
-        }
-      }
-      resolve();
-    });
-  });
-}
-
-/**
- * Resolves once the connection's end-to-end encryption (DAVE) group exists, at once when DAVE is
- * not in use. @discordjs/voice 0.19 calls a connection Ready at Session Description, before the
- * MLS group exists, and would send the first frames in plaintext (Discord drops them).
- */
-export function daveGroupFormed(connection: VoiceConnection, signal: AbortSignal): Promise<void> {
-  if (daveReady(connection)) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const done = (): void => {
-      if (!daveReady(connection)) return;
-      finish();
-      resolve();
-    };
-    const abort = (): void => {
-      finish();
-      reject(new Error('the end-to-end encryption (DAVE) handshake did not finish'));
-    };
-    const finish = (): void => {
-      connection.off('transitioned', done);
-      connection.off('stateChange', done);
-      signal.removeEventListener('abort', abort);
-    };
-    connection.on('transitioned', done);
-    connection.on('stateChange', done);
-    signal.addEventListener('abort', abort, { once: true });
-    if (signal.aborted) abort();
-  });
-}
-
-/** True when the connection is Ready and either speaks no DAVE or its DAVE session is ready. */
-function daveReady(connection: VoiceConnection): boolean {
-  const state = connection.state;
-  if (state.status !== VoiceConnectionStatus.Ready) return false;
-  const dave = daveSessionOf(connection);
-  if (!dave || dave.protocolVersion === 0) return true;
-  return dave.session?.ready === true;
-}
-
-/** The library's DAVE session of the connection's current networking, if any. */
-function daveSessionOf(connection: VoiceConnection): DAVESession | undefined {
-  const state = connection.state;
-  const networking = 'networking' in state ? state.networking.state : undefined;
-  return networking && 'dave' in networking ? networking.dave : undefined;
-}
-
-/** An AbortSignal that fires after `ms` on `clock`, or when `parent` aborts. */
-function deadline(clock: Clock, ms: number, parent: AbortSignal): AbortController {
-  const controller = new AbortController();
-  const stop = (): void => controller.abort(parent.reason);
-  parent.addEventListener('abort', stop, { once: true });
-  const release = (): void => parent.removeEventListener('abort', stop);
-  clock.sleep(ms, controller.signal).then(() => {
-    release();
-    controller.abort(new Error(`timed out after ${ms} ms`));
-  }, release);
-  return controller;
-}
-
-function causeOf(state: VoiceConnectionState): DisconnectCause {
-  if (state.status !== VoiceConnectionStatus.Disconnected) return { kind: 'manual' };
-  switch (state.reason) {
-    case VoiceConnectionDisconnectReason.WebSocketClose:
-      return { kind: 'websocket-close', closeCode: state.closeCode };
-    case VoiceConnectionDisconnectReason.AdapterUnavailable:
-      return { kind: 'adapter-unavailable' };
-    case VoiceConnectionDisconnectReason.EndpointRemoved:
-      return { kind: 'endpoint-removed' };
-    default:
-      return { kind: 'manual' };
-  }
 }
 
 /**

@@ -1,5 +1,6 @@
 /** Voice: connections, players and each guild's speech queue, behind `VoiceService`. */
-export { destroyDeferred, VoiceLink, type VoiceLinkOptions } from './connection.ts';
+export type { DisconnectCause } from './close-causes.ts';
+export { VoiceLink, type VoiceLinkOptions } from './connection.ts';
 export {
   type CrashGuardLogger,
   type GuardedProcess,
@@ -7,9 +8,9 @@ export {
   isVoiceKeepAliveRace,
 } from './crash-guard.ts';
 export { createVoiceManager, type VoiceDependencies } from './create.ts';
+export { destroyDeferred } from './deferred-destroy.ts';
 export {
   DEFAULT_RECONNECT_POLICY,
-  type DisconnectCause,
   type LinkEvent,
   type LinkState,
   nextLinkState,

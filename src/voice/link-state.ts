@@ -3,6 +3,7 @@
  * transition function every change goes through, and the reconnect plan for a disconnect.
  * Pure: no timers, no sockets.
  */
+import type { DisconnectCause } from './close-causes.ts';
 
 /** Where a guild's voice link is. `gone` is final: a new `/join` makes a new link. */
 export type LinkState = 'joining' | 'ready' | 'reconnecting' | 'leaving' | 'gone';
@@ -25,30 +26,6 @@ const TRANSITIONS: Readonly<Record<LinkState, Partial<Record<LinkEvent, LinkStat
 /** The state after `event` in `from`; undefined when the move is not allowed (a late event). */
 export function nextLinkState(from: LinkState, event: LinkEvent): LinkState | undefined {
   return TRANSITIONS[from][event];
-}
-
-/** Why the library says the connection is down (its `VoiceConnectionDisconnectReason`, by name). */
-export type DisconnectCause =
-  | { readonly kind: 'websocket-close'; readonly closeCode: number }
-  | { readonly kind: 'adapter-unavailable' }
-  | { readonly kind: 'endpoint-removed' }
-  | { readonly kind: 'manual' };
-
-/** Why a link ended that must not be retried, as the server is told (`notices.lost_<detail>`). */
-export type LostDetail = 'rate_limited' | 'call_terminated';
-
-/**
- * Voice close codes Discord documents as "should not reconnect": 4021, the bot was rate limited;
- * 4022, the call was terminated (a full or ended call). Retrying them only repeats the refusal.
- */
-const FINAL_CLOSE_CODES: ReadonlyMap<number, LostDetail> = new Map([
-  [4021, 'rate_limited'],
-  [4022, 'call_terminated'],
-]);
-
-/** The detail of a voice close code that must not be retried; undefined for any other code. */
-export function finalClose(code: number): LostDetail | undefined {
-  return FINAL_CLOSE_CODES.get(code);
 }
 
 /** What to do about a disconnect. */

@@ -1,6 +1,6 @@
 /** Why the bot left a voice channel, and what it tells the guild about it. */
 import { english, type Translator } from '../i18n/index.ts';
-import type { LostDetail } from './link-state.ts';
+import type { LostDetail } from './close-causes.ts';
 
 /**
  * Why a guild's voice session ended. `command`: `/leave`; `idle`: nothing to say for a while;
