@@ -2,7 +2,7 @@
 import { type VoiceConnection, VoiceConnectionStatus } from '@discordjs/voice';
 import type { Logger } from '../log/index.ts';
 
-/** Destroys a connection one event-loop turn later (see {@link VoiceLink.destroy}). */
+/** Destroys a connection one event-loop turn later (see `VoiceLink.destroy`). */
 export function destroyDeferred(connection: VoiceConnection, logger: Logger): Promise<void> {
   return new Promise((resolve) => {
     setImmediate(() => {
