@@ -17,6 +17,7 @@ import type { FakeDiscord } from '../test/fake-discord/index.ts';
 import { type FakeVoiceServer, fakeVoiceCertificate } from '../test/fake-discord/voice/index.ts';
 import {
   childrenOf,
+  keyAndJoinEvery,
   ownCpuMs,
   REPO_ROOT,
   rssOf,
@@ -104,9 +105,10 @@ async function runSize(servers: number, plan: ManyVoicesPlan): Promise<Row[]> {
   const { discord, voiceServer, bot, emulator } = stack;
   let plain: PlainBot | undefined;
   try {
-    await joinAll(
+    await keyAndJoinEvery(
       discord,
       ours.map((u) => u.apiKey),
+      60_000,
     );
     plain = await startPlainBot(
       voiceServer,
@@ -195,25 +197,6 @@ function roundRows(servers: number, round: string, mine: Side, theirs: Side, loa
 function spokenText(n: number, i: number): string {
   const words = `Line ${i} of the chat is read aloud here for everyone in the voice channel. `;
   return words.repeat(Math.ceil(n / words.length) + 1).slice(0, n);
-}
-
-async function joinAll(discord: FakeDiscord, keys: readonly string[]): Promise<void> {
-  await Promise.all(
-    discord.guilds.map(async (guild, i) => {
-      const handle = await discord
-        .slash({
-          user: 'admin',
-          name: 'config',
-          subcommand: 'api-key',
-          channelId: guild.textChannelId,
-        })
-        .submitModal({ 'api-key': keys[i] ?? '' });
-      await handle.waitFor((event) => event.kind === 'edit', 60_000);
-      await discord
-        .slash({ user: 'member', name: 'join', channelId: guild.textChannelId })
-        .waitForReply(60_000);
-    }),
-  );
 }
 
 interface PlainBot {

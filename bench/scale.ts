@@ -4,7 +4,7 @@
  * (ffmpeg included) and how evenly the packets arrive.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startLocalStack } from '../tools/local-stack/index.ts';
+import { keyAndJoinEvery, startLocalStack } from '../tools/local-stack/index.ts';
 import { benchText, benchUser } from './emulator-log.ts';
 import { formatNumber, jitterMs, meets, oursRow, percentile, type Row } from './stats.ts';
 
@@ -72,21 +72,10 @@ async function speakingRows(plan: ScalePlan): Promise<Row[]> {
   });
   const { discord, voiceServer, bot } = stack;
   try {
-    await Promise.all(
-      discord.guilds.map(async (guild, i) => {
-        const handle = await discord
-          .slash({
-            user: 'admin',
-            name: 'config',
-            subcommand: 'api-key',
-            channelId: guild.textChannelId,
-          })
-          .submitModal({ 'api-key': users[i]?.apiKey ?? '' });
-        await handle.waitFor((event) => event.kind === 'edit', 30_000);
-        await discord
-          .slash({ user: 'member', name: 'join', channelId: guild.textChannelId })
-          .waitForReply(30_000);
-      }),
+    await keyAndJoinEvery(
+      discord,
+      users.map((user) => user.apiKey),
+      30_000,
     );
     // About 40 s of audio each (the emulator's tone lasts 60 ms per character at speed 1).
     const sayIn = (guild: { textChannelId: string }) =>

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { EmulatorUser } from '../../tools/emulator/index.ts';
 import { SECONDS_PER_CHAR } from '../../tools/emulator/wav.ts';
+import { keyAndJoinEvery } from '../../tools/local-stack/index.ts';
 import { startTestBot, type TestBot } from '../support/bot-harness.ts';
 
 const SERVERS = 24;
@@ -25,21 +26,10 @@ beforeAll(async () => {
       guilds: users.map(() => ({ voiceStates: [{ user: 'member', channel: 'Voice' }] })),
     },
   });
-  await Promise.all(
-    t.discord.guilds.map(async (guild, i) => {
-      const handle = await t.discord
-        .slash({
-          user: 'admin',
-          name: 'config',
-          subcommand: 'api-key',
-          channelId: guild.textChannelId,
-        })
-        .submitModal({ 'api-key': users[i]?.apiKey ?? '' });
-      await handle.waitFor((event) => event.kind === 'edit', 60_000);
-      await t.discord
-        .slash({ user: 'member', name: 'join', channelId: guild.textChannelId })
-        .waitForReply(60_000);
-    }),
+  await keyAndJoinEvery(
+    t.discord,
+    users.map((user) => user.apiKey),
+    60_000,
   );
 }, 120_000);
 afterAll(async () => {

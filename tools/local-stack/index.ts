@@ -87,3 +87,30 @@ export async function setApiKey(discord: FakeDiscord, apiKey: string): Promise<v
     .submitModal({ 'api-key': apiKey });
   await reply.waitFor((event) => event.kind === 'edit', 20_000);
 }
+
+/**
+ * Every server of the fake Discord sets its own key (`keys[i]` for the i-th) and brings the bot
+ * into its member's voice channel with `/join`, all at once: many servers ready to speak.
+ */
+export async function keyAndJoinEvery(
+  discord: FakeDiscord,
+  keys: readonly string[],
+  timeoutMs: number,
+): Promise<void> {
+  await Promise.all(
+    discord.guilds.map(async (guild, i) => {
+      const handle = await discord
+        .slash({
+          user: 'admin',
+          name: 'config',
+          subcommand: 'api-key',
+          channelId: guild.textChannelId,
+        })
+        .submitModal({ 'api-key': keys[i] ?? '' });
+      await handle.waitFor((event) => event.kind === 'edit', timeoutMs);
+      await discord
+        .slash({ user: 'member', name: 'join', channelId: guild.textChannelId })
+        .waitForReply(timeoutMs);
+    }),
+  );
+}
