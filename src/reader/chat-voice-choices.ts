@@ -119,7 +119,11 @@ export class ChatVoiceChoices {
     const voiceId = own?.voiceId ?? chosenVoice(guild.twitch, userId);
     if (voiceId === undefined) return undefined;
     if (guild.reader.chatVoices !== 'any') {
-      const voices = await this.#options.voices(guildId).catch(() => []);
+      // Without the key's voice list the choice cannot be checked: the automatic voice reads instead.
+      const voices = await this.#options.voices(guildId).catch((error: unknown) => {
+        logger.debug({ err: error, guildId }, 'voices for a chosen voice could not be listed');
+        return [];
+      });
       if (!pickableVoices(voices, 'automatic').some((voice) => voice.voiceId === voiceId))
         return undefined;
     }
