@@ -139,6 +139,11 @@ export class SpeechEncoder {
     child.stdout.pipe(demuxer);
   }
 
+  /** Whether ffmpeg runs and takes items (none may be given while one is fed: see {@link usable}). */
+  get alive(): boolean {
+    return this.#failure === undefined && !this.#closed;
+  }
+
   /** Whether another item can be given: ffmpeg runs, no item is being fed, no close asked for. */
   get usable(): boolean {
     return this.#failure === undefined && !this.#closed && !this.#feeding;
@@ -294,7 +299,7 @@ export class SpeechEncoder {
 
   #onStall(): void {
     this.#stall = undefined;
-    this.#kill(new FfmpegError('stalled', `ffmpeg gave no packet for ${this.#stallTimeoutMs} ms`));
+    this.#kill(new FfmpegError('stalled', `ffmpeg produced no output for ${this.#stallTimeoutMs} ms`));
   }
 
   #kill(error: FfmpegError): void {

@@ -221,7 +221,11 @@ export function startTranscode(options: TranscodeOptions): WaitingTranscode {
 }
 
 /** Lowers a child's scheduling priority; a refusal (a sandbox) only costs smoothness, so it is logged. */
-export function lowerPriority(pid: number, niceness: number, logger: TranscodeLogger | undefined): void {
+export function lowerPriority(
+  pid: number,
+  niceness: number,
+  logger: TranscodeLogger | undefined,
+): void {
   if (niceness === 0) return;
   try {
     setPriority(pid, niceness);

@@ -3,7 +3,7 @@
  * raw PCM (no ffmpeg started to parse a container). Only the plain layouts a speech service
  * sends: 16-bit integer or 32-bit float PCM; anything else is left to ffmpeg.
  */
-import { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import type { RawPcmInput } from './args.ts';
 
 /** How far a header may run before the samples (a long LIST chunk, padding). */
@@ -82,7 +82,13 @@ function ascii(bytes: Uint8Array, at: number): string {
 
 /** A WAV read: its samples alone as a stream; or, when not one we read, every byte as it came. */
 export type WavRead =
-  | { readonly kind: 'pcm'; readonly format: RawPcmInput; readonly pcm: Readable }
+  | {
+      readonly kind: 'pcm';
+      readonly format: RawPcmInput;
+      readonly pcm: Readable;
+      /** The header and then the samples: the file for ffmpeg after all (instead of `pcm`). */
+      readonly whole: () => Readable;
+    }
   | { readonly kind: 'other'; readonly why: string; readonly file: Readable };
 
 /**
@@ -104,15 +110,17 @@ export async function readWav(file: Readable): Promise<WavRead> {
     const bytes = Buffer.concat(head, length);
     if (header.kind === 'layout') {
       const { format, dataOffset, dataBytes } = header.layout;
-      return { kind: 'pcm', format, pcm: samplesOf(bytes.subarray(dataOffset), file, dataBytes) };
+      const pcm = continued(bytes.subarray(dataOffset), file, dataBytes);
+      const whole = (): Readable => continued(bytes.subarray(0, dataOffset), pcm);
+      return { kind: 'pcm', format, pcm, whole };
     }
     const why = header.kind === 'other' ? header.why : 'no samples in the first 64 KiB';
-    return { kind: 'other', why, file: replay(bytes, file) };
+    return { kind: 'other', why, file: continued(bytes, file) };
   }
   return {
     kind: 'other',
     why: 'the file ended in its header',
-    file: replay(Buffer.concat(head), file),
+    file: continued(Buffer.concat(head), file),
   };
 }
 
@@ -155,40 +163,45 @@ function nextChunk(stream: Readable): Promise<Buffer | null> {
   });
 }
 
-/** `first` then the rest of `rest`, up to `limit` bytes in all (undefined: all). */
-function samplesOf(first: Buffer, rest: Readable, limit: number | undefined): Readable {
+/**
+ * `first` and then what `rest` still gives, up to `limit` bytes in all (undefined: all); reads
+ * follow the reader. Destroying what is returned destroys `rest` at once (a skipped item lets its
+ * download go), and an error of `rest` reaches it.
+ */
+function continued(first: Buffer, rest: Readable, limit?: number): Readable {
   let left = limit ?? Number.POSITIVE_INFINITY;
+  const out = new PassThrough({
+    // At once, not on 'close' a tick later: a skipped item lets its download go.
+    destroy: (error, callback) => {
+      if (!rest.destroyed) rest.destroy();
+      callback(error);
+    },
+  });
   const cut = (chunk: Buffer): Buffer => {
     const part = chunk.subarray(0, Math.min(chunk.length, left));
     left -= part.length;
     return part;
   };
-  async function* take(): AsyncGenerator<Buffer> {
-    const head = cut(first);
-    if (head.length > 0) yield head;
-    if (left <= 0) return;
-    for await (const chunk of rest as AsyncIterable<Buffer>) {
-      if (left <= 0) return;
-      const part = cut(chunk);
-      if (part.length > 0) yield part;
-    }
+  const onData = (chunk: Buffer): void => {
+    const part = cut(chunk);
+    if (part.length > 0 && !out.write(part)) rest.pause();
+    if (left <= 0) finish();
+  };
+  const finish = (): void => {
+    rest.off('data', onData);
+    out.end();
+    rest.destroy();
+  };
+  out.on('drain', () => rest.resume());
+  rest.once('error', (error) => out.destroy(error));
+  rest.once('end', () => out.end());
+  const head = cut(first);
+  if (head.length > 0) out.write(head);
+  if (left <= 0) finish();
+  else {
+    rest.on('data', onData);
+    // Reading the header left the stream paused: a 'data' listener alone does not start it.
+    rest.resume();
   }
-  return linked(Readable.from(take(), { objectMode: false }), rest);
-}
-
-/** `first` and then everything `rest` still gives. */
-function replay(first: Buffer, rest: Readable): Readable {
-  async function* all(): AsyncGenerator<Buffer> {
-    if (first.length > 0) yield first;
-    for await (const chunk of rest as AsyncIterable<Buffer>) yield chunk;
-  }
-  return linked(Readable.from(all(), { objectMode: false }), rest);
-}
-
-/** Destroying `outer` destroys `inner` too (a skipped item lets its download go). */
-function linked(outer: Readable, inner: Readable): Readable {
-  outer.once('close', () => {
-    if (!inner.destroyed) inner.destroy();
-  });
-  return outer;
+  return out;
 }

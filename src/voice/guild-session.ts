@@ -1,7 +1,8 @@
 /**
  * One guild's voice session: its link, audio player and speech queue, and the driver that
- * generates items near the head, plays them in turn and reports their progress. The ffmpeg runs
- * started ahead of an item's turn are {@link WarmTranscodes}' job (`warm.ts`).
+ * generates items near the head, plays them in turn and reports their progress. How an item's
+ * audio becomes Opus packets (the guild's long-lived encoder, or an ffmpeg of its own started
+ * ahead) is {@link ItemEncoders}' job (`encoders.ts`).
  */
 import type { Readable } from 'node:stream';
 import { type AudioPlayer, type AudioPlayerState, AudioPlayerStatus } from '@discordjs/voice';
@@ -16,17 +17,15 @@ import {
 } from '../queue/index.ts';
 import type { Clock } from '../tts/index.ts';
 import type { VoiceLink } from './connection.ts';
+import { ItemEncoders, type OpenedSpeech, PcmFormats } from './encoders.ts';
 import {
-  feedSpeech,
   LIVE_START_PACKETS,
   type PlaybackOptions,
-  type PreparedSpeech,
   type WarmSlots,
   whenPlayable,
 } from './playback.ts';
 import type { QueueEntry, SpeakOutcome, SpeakRequest } from './types.ts';
 import { ItemUpdates } from './updates.ts';
-import { WarmTranscodes } from './warm.ts';
 
 /** Settings of a {@link GuildSession}. */
 export interface GuildSessionOptions {
@@ -37,6 +36,10 @@ export interface GuildSessionOptions {
   readonly playback: PlaybackOptions;
   /** Shared cap on ffmpeg processes started ahead of their audio; none started ahead when absent. */
   readonly warmSlots?: WarmSlots | undefined;
+  /** The PCM formats items came in lately, shared by the bot's sessions (a new one's encoder starts in it). */
+  readonly formats?: PcmFormats | undefined;
+  /** How long the guild's encoder stays after its last item; `ENCODER_IDLE_MS` when absent. */
+  readonly encoderIdleMs?: number | undefined;
   readonly idleMs: number;
   readonly maxQueueLength: number;
   readonly maxPerRequester?: number | undefined;
@@ -51,7 +54,7 @@ interface Current {
   readonly startedAt: number;
   readonly expectedMs: number;
   /** Set once the player plays the item's resource. */
-  opened?: PreparedSpeech;
+  opened?: OpenedSpeech;
   /** The audio fed to ffmpeg: when it failed (a download or stream cut off), that is why the item did. */
   input?: Readable;
   error?: unknown;
@@ -80,7 +83,7 @@ export class GuildSession {
   /** Each item's generation, aborted when the item leaves (so what a source holds is let go). */
   readonly #generations = new Map<string, AbortController>();
   readonly #audioUrls = new Map<string, string>();
-  readonly #warm: WarmTranscodes;
+  readonly #encoders: ItemEncoders;
   #current: Current | undefined;
   #idle: AbortController | undefined;
   #closed = false;
@@ -91,9 +94,11 @@ export class GuildSession {
     this.#logger = options.logger.child({ guildId: options.link.guildId });
     this.#player = options.player;
     this.#updates = new ItemUpdates(this.#logger);
-    this.#warm = new WarmTranscodes({
+    this.#encoders = new ItemEncoders({
       playback: options.playback,
       slots: options.warmSlots,
+      formats: options.formats ?? new PcmFormats(),
+      idleMs: options.encoderIdleMs,
       logger: this.#logger,
       onFailed: (itemId, error) => {
         if (this.#current?.itemId === itemId) this.#current.error ??= error;
@@ -197,9 +202,9 @@ export class GuildSession {
       this.#player.off('stateChange', this.#onPlayerState);
       this.#player.off('error', this.#onPlayerError);
       this.#player.stop(true);
-      this.#warm.dropAll(new Error('voice session closed'));
+      this.#encoders.close(new Error('voice session closed'));
     }
-    await this.#warm.settled();
+    await this.#encoders.settled();
   }
 
   #pump(): void {
@@ -227,7 +232,7 @@ export class GuildSession {
       (error: unknown) => {
         this.#generations.delete(item.id);
         if (controller.signal.aborted) return; // skipped, cancelled or left: nothing to report
-        this.#warm.drop(item.id, error);
+        this.#encoders.drop(item.id, error);
         this.#logger.warn({ err: error, itemId: item.id }, 'speech generation failed');
         if (this.#queue.markFailed(item.id, reasonOf(error)).ok) {
           this.#updates.end(item.id, { state: 'failed', error });
@@ -242,7 +247,7 @@ export class GuildSession {
     const next = this.#queue.order()[0]?.item;
     if (next === undefined) return;
     if (next.state !== 'generating' && next.state !== 'ready') return;
-    this.#warm.startAhead(next.id, next.payload.source.rawFormatOf?.());
+    this.#encoders.startAhead(next.id, next.payload.source.rawFormatOf?.());
   }
 
   /** Estimated start of the requester's first pending item (now when they have none). */
@@ -260,39 +265,41 @@ export class GuildSession {
   #play(item: QueueItem<SpeakRequest>): void {
     const audioUrl = this.#audioUrls.get(item.id);
     this.#audioUrls.delete(item.id);
-    // A live stream reads raw PCM, a file is probed: ffmpeg started for the other kind is replaced.
-    const raw = audioUrl === undefined ? undefined : item.payload.source.rawFormatOf?.(audioUrl);
-    const warm = this.#warm.take(item.id, raw);
     const current: Current = {
       itemId: item.id,
-      controller: warm.controller,
+      controller: new AbortController(),
       startedAt: this.#options.clock.now(),
       expectedMs: expectedMsOf(item.payload),
     };
     this.#current = current;
     this.#updates.playing(item.id);
     if (audioUrl === undefined) {
+      this.#encoders.drop(item.id, new Error('no audio'));
       current.error = new Error('the item was ready without an audio address');
       this.#endPlayback(current);
       return;
     }
-    const { prepared } = warm;
-    feedSpeech(prepared, item.payload.source, audioUrl, current.controller.signal)
-      .then((input) => {
-        current.input = input;
+    const live = item.payload.source.rawFormatOf?.(audioUrl) !== undefined;
+    const { signal } = current.controller;
+    let opened: OpenedSpeech | undefined;
+    this.#encoders
+      .open(item.id, item.payload.source, audioUrl, signal)
+      .then((speech) => {
+        opened = speech;
+        current.input = speech.input;
         // A live stream gathers some slack first; a file is all there and starts at once.
-        if (raw === undefined) return whenPlayable(prepared.resource);
-        return whenPlayable(prepared.resource, LIVE_START_PACKETS, prepared.transcode.done);
+        if (!live) return whenPlayable(speech.resource);
+        return whenPlayable(speech.resource, LIVE_START_PACKETS, speech.done);
       })
       .then(async (playable) => {
-        if (this.#current !== current) return;
+        if (this.#current !== current || opened === undefined) return;
         if (playable) {
-          current.opened = prepared;
-          this.#player.play(prepared.resource);
+          current.opened = opened;
+          this.#player.play(opened.resource);
           return;
         }
-        // No packet at all: a failed ffmpeg says why; a clean but empty output is an error too.
-        await prepared.transcode.done.catch(() => undefined);
+        // No packet at all: a failed encoding says why; a clean but empty output is an error too.
+        await opened.done.catch(() => undefined);
         current.error ??= new Error('the audio ended before any sound');
         this.#endPlayback(current);
       })
@@ -334,7 +341,7 @@ export class GuildSession {
     this.#generations.get(itemId)?.abort(reason);
     this.#generations.delete(itemId);
     this.#audioUrls.delete(itemId);
-    this.#warm.drop(itemId, reason);
+    this.#encoders.drop(itemId, reason);
     const current = this.#current;
     if (previous === 'playing' && current?.itemId === itemId) {
       this.#current = undefined;

@@ -1,20 +1,16 @@
 /**
- * Turns a finished generation's address into something the audio player can play: the audio
- * streams from its address into ffmpeg and out as Ogg/Opus, so playback starts before the
- * download ends and no Opus encoding happens in JavaScript. ffmpeg is started ahead, while the
- * speech is still generating, since loading it takes longer than the download itself.
+ * Playback's parts: an ffmpeg of an item's own with the player's resource on its output (for
+ * files that are not PCM, `encoders.ts` decides), when a resource may start, and the shared cap
+ * on ffmpeg processes started ahead. No Opus encoding happens in JavaScript.
  */
-import type { Readable } from 'node:stream';
 import { type AudioResource, createAudioResource, StreamType } from '@discordjs/voice';
 import {
-  demuxerFor,
   type FfmpegProcesses,
   type RawPcmInput,
   startTranscode,
   type WaitingTranscode,
 } from '../audio/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { SpeechSource } from './types.ts';
 
 /** How speech is transcoded for playback. */
 export interface PlaybackOptions {
@@ -55,30 +51,6 @@ export function prepareSpeech(
   });
   const resource = createAudioResource(transcode.output, { inputType: StreamType.OggOpus });
   return { resource, transcode };
-}
-
-/**
- * Opens the audio at `audioUrl` (through the source, e.g. the TTS client's media checks, which
- * sniff its format from the first bytes) and feeds it to the waiting ffmpeg; resolves with the
- * stream fed once the download has begun (its `errored` tells why the audio itself failed).
- * Audio in a format we do not play never reaches ffmpeg. Reads follow playback: nothing is
- * fetched faster than ffmpeg and the player take it.
- */
-export async function feedSpeech(
-  prepared: PreparedSpeech,
-  source: Pick<SpeechSource, 'open'>,
-  audioUrl: string,
-  signal: AbortSignal,
-): Promise<Readable> {
-  const { stream: input, extension, raw } = await source.open(audioUrl, signal);
-  // Raw PCM reaches only an ffmpeg started for it (the source said so before: `rawFormatOf`).
-  if (signal.aborted || (raw === undefined && demuxerFor(extension) === undefined)) {
-    input.destroy();
-    if (signal.aborted) throw signal.reason;
-    throw new Error(`the audio is ${extension}, a format that is not played`);
-  }
-  prepared.transcode.feed(input);
-  return input;
 }
 
 /**

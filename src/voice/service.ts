@@ -9,6 +9,7 @@ import type { Logger } from '../log/index.ts';
 import type { Clock } from '../tts/index.ts';
 import type { LostDetail } from './close-causes.ts';
 import { VoiceLink } from './connection.ts';
+import { PcmFormats } from './encoders.ts';
 import { GuildSession } from './guild-session.ts';
 import { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './link-state.ts';
 import { type LeaveReason, leaveNotice } from './notices.ts';
@@ -72,6 +73,8 @@ export class VoiceManager implements VoiceService {
   readonly #logger: Logger;
   readonly #processes: FfmpegProcesses;
   readonly #warmSlots: WarmSlots;
+  /** The PCM formats items came in lately: a guild's first encoder starts ahead in it. */
+  readonly #formats = new PcmFormats();
   readonly #sessions = new Map<string, GuildSession>();
   /** Guilds whose last link is still being destroyed: a new join waits for it. */
   readonly #leaving = new Map<string, Promise<void>>();
@@ -154,6 +157,7 @@ export class VoiceManager implements VoiceService {
         stallTimeoutMs: this.#options.stallTimeoutMs,
       },
       warmSlots: this.#warmSlots,
+      formats: this.#formats,
       idleMs: this.#options.idleMs,
       maxQueueLength: this.#options.maxQueueLength,
       maxPerRequester: this.#options.maxPerRequester,

@@ -77,6 +77,11 @@ export class WarmTranscodes {
     return warm;
   }
 
+  /** Whether an ffmpeg was started ahead for the item. */
+  has(itemId: string): boolean {
+    return this.#ahead.has(itemId);
+  }
+
   /** Kills the ffmpeg started ahead for an item that will not play. */
   drop(itemId: string, reason: unknown): void {
     const warm = this.#ahead.get(itemId);

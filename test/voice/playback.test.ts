@@ -14,7 +14,8 @@ import {
   TtsClients,
   TtsError,
 } from '../../src/tts/index.ts';
-import { feedSpeech, prepareSpeech, WarmSlots, whenPlayable } from '../../src/voice/playback.ts';
+import { ItemEncoders, PcmFormats } from '../../src/voice/encoders.ts';
+import { prepareSpeech, WarmSlots, whenPlayable } from '../../src/voice/playback.ts';
 import { encodedTone, sineWav } from '../audio/helpers.ts';
 
 /** Media the server hands out: real audio in two formats, and an HLS playlist pointing at a file. */
@@ -59,7 +60,10 @@ afterEach(async () => {
   await processes.killAll();
 });
 
-/** Plays `path` as voice does (ffmpeg started ahead, then fed), recording ffmpeg's arguments. */
+/**
+ * Plays `path` as voice does for a guild's first item (an ffmpeg of its own started ahead, then
+ * fed), recording ffmpeg's arguments.
+ */
 async function play(path: string) {
   const lines: { args?: string[] }[] = [];
   const logger = pino(
@@ -67,22 +71,29 @@ async function play(path: string) {
     { write: (line: string) => lines.push(JSON.parse(line) as { args?: string[] }) },
   );
   const controller = new AbortController();
-  const prepared = prepareSpeech({ ffmpegPath: 'ffmpeg', logger, processes }, controller.signal);
+  const encoders = new ItemEncoders({
+    playback: { ffmpegPath: 'ffmpeg', logger, processes },
+    slots: new WarmSlots(1),
+    formats: new PcmFormats(),
+    logger,
+    onFailed: () => undefined,
+  });
+  encoders.startAhead('item', undefined);
   // The source /say builds: the TTS client's media checks, then the format sniffed from the bytes.
   const source = ttsSource(client, { text: 'unused', voiceId: 'unused', model: 'base' });
-  const fed = feedSpeech(prepared, source, `${origin}${path}`, controller.signal);
+  const fed = encoders.open('item', source, `${origin}${path}`, controller.signal);
   const args = () => lines.find((line) => line.args !== undefined)?.args ?? [];
-  return { prepared, fed, args, controller };
+  return { encoders, fed, args, controller };
 }
 
 test.each([['/tone.wav'], ['/tone.mp3']])(
   '%s plays through an ffmpeg that may run only the pipe protocol and plain audio demuxers',
   async (path) => {
-    const { prepared, fed, args } = await play(path);
-    await fed;
+    const { fed, args } = await play(path);
+    const speech = await fed;
     let bytes = 0;
-    for await (const packet of prepared.resource.playStream) bytes += (packet as Buffer).length;
-    await prepared.transcode.done;
+    for await (const packet of speech.resource.playStream) bytes += (packet as Buffer).length;
+    await speech.done;
     expect(bytes).toBeGreaterThan(0);
     const input = args().indexOf('-i');
     expect(args().slice(input - 4, input)).toEqual([
@@ -95,12 +106,13 @@ test.each([['/tone.wav'], ['/tone.mp3']])(
 );
 
 test('bytes that are not audio (a playlist naming a local file) never reach ffmpeg', async () => {
-  const { fed, prepared, controller } = await play('/playlist.wav');
+  const { fed, encoders } = await play('/playlist.wav');
   const error = await fed.catch((e: unknown) => e);
   expect(error).toBeInstanceOf(TtsError);
   expect(error).toMatchObject({ kind: 'malformed_response' });
-  controller.abort(new Error('item ended'));
-  await prepared.transcode.done.catch(() => undefined);
+  // The ffmpeg started ahead for it is gone without being fed.
+  await encoders.settled();
+  expect(processes.pids()).toEqual([]);
 });
 
 test('a playlist fed straight to ffmpeg is refused by ffmpeg itself: its demuxer is not allowed', async () => {

@@ -2,7 +2,7 @@
  * Drives `VoiceManager` against the fake voice server and the TTS emulator without discord.js:
  * the adapter of test/fake-discord/voice/test-client.ts answers the library's op 4.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import pino from 'pino';
 import { expect } from 'vitest';
 import { FfmpegProcesses } from '../../src/audio/index.ts';
@@ -133,4 +133,22 @@ export async function eventually(
 /** Whether a process id still exists in /proc (running, or exited but not reaped). */
 export function procExists(pid: number): boolean {
   return existsSync(`/proc/${pid}`);
+}
+
+/**
+ * Whether a live ffmpeg is a guild's long-lived encoder (raw PCM on stdin) rather than an
+ * item's own (which probes its input). An encoder stays while its guild speaks, by design.
+ */
+export function isGuildEncoder(pid: number): boolean {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const input = args.indexOf('-i');
+    return (
+      input > 0 &&
+      !args.includes('-format_whitelist') &&
+      /^(s16le|f32le)$/.test(args[input - 5] ?? '')
+    );
+  } catch {
+    return false; // gone already
+  }
 }
