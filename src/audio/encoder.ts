@@ -299,7 +299,9 @@ export class SpeechEncoder {
 
   #onStall(): void {
     this.#stall = undefined;
-    this.#kill(new FfmpegError('stalled', `ffmpeg produced no output for ${this.#stallTimeoutMs} ms`));
+    this.#kill(
+      new FfmpegError('stalled', `ffmpeg produced no output for ${this.#stallTimeoutMs} ms`),
+    );
   }
 
   #kill(error: FfmpegError): void {
