@@ -89,6 +89,11 @@ export function describeShape(shape: GenerationShape): string {
     : `generation ${s(shape.minMs)}–${s(shape.maxMs)} s per request, seeded`;
 }
 
+/** The seed of a run's generation times: the same run draws the same times whatever else runs. */
+export function runSeed(run: VoicesRun): number {
+  return 38_000 + run.servers * FORMATS.length + FORMATS.indexOf(run.format);
+}
+
 /**
  * The emulator's time per generation for one run: the n-th request it receives draws the n-th
  * value of a sequence seeded by `seed`, so a run's set of times is the same every time (which

@@ -28,6 +28,7 @@ import {
   describeShape,
   type GenerationShape,
   generationTimes,
+  runSeed,
   type VoicesRun,
 } from './many-voices-plan.ts';
 import { baselineNow, type Side, speakRound, TONE_SECONDS_PER_CHAR } from './many-voices-round.ts';
@@ -66,9 +67,9 @@ export async function manyVoicesBench(plan: ManyVoicesPlan): Promise<Row[]> {
     met: undefined,
   });
   const shape = plan.generation ?? DEFAULT_GENERATION;
-  for (const [index, run] of plan.runs.entries()) {
+  for (const run of plan.runs) {
     const at = Date.now();
-    const runRows = await runSize(run, plan, generationTimes(shape, 38_000 + index));
+    const runRows = await runSize(run, plan, generationTimes(shape, runSeed(run)));
     const seconds = (Date.now() - at) / 1000;
     process.stderr.write(
       `many voices: ${run.servers} servers ${run.format.toUpperCase()} took ${seconds.toFixed(0)} s\n`,

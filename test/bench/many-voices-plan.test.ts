@@ -4,6 +4,7 @@ import {
   describeShape,
   generationShape,
   generationTimes,
+  runSeed,
   voicesRuns,
 } from '../../bench/many-voices-plan.ts';
 
@@ -89,5 +90,18 @@ describe('generation shapes', () => {
   test('rows name the shape', () => {
     expect(describeShape(DEFAULT_GENERATION)).toBe('generation 0.6–4 s per request, seeded');
     expect(describeShape({ kind: 'fixed', ms: 1500 })).toBe('generation 1.5 s for every request');
+  });
+
+  test('each run has its own seed, whichever runs are chosen', () => {
+    const seeds = voicesRuns(false, { BENCH_VOICES_FORMATS: 'wav,mp3,ogg' }).map(runSeed);
+    expect(new Set(seeds).size).toBe(seeds.length);
+    expect(runSeed({ servers: 24, format: 'mp3' })).toBe(
+      runSeed(
+        voicesRuns(true, { BENCH_VOICES_QUICK: '24', BENCH_VOICES_FORMATS: 'mp3' })[0] ?? {
+          servers: 0,
+          format: 'wav',
+        },
+      ),
+    );
   });
 });
