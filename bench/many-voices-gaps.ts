@@ -4,34 +4,36 @@
  * items (where the next item starts, after its own generation) are left out.
  */
 
-/** Packets either side of an expected item boundary searched for the pause between items. */
+/** Packets either side of an expected item boundary searched for the pause between items, at least. */
 const BOUNDARY_SLACK = 3;
 /**
- * The search widens with the boundary's position: decoded audio may be a little longer than the
- * text's expected length (an MP3 decodes to about 5 packets more per item), and that adds up.
+ * And a share of the item before it: an item may be heard a little longer than its text's length
+ * (an MP3 decodes to about 5 packets more) or shorter (a player that stops an item after a stall).
  */
-const BOUNDARY_DRIFT = 0.06;
+const ITEM_SLACK = 0.2;
 
 /**
  * Gaps (ms) between consecutive arrivals that fall inside one of the items (`itemPackets` each).
- * Near each expected boundary the longest gap is taken as the pause between the two items.
+ * Each item is expected to end `itemPackets` after the pause found before it; the longest gap
+ * near there is taken as the pause between the two items. One gap per boundary is left out, so
+ * a stutter mistaken for the pause still counts, as the pause then does.
  */
 export function gapsInside(arrivals: readonly number[], itemPackets: readonly number[]): number[] {
   const gaps: number[] = [];
   for (let i = 1; i < arrivals.length; i++) gaps.push((arrivals[i] ?? 0) - (arrivals[i - 1] ?? 0));
-  // gaps[k] is the gap before arrival k + 1.
+  // gaps[k] comes before arrival k + 1: the pause before an item starting at arrival b is gaps[b - 1].
   const pauses = new Set<number>();
-  let total = 0;
+  let start = 0;
   for (const packets of itemPackets.slice(0, -1)) {
-    total += packets;
-    const slack = BOUNDARY_SLACK + Math.ceil(total * BOUNDARY_DRIFT);
-    const from = Math.max(0, Math.round(total) - 1 - slack);
-    const to = Math.min(gaps.length - 1, Math.round(total) - 1 + slack);
+    const center = Math.round(start + packets) - 1;
+    const slack = BOUNDARY_SLACK + Math.ceil(packets * ITEM_SLACK);
     let longest = -1;
-    for (let k = from; k <= to; k++) {
+    for (let k = Math.max(0, center - slack); k <= Math.min(gaps.length - 1, center + slack); k++) {
       if (!pauses.has(k) && (longest === -1 || (gaps[k] ?? 0) > (gaps[longest] ?? 0))) longest = k;
     }
-    if (longest !== -1) pauses.add(longest);
+    if (longest === -1) break; // the rest of the items was not heard
+    pauses.add(longest);
+    start = longest + 1;
   }
   return gaps.filter((_, k) => !pauses.has(k));
 }

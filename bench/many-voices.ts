@@ -13,6 +13,9 @@
  * for speaking), then, servers already speaking, one 9.5 s sentence each, then four short lines
  * each back to back.
  *
+ * Speech heard is counted against the text's tone length: both bots hear an MP3 item about 5
+ * packets (0.1 s) longer, so it reads about 5 % high for MP3's short lines.
+ *
  * CPU and memory are of the whole process tree (node and every ffmpeg it runs, read from /proc
  * the same way for both bots), which the machine's other load inflates little; gaps and
  * event-loop delay are timings and grow with load (the load average is printed beside).
