@@ -12,7 +12,7 @@
  *   npm run bench -- --only coldstart   # the bot freshly started: its first 6 /say
  *   npm run bench -- --only voiceflood  # issue 39: 600 `!voice` lines, 2,000 choices stored (CPU per line)
  *   npm run bench -- --only v3,twitch   # issues 21 and 18: v3 streaming, a busy Twitch chat
- *   npm run bench -- --only voices   # issue 38: 12/24/48 servers speaking at once beside a plain bot
+ *   npm run bench -- --only voices   # issue 38: 12/24/48 servers (WAV) and 24 (MP3) speaking at once beside a plain bot
  *   npm run bench -- --quick              # smaller runs, for a quick look (not for the README)
  */
 import { execFileSync } from 'node:child_process';
@@ -124,16 +124,21 @@ const sections: Record<string, () => Promise<Row[]>> = {
   // Issue 31: the busy chat on v3 without and with a daily budget (half its spend).
   budget: () => budgetBench(busyChatPlan),
   // Issue 30: a quiet chat (a message every 10–20 s) heard at once, v2 and v3 (7.5 min: by --only).
-  // Issue 38: 12, 24 and 48 servers speaking at once, beside a plain bot (minutes: by name).
-  voices: async () =>
-    (await import('./many-voices.ts')).manyVoicesBench({
-      servers: quick ? [Number(process.env.BENCH_VOICES_QUICK ?? 4)] : [12, 24, 48],
+  // Issue 38: 12, 24 and 48 servers speaking at once (WAV; MP3 at 24), beside a plain bot (minutes: by name).
+  // Env: BENCH_VOICES_QUICK (servers with --quick, default 4), BENCH_VOICES_FORMATS (wav,mp3,ogg),
+  // BENCH_VOICES_GENERATION (spread, MIN-MAX or fixed ms), BENCH_BOT_NODE_OPTIONS (e.g. --cpu-prof).
+  voices: async () => {
+    const plan = await import('./many-voices-plan.ts');
+    return (await import('./many-voices.ts')).manyVoicesBench({
+      runs: plan.voicesRuns(quick, process.env),
+      generation: plan.generationShape(process.env.BENCH_VOICES_GENERATION),
       longChars: 158,
       shortChars: [32, 40, 30, 36],
       ...(process.env.BENCH_BOT_NODE_OPTIONS === undefined
         ? {}
         : { botNodeOptions: process.env.BENCH_BOT_NODE_OPTIONS }),
-    }),
+    });
+  },
   // Issue 38: Opus settings for speech, weighed by log-spectral distance to the source and CPU.
   opus: async () => (await import('./opus-quality.ts')).opusQualityBench(),
   quiet: () => quietChatBench({ messages: quick ? 8 : 30, minGapMs: 10_000, maxGapMs: 20_000 }),

@@ -1,63 +1,59 @@
 /**
- * Many voices (issue 38): 12, 24 and 48 servers speaking at once in one bot process, each with
- * its own key and a listener in voice, all asking at the same moment for one long sentence, then
- * for four short lines each; side by side, in the same run, with a plain bot (its own process,
- * one ffmpeg per item into Ogg Opus at 96 kb/s: `plain-voice-bot.ts`) on as many servers of the
- * same fake voice server. CPU is process time from /proc (the bot or the plain bot, their
- * running ffmpeg children and those reaped), which the machine's other load inflates little;
- * gaps and event-loop delay are timings and grow with load (the load average is printed beside).
+ * Many voices (issue 38): many servers speaking at once in one bot process, each with its own key
+ * and a listener in voice, side by side, in the same run, with a plain bot (its own process, one
+ * ffmpeg per item into Ogg Opus at 96 kb/s: `plain-voice-bot.ts`) on as many servers of the same
+ * fake voice server.
+ *
+ * The shapes run (`many-voices-plan.ts`): WAV audio at 12, 24 and 48 servers and MP3 at 24 (the
+ * plain bot's ffmpeg probes either; `BENCH_VOICES_FORMATS` picks formats, `--quick` one size,
+ * `BENCH_VOICES_QUICK`). Each generation takes 0.6–4 s, drawn per request from a seeded sequence
+ * (`BENCH_VOICES_GENERATION`: `1500` for the fixed time of before), so servers asked at the same
+ * moment finish apart. Per size, three rounds, every server asked at the same moment each time:
+ * one short line each just after joining (the first line, which starts whatever a server keeps
+ * for speaking), then, servers already speaking, one 9.5 s sentence each, then four short lines
+ * each back to back.
+ *
+ * Speech heard is counted against the text's tone length: both bots hear an MP3 item about 5
+ * packets (0.1 s) longer, so it reads about 5 % high for MP3's short lines.
+ *
+ * CPU and memory are of the whole process tree (node and every ffmpeg it runs, read from /proc
+ * the same way for both bots), which the machine's other load inflates little; gaps and
+ * event-loop delay are timings and grow with load (the load average is printed beside).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { FakeDiscord } from '../test/fake-discord/index.ts';
-import { type FakeVoiceServer, fakeVoiceCertificate } from '../test/fake-discord/voice/index.ts';
-import {
-  childrenOf,
-  keyAndJoinEvery,
-  ownCpuMs,
-  REPO_ROOT,
-  rssOf,
-  startLocalStack,
-  treeCpuMs,
-} from '../tools/local-stack/index.ts';
+import { keyAndJoinEvery, startLocalStack } from '../tools/local-stack/index.ts';
 import { benchUser } from './emulator-log.ts';
 import { encodeFloor } from './many-voices-floor.ts';
-import { gapsInside } from './many-voices-gaps.ts';
-import type { PlainConfig, PlainGuild, PlainRound } from './plain-voice-bot.ts';
+import { type PlainBot, startPlainBot } from './many-voices-plain.ts';
+import {
+  DEFAULT_GENERATION,
+  describeShape,
+  type GenerationShape,
+  generationTimes,
+  runSeed,
+  type VoicesRun,
+} from './many-voices-plan.ts';
+import { baselineNow, type Side, speakRound, TONE_SECONDS_PER_CHAR } from './many-voices-round.ts';
 import { formatNumber, formatRatio, meets, type Row } from './stats.ts';
 
-/** Sizes of the many-voices runs. */
+/** What the many-voices bench runs. */
 export interface ManyVoicesPlan {
-  readonly servers: readonly number[];
+  readonly runs: readonly VoicesRun[];
   /** Characters of the long sentence (60 ms of tone each: 158 ≈ 9.5 s). */
   readonly longChars: number;
-  /** The short lines each server says back to back. */
+  /** The short lines each server says back to back (the first is also the first line after joining). */
   readonly shortChars: readonly number[];
+  readonly generation?: GenerationShape;
   /** Extra node flags for the bot (e.g. `--cpu-prof --cpu-prof-dir=…` for the profile). */
   readonly botNodeOptions?: string;
 }
 
-const TONE_SECONDS_PER_CHAR = 0.06;
-const GENERATION_MS = 1500;
 const VOICE_ID = 'am_2riuownnf';
 const RATE_SCALE = 0.1;
-const PLAIN_BOT_ID = '100000000000000077';
 
-/** What one side (the bot or the plain bot) did in one round. */
-interface Side {
-  readonly cpuMs: number;
-  /** Of `cpuMs`, the node process's own (the rest is ffmpeg's). */
-  readonly nodeMs: number;
-  readonly speechMs: number;
-  readonly gaps: number[];
-  readonly loopP99Ms: number;
-  readonly bytesPerServer: number;
-  readonly heardShare: number;
-}
+/** The rounds of one run, in order: `first` is the line that starts each server speaking. */
+type RoundName = 'first' | 'long' | 'short';
 
 /** Runs the many-voices benchmark and returns its rows. */
 export async function manyVoicesBench(plan: ManyVoicesPlan): Promise<Row[]> {
@@ -73,20 +69,50 @@ export async function manyVoicesBench(plan: ManyVoicesPlan): Promise<Row[]> {
     target: '',
     met: undefined,
   });
-  for (const servers of plan.servers) rows.push(...(await runSize(servers, plan)));
+  const shape = plan.generation ?? DEFAULT_GENERATION;
+  for (const run of plan.runs) {
+    const at = Date.now();
+    const runRows = await runSize(run, plan, generationTimes(shape, runSeed(run)));
+    const seconds = (Date.now() - at) / 1000;
+    process.stderr.write(
+      `many voices: ${run.servers} servers ${run.format.toUpperCase()} took ${seconds.toFixed(0)} s\n`,
+    );
+    rows.push({
+      section: 'Many voices',
+      measure: `${runName(run)}: wall time of the run (start, join, three rounds, stop); ${describeShape(shape)}`,
+      ours: `${formatNumber(seconds, 0)} s`,
+      naive: '',
+      ratio: '',
+      target: '',
+      met: undefined,
+    });
+    rows.push(...runRows);
+  }
   return rows;
 }
 
-async function runSize(servers: number, plan: ManyVoicesPlan): Promise<Row[]> {
-  const ours = Array.from({ length: servers }, (_, i) => benchUser(`voices_${servers}_${i}`));
-  const plainUsers = Array.from({ length: servers }, (_, i) => benchUser(`plain_${servers}_${i}`));
+function runName(run: VoicesRun): string {
+  return `${run.servers} servers, ${run.format.toUpperCase()}`;
+}
+
+async function runSize(
+  run: VoicesRun,
+  plan: ManyVoicesPlan,
+  generationMs: () => number,
+): Promise<Row[]> {
+  const { servers } = run;
+  const tag = `${servers}_${run.format}`;
+  const ours = Array.from({ length: servers }, (_, i) => benchUser(`voices_${tag}_${i}`));
+  const plainUsers = Array.from({ length: servers }, (_, i) => benchUser(`plain_${tag}_${i}`));
   const port = await freePort();
   const stack = await startLocalStack({
     emulator: {
       users: [...ours, ...plainUsers],
-      generationMs: () => GENERATION_MS,
+      generationMs,
       synth: 'tone',
       toneSecondsPerChar: TONE_SECONDS_PER_CHAR,
+      audioFormat: run.format,
+      mediaExtension: `.${run.format}`,
       maxLogEntries: 2000,
       // Rate windows a tenth as long (for the bot too): four lines per key are not held back.
       timeScale: RATE_SCALE,
@@ -105,6 +131,11 @@ async function runSize(servers: number, plan: ManyVoicesPlan): Promise<Row[]> {
   const { discord, voiceServer, bot, emulator } = stack;
   let plain: PlainBot | undefined;
   try {
+    if (emulator.audioFormat !== run.format) {
+      throw new Error(
+        `the emulator serves ${emulator.audioFormat}, not ${run.format} (no ffmpeg?)`,
+      );
+    }
     await keyAndJoinEvery(
       discord,
       ours.map((u) => u.apiKey),
@@ -113,10 +144,15 @@ async function runSize(servers: number, plan: ManyVoicesPlan): Promise<Row[]> {
     plain = await startPlainBot(
       voiceServer,
       emulator.baseUrl,
+      VOICE_ID,
       plainUsers.map((u) => u.apiKey),
     );
     const metrics = `http://127.0.0.1:${port}/metrics`;
-    const rounds = [
+    // Memory is counted over each tree before any server spoke, in every round: what a server
+    // keeps while it speaks (an encoder, buffers) counts in the rounds that follow too.
+    const baseline = baselineNow(bot.pid, plain.pid);
+    const rounds: { name: RoundName; chars: readonly number[] }[] = [
+      { name: 'first', chars: plan.shortChars.slice(0, 1) },
       { name: 'long', chars: [plan.longChars] },
       { name: 'short', chars: plan.shortChars },
     ];
@@ -131,9 +167,10 @@ async function runSize(servers: number, plan: ManyVoicesPlan): Promise<Row[]> {
         metrics,
         plain,
         texts,
-        round: `${servers}-${round.name}`,
+        round: `${tag}-${round.name}`,
+        baseline,
       });
-      rows.push(...roundRows(servers, round.name, mine, theirs, load));
+      rows.push(...roundRows(run, round.name, mine, theirs, load));
     }
     return rows;
   } finally {
@@ -142,28 +179,46 @@ async function runSize(servers: number, plan: ManyVoicesPlan): Promise<Row[]> {
   }
 }
 
-function roundRows(servers: number, round: string, mine: Side, theirs: Side, load: number): Row[] {
+const ROUND_TEXT: Record<RoundName, string> = {
+  first: 'first line after joining (one short line each)',
+  long: 'one 9.5 s sentence each, already speaking',
+  short: 'four short lines each, already speaking',
+};
+
+function roundRows(
+  run: VoicesRun,
+  round: RoundName,
+  mine: Side,
+  theirs: Side,
+  load: number,
+): Row[] {
+  const { servers } = run;
   const perSecond = (side: Side) => side.cpuMs / (side.speechMs / 1000);
   const cpuText = (side: Side) =>
     `${formatNumber(perSecond(side), 1)} ms (node ${formatNumber(side.nodeMs / (side.speechMs / 1000), 1)}, ffmpeg ${formatNumber((side.cpuMs - side.nodeMs) / (side.speechMs / 1000), 1)})`;
   const ratio = perSecond(mine) / perSecond(theirs);
-  const what = `${servers} servers, ${round === 'long' ? 'one 9.5 s sentence' : 'four short lines'} each (load ${formatNumber(load, 1)})`;
+  const what = `${runName(run)}, ${ROUND_TEXT[round]} (load ${formatNumber(load, 1)})`;
+  // The issue's targets are for WAV's long and short rounds; beside the other shapes they are
+  // shown as a reference, marked so.
+  const extra = round === 'first' || run.format !== 'wav' ? ' (extra shape)' : '';
   const row = (measure: string, ours: string, naive: string, target = '', met?: boolean): Row => ({
     section: 'Many voices',
     measure: `${what}: ${measure}`,
     ours,
     naive,
     ratio: '',
-    target,
+    target: target === '' ? '' : `${target}${extra}`,
     met,
   });
   const gapText = (side: Side) =>
     `${side.gaps.filter((g) => g > 60).length} (worst ${formatNumber(Math.max(0, ...side.gaps), 0)} ms)`;
+  const mb = (side: Side) =>
+    `${formatNumber(side.bytesPerServer / 1024 / 1024, 1)} MB; ${formatNumber(side.heardShare * 100, 0)} %`;
   const atScale = servers >= 24;
   return [
     {
       ...row(
-        'ms CPU per s of speech (node + ffmpeg)',
+        'ms CPU per s of speech (node + every ffmpeg)',
         cpuText(mine),
         cpuText(theirs),
         atScale ? '≤ 0.6× plain' : '',
@@ -186,9 +241,9 @@ function roundRows(servers: number, round: string, mine: Side, theirs: Side, loa
       meets(mine.loopP99Ms, { max: 20 }),
     ),
     row(
-      'memory per speaking server (peak RSS, process + ffmpeg, over idle); speech heard',
-      `${formatNumber(mine.bytesPerServer / 1024 / 1024, 1)} MB; ${formatNumber(mine.heardShare * 100, 0)} %`,
-      `${formatNumber(theirs.bytesPerServer / 1024 / 1024, 1)} MB; ${formatNumber(theirs.heardShare * 100, 0)} %`,
+      'memory per speaking server (peak RSS of the whole tree: node + every ffmpeg child, over the tree before any server spoke); speech heard',
+      mb(mine),
+      mb(theirs),
     ),
   ];
 }
@@ -197,163 +252,6 @@ function roundRows(servers: number, round: string, mine: Side, theirs: Side, loa
 function spokenText(n: number, i: number): string {
   const words = `Line ${i} of the chat is read aloud here for everyone in the voice channel. `;
   return words.repeat(Math.ceil(n / words.length) + 1).slice(0, n);
-}
-
-interface PlainBot {
-  readonly pid: number;
-  readonly guildIds: readonly string[];
-  round(round: PlainRound): Promise<{ loopP99Ms: number; failed: number }>;
-  stop(): Promise<void>;
-}
-
-async function startPlainBot(
-  voice: FakeVoiceServer,
-  baseUrl: string,
-  keys: readonly string[],
-): Promise<PlainBot> {
-  const guilds: PlainGuild[] = keys.map((apiKey, i) => {
-    const guildId = String(880000000000000000n + BigInt(i));
-    const channelId = String(890000000000000000n + BigInt(i));
-    const sessionId = `plain${i}`;
-    const opened = voice.open({ guildId, channelId, userId: PLAIN_BOT_ID, sessionId });
-    return { guildId, channelId, userId: PLAIN_BOT_ID, sessionId, ...opened, apiKey };
-  });
-  const config: PlainConfig = { baseUrl, voiceId: VOICE_ID, guilds };
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [join(REPO_ROOT, 'bench', 'plain-voice-bot.ts')],
-    {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        NODE_EXTRA_CA_CERTS: (await fakeVoiceCertificate()).certPath,
-        PLAIN_BOT_CONFIG: JSON.stringify(config),
-      },
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
-  const pid = child.pid;
-  if (pid === undefined || child.stdout === null || child.stdin === null) {
-    throw new Error('the plain bot could not start');
-  }
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const next = async (): Promise<Record<string, unknown>> => {
-    const line = await lines.next();
-    if (line.done === true) throw new Error('the plain bot exited');
-    return JSON.parse(line.value) as Record<string, unknown>;
-  };
-  await next();
-  const stdin = child.stdin;
-  return {
-    pid,
-    guildIds: guilds.map((g) => g.guildId),
-    round: async (round) => {
-      stdin.write(`${JSON.stringify(round)}\n`);
-      const done = await next();
-      return { loopP99Ms: Number(done.loopP99Ms), failed: Number(done.failed) };
-    },
-    stop: async () => {
-      stdin.end();
-      if (child.exitCode === null) {
-        await new Promise((resolve) => child.once('exit', resolve));
-      }
-    },
-  };
-}
-
-interface RoundInput {
-  readonly discord: FakeDiscord;
-  readonly voiceServer: FakeVoiceServer;
-  readonly botPid: number;
-  readonly metrics: string;
-  readonly plain: PlainBot;
-  readonly texts: readonly string[];
-  readonly round: string;
-}
-
-/** Both bots speak `texts` in every server at once; what each cost and how it sounded. */
-async function speakRound(input: RoundInput): Promise<[Side, Side]> {
-  const { discord, voiceServer, plain, texts } = input;
-  const ourIds = discord.guilds.map((g) => g.id);
-  for (const id of [...ourIds, ...plain.guildIds]) voiceServer.reset(id);
-  await loopP99(input.metrics); // resets the bot's histogram
-  const itemPackets = texts.map((t) => (t.length * TONE_SECONDS_PER_CHAR) / 0.02);
-  const expected = itemPackets.reduce((a, b) => a + b, 0);
-  const treeRss = (pid: number) => rssOf(pid) + childrenOf(pid).reduce((s, k) => s + rssOf(k), 0);
-  const idle = { ours: treeRss(input.botPid), plain: treeRss(plain.pid) };
-  const peak = { ...idle };
-  const cpuAtStart = { ours: treeCpuMs(input.botPid), plain: treeCpuMs(plain.pid) };
-  const nodeAtStart = { ours: ownCpuMs(input.botPid), plain: ownCpuMs(plain.pid) };
-  const sampler = setInterval(() => {
-    peak.ours = Math.max(peak.ours, treeRss(input.botPid));
-    peak.plain = Math.max(peak.plain, treeRss(plain.pid));
-  }, 200);
-  const plainDone = plain.round({
-    round: input.round,
-    texts: Object.fromEntries(plain.guildIds.map((id) => [id, texts])),
-  });
-  void Promise.all(
-    discord.guilds.map(async (guild) => {
-      for (const [i, text] of texts.entries()) {
-        // At most three pending per member (the playing one not counted): the fourth follows the first's sound.
-        while (i >= 3 && voiceServer.received(guild.id).arrivals.length === 0) await sleep(20);
-        discord.slash({
-          user: 'member',
-          name: 'say',
-          channelId: guild.textChannelId,
-          options: { text, output: 'voice' },
-        });
-        await sleep(100); // in order, as a chat sends them
-      }
-    }),
-  );
-  const heard = (id: string) => voiceServer.received(id).arrivals;
-  const quietSince = (id: string) => Date.now() - (heard(id).at(-1) ?? 0);
-  const deadline = Date.now() + 120_000 + expected * 20;
-  while (
-    Date.now() < deadline &&
-    !ourIds.every((id) => heard(id).length >= expected * 0.95 && quietSince(id) > 1000)
-  ) {
-    await sleep(250);
-  }
-  const ourLoop = await loopP99(input.metrics);
-  const cpuOurs = treeCpuMs(input.botPid) - cpuAtStart.ours;
-  const nodeOurs = ownCpuMs(input.botPid) - nodeAtStart.ours;
-  const plainResult = await plainDone;
-  if (plainResult.failed > 0)
-    process.stderr.write(`plain bot: ${plainResult.failed} items failed\n`);
-  await sleep(500);
-  const cpuPlain = treeCpuMs(plain.pid) - cpuAtStart.plain;
-  const nodePlain = ownCpuMs(plain.pid) - nodeAtStart.plain;
-  clearInterval(sampler);
-  const side = (
-    ids: readonly string[],
-    [cpuMs, nodeMs]: [number, number],
-    loop: number,
-    grown: number,
-  ): Side => {
-    const packets = ids.reduce((s, id) => s + heard(id).length, 0);
-    return {
-      cpuMs,
-      nodeMs,
-      speechMs: packets * 20,
-      gaps: ids.flatMap((id) => gapsInside(heard(id), itemPackets)),
-      loopP99Ms: loop,
-      bytesPerServer: grown / ids.length,
-      heardShare: packets / (expected * ids.length),
-    };
-  };
-  return [
-    side(ourIds, [cpuOurs, nodeOurs], ourLoop, peak.ours - idle.ours),
-    side(plain.guildIds, [cpuPlain, nodePlain], plainResult.loopP99Ms, peak.plain - idle.plain),
-  ];
-}
-
-/** The bot's event-loop delay p99 in ms since the last scrape (prom-client resets it on each). */
-async function loopP99(metrics: string): Promise<number> {
-  const text = await (await fetch(metrics)).text();
-  const match = /^nodejs_eventloop_lag_p99_seconds(?:\{[^}]*\})? ([\d.e+-]+)/m.exec(text);
-  return match?.[1] === undefined ? Number.NaN : Number(match[1]) * 1000;
 }
 
 function freePort(): Promise<number> {

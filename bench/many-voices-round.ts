@@ -1,0 +1,145 @@
+/**
+ * One round of the many-voices bench: the bot and the plain bot each speak the same texts in
+ * every one of their servers at the same moment; what each cost (whole process trees, from
+ * /proc) and how it sounded (packet arrivals at the fake voice server).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FakeDiscord } from '../test/fake-discord/index.ts';
+import type { FakeVoiceServer } from '../test/fake-discord/voice/index.ts';
+import { gapsInside } from './many-voices-gaps.ts';
+import type { PlainBot } from './many-voices-plain.ts';
+import { treeUsage } from './many-voices-proc.ts';
+
+/** Seconds of tone per character the emulator makes (60 ms: 158 characters ≈ 9.5 s). */
+export const TONE_SECONDS_PER_CHAR = 0.06;
+
+/** What one side (the bot or the plain bot) did in one round. */
+export interface Side {
+  /** CPU of the whole process tree (node and every ffmpeg), in ms. */
+  readonly cpuMs: number;
+  /** Of `cpuMs`, the node process's own (the rest is ffmpeg's). */
+  readonly nodeMs: number;
+  readonly speechMs: number;
+  readonly gaps: number[];
+  readonly loopP99Ms: number;
+  /** Peak RSS of the whole tree during the round over its RSS before any server spoke, per server. */
+  readonly bytesPerServer: number;
+  readonly heardShare: number;
+}
+
+/** Each bot's whole-tree RSS (bytes) before any of its servers spoke: what memory is counted over. */
+export interface Baseline {
+  readonly ours: number;
+  readonly plain: number;
+}
+
+/** What a round needs: both bots, where they are heard, and what each server says. */
+export interface RoundInput {
+  readonly discord: FakeDiscord;
+  readonly voiceServer: FakeVoiceServer;
+  readonly botPid: number;
+  readonly metrics: string;
+  readonly plain: PlainBot;
+  readonly texts: readonly string[];
+  readonly round: string;
+  readonly baseline: Baseline;
+}
+
+/** Both bots' whole-tree RSS now, for the baseline. */
+export function baselineNow(botPid: number, plainPid: number): Baseline {
+  const [ours, plain] = treeUsage([botPid, plainPid]);
+  return { ours: ours?.rssBytes ?? 0, plain: plain?.rssBytes ?? 0 };
+}
+
+/** Both bots speak `texts` in every server at once; what each cost and how it sounded. */
+export async function speakRound(input: RoundInput): Promise<[Side, Side]> {
+  const { discord, voiceServer, plain, texts } = input;
+  const ourIds = discord.guilds.map((g) => g.id);
+  for (const id of [...ourIds, ...plain.guildIds]) voiceServer.reset(id);
+  await loopP99(input.metrics); // resets the bot's histogram
+  const itemPackets = texts.map((t) => (t.length * TONE_SECONDS_PER_CHAR) / 0.02);
+  const expected = itemPackets.reduce((a, b) => a + b, 0);
+  const pids = [input.botPid, plain.pid];
+  const [oursAtStart, plainAtStart] = treeUsage(pids);
+  const peak = { ours: input.baseline.ours, plain: input.baseline.plain };
+  const sample = () => {
+    const [ours, theirs] = treeUsage(pids);
+    peak.ours = Math.max(peak.ours, ours?.rssBytes ?? 0);
+    peak.plain = Math.max(peak.plain, theirs?.rssBytes ?? 0);
+    return [ours, theirs] as const;
+  };
+  const sampler = setInterval(sample, 200);
+  const plainDone = plain.round({
+    round: input.round,
+    texts: Object.fromEntries(plain.guildIds.map((id) => [id, texts])),
+  });
+  void Promise.all(
+    discord.guilds.map(async (guild) => {
+      for (const [i, text] of texts.entries()) {
+        // At most three pending per member (the playing one not counted): the fourth follows the first's sound.
+        while (i >= 3 && voiceServer.received(guild.id).arrivals.length === 0) await sleep(20);
+        discord.slash({
+          user: 'member',
+          name: 'say',
+          channelId: guild.textChannelId,
+          options: { text, output: 'voice' },
+        });
+        await sleep(100); // in order, as a chat sends them
+      }
+    }),
+  );
+  const heard = (id: string) => voiceServer.received(id).arrivals;
+  const quietSince = (id: string) => Date.now() - (heard(id).at(-1) ?? 0);
+  const deadline = Date.now() + 120_000 + expected * 20;
+  while (
+    Date.now() < deadline &&
+    !ourIds.every((id) => heard(id).length >= expected * 0.95 && quietSince(id) > 1000)
+  ) {
+    await sleep(250);
+  }
+  const ourLoop = await loopP99(input.metrics);
+  const [oursAtEnd] = sample();
+  const plainResult = await plainDone;
+  if (plainResult.failed > 0)
+    process.stderr.write(`plain bot: ${plainResult.failed} items failed\n`);
+  await sleep(500);
+  const [, plainAtEnd] = sample();
+  clearInterval(sampler);
+  const used = (end: typeof oursAtEnd, start: typeof oursAtStart): [number, number] => [
+    (end?.cpuMs ?? 0) - (start?.cpuMs ?? 0),
+    (end?.ownCpuMs ?? 0) - (start?.ownCpuMs ?? 0),
+  ];
+  const side = (
+    ids: readonly string[],
+    [cpuMs, nodeMs]: [number, number],
+    loop: number,
+    grown: number,
+  ): Side => {
+    const packets = ids.reduce((s, id) => s + heard(id).length, 0);
+    return {
+      cpuMs,
+      nodeMs,
+      speechMs: packets * 20,
+      gaps: ids.flatMap((id) => gapsInside(heard(id), itemPackets)),
+      loopP99Ms: loop,
+      bytesPerServer: grown / ids.length,
+      heardShare: packets / (expected * ids.length),
+    };
+  };
+  return [
+    side(ourIds, used(oursAtEnd, oursAtStart), ourLoop, peak.ours - input.baseline.ours),
+    side(
+      plain.guildIds,
+      used(plainAtEnd, plainAtStart),
+      plainResult.loopP99Ms,
+      peak.plain - input.baseline.plain,
+    ),
+  ];
+}
+
+/** The bot's event-loop delay p99 in ms since the last scrape (prom-client resets it on each). */
+async function loopP99(metrics: string): Promise<number> {
+  const text = await (await fetch(metrics)).text();
+  const match = /^nodejs_eventloop_lag_p99_seconds(?:\{[^}]*\})? ([\d.e+-]+)/m.exec(text);
+  return match?.[1] === undefined ? Number.NaN : Number(match[1]) * 1000;
+}
