@@ -19,8 +19,12 @@ export interface ProcEntry {
 
 /** A root's whole tree at one moment: resident memory and CPU so far. */
 export interface TreeUsage {
-  /** VmRSS of the root and every running descendant, in bytes. */
-  readonly rssBytes: number;
+  /**
+   * Proportional set size (Pss) of the root and every running descendant, in bytes: a library
+   * page mapped by n processes counts 1/n in each, so 24 ffmpeg do not count Debian's 40 MB of
+   * ffmpeg libraries 24 times (RSS would), while each one's own heap counts whole.
+   */
+  readonly memoryBytes: number;
   /** CPU (ms) of the root, its running descendants and every child reaped in the tree. */
   readonly cpuMs: number;
   /** Of `cpuMs`, the root process's own (the rest is its children's: ffmpeg). */
@@ -57,7 +61,7 @@ export function treeUsage(roots: readonly number[]): TreeUsage[] {
   return roots.map((root) => {
     const tree = treeOf(root, procs);
     return {
-      rssBytes: tree.reduce((sum, pid) => sum + rssOf(pid), 0),
+      memoryBytes: tree.reduce((sum, pid) => sum + pssOf(pid), 0),
       cpuMs: (treeTicks(tree, procs) * 1000) / TICKS_PER_SECOND,
       ownCpuMs: ((procs.get(root)?.ownTicks ?? 0) * 1000) / TICKS_PER_SECOND,
     };
@@ -86,10 +90,10 @@ function scanProc(): Map<number, ProcEntry> {
   return procs;
 }
 
-function rssOf(pid: number): number {
+function pssOf(pid: number): number {
   try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+    const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const kb = /^Pss:\s+(\d+) kB/m.exec(rollup)?.[1];
     return kb === undefined ? 0 : Number(kb) * 1024;
   } catch {
     return 0; // exited since the scan

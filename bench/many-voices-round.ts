@@ -22,12 +22,12 @@ export interface Side {
   readonly speechMs: number;
   readonly gaps: number[];
   readonly loopP99Ms: number;
-  /** Peak RSS of the whole tree during the round over its RSS before any server spoke, per server. */
+  /** Peak Pss of the whole tree during the round over its Pss before any server spoke, per server. */
   readonly bytesPerServer: number;
   readonly heardShare: number;
 }
 
-/** Each bot's whole-tree RSS (bytes) before any of its servers spoke: what memory is counted over. */
+/** Each bot's whole-tree Pss (bytes) before any of its servers spoke: what memory is counted over. */
 export interface Baseline {
   readonly ours: number;
   readonly plain: number;
@@ -45,10 +45,10 @@ export interface RoundInput {
   readonly baseline: Baseline;
 }
 
-/** Both bots' whole-tree RSS now, for the baseline. */
+/** Both bots' whole-tree Pss now, for the baseline. */
 export function baselineNow(botPid: number, plainPid: number): Baseline {
   const [ours, plain] = treeUsage([botPid, plainPid]);
-  return { ours: ours?.rssBytes ?? 0, plain: plain?.rssBytes ?? 0 };
+  return { ours: ours?.memoryBytes ?? 0, plain: plain?.memoryBytes ?? 0 };
 }
 
 /** Both bots speak `texts` in every server at once; what each cost and how it sounded. */
@@ -64,8 +64,8 @@ export async function speakRound(input: RoundInput): Promise<[Side, Side]> {
   const peak = { ours: input.baseline.ours, plain: input.baseline.plain };
   const sample = () => {
     const [ours, theirs] = treeUsage(pids);
-    peak.ours = Math.max(peak.ours, ours?.rssBytes ?? 0);
-    peak.plain = Math.max(peak.plain, theirs?.rssBytes ?? 0);
+    peak.ours = Math.max(peak.ours, ours?.memoryBytes ?? 0);
+    peak.plain = Math.max(peak.plain, theirs?.memoryBytes ?? 0);
     return [ours, theirs] as const;
   };
   const sampler = setInterval(sample, 200);

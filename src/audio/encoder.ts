@@ -103,7 +103,7 @@ export class SpeechEncoder {
     this.#child = child;
     options.processes.track(child);
     if (child.pid !== undefined) {
-      lowerPriority(child.pid, options.niceness ?? ENCODER_NICENESS, options.logger);
+      lowerPriority(child.pid, options.niceness ?? 0, options.logger);
     }
     this.#logger?.debug({ pid: child.pid, args }, 'encoder started');
     this.exited = new Promise((resolve) => child.once('close', () => resolve()));
