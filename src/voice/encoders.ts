@@ -76,6 +76,17 @@ export class ItemEncoders {
   }
 
   /**
+   * Starts the guild's encoder as the bot joins, in the PCM format items came in lately (none
+   * known: nothing), so even the first line after `/join` waits for no ffmpeg. It closes when
+   * idle like any other.
+   */
+  prepare(): void {
+    const expected = this.#formats.last;
+    if (this.#closed || expected === undefined || this.#encoder?.alive === true) return;
+    this.#idleAfter(this.#encoderFor(expected));
+  }
+
+  /**
    * Gets ready for the item that plays next while it generates: the guild's encoder for the PCM
    * it will most likely be in (`raw` for a live stream, else the last format seen), or, with no
    * format to expect, an ffmpeg of its own.
@@ -87,8 +98,9 @@ export class ItemEncoders {
       this.#warm.startAhead(itemId, undefined);
       return;
     }
-    if (this.#encoder?.alive === true) return;
-    this.#encoderFor(expected);
+    // The item coming may take a while to generate: the idle clock starts again for it.
+    const encoder = this.#encoder?.alive === true ? this.#encoder : this.#encoderFor(expected);
+    this.#idleAfter(encoder);
   }
 
   /**

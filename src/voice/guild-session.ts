@@ -114,6 +114,7 @@ export class GuildSession {
       onTransition: ({ item, from, event }) =>
         this.#logger.debug({ itemId: item.id, from, event, to: item.state }, 'speech item'),
     });
+    this.#encoders.prepare();
     this.#player.on('stateChange', this.#onPlayerState);
     this.#player.on('error', this.#onPlayerError);
     this.#checkIdle();

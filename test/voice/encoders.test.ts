@@ -103,6 +103,22 @@ describe('ItemEncoders', () => {
     await Promise.all([first.items.settled(), second.items.settled()]);
   });
 
+  test('a guild that joins starts its encoder at once in the format seen lately, and it closes when idle', async () => {
+    const formats = new PcmFormats();
+    const fresh = encoders({ formats, idleMs: 100 });
+    fresh.items.prepare();
+    expect(fresh.started).toEqual([]); // nothing seen yet: nothing to start
+    await play(fresh.items, 'a', wav(0.3));
+    const joined = encoders({ formats, idleMs: 100 });
+    joined.items.prepare();
+    expect(joined.started).toEqual(['encoder started']);
+    expect(await play(joined.items, 'x', wav(0.4))).toBeGreaterThanOrEqual(20);
+    expect(joined.started).toEqual(['encoder started']);
+    await eventually('both idle encoders closed', () => processes.pids().length === 0);
+    for (const { items } of [fresh, joined]) items.close(new Error('done'));
+    await Promise.all([fresh.items.settled(), joined.items.settled()]);
+  });
+
   test('an MP3, or a WAV we do not read (24-bit), gets an ffmpeg of its own even once the encoder runs', async () => {
     const { items, started } = encoders();
     await play(items, 'a', wav(0.3));
