@@ -151,8 +151,13 @@ export class ItemEncoders {
       return this.#encodeFile(itemId, wav.file, stream, signal);
     }
     this.#remember(wav.format);
-    // The first WAV of a guild may have an ffmpeg of its own waiting already: it costs nothing more.
-    if (this.#warm.has(itemId)) return this.#encodeFile(itemId, wav.whole(), stream, signal);
+    if (this.#warm.has(itemId)) {
+      // The first WAV of a guild has an ffmpeg of its own waiting already: it costs nothing more.
+      // The guild's encoder starts now, while it plays, ready for the next.
+      const opened = this.#encodeFile(itemId, wav.whole(), stream, signal);
+      if (this.#encoder?.alive !== true) this.#idleAfter(this.#encoderFor(wav.format));
+      return opened;
+    }
     return this.#encodePcm(itemId, wav.format, wav.pcm, stream, signal);
   }
 

@@ -73,7 +73,8 @@ describe('ItemEncoders', () => {
     const { items, started } = encoders();
     // Nothing known yet: an ffmpeg of the item's own, as ever (Ogg pages, more than 50 a second is fine).
     expect(await play(items, 'a', wav(1))).toBeGreaterThan(0);
-    expect(started).toEqual(['ffmpeg started']);
+    // …and the guild's encoder starts while it plays, in the format it had.
+    expect(started).toEqual(['ffmpeg started', 'encoder started']);
     const lengths = [];
     for (const [i, seconds] of [0.6, 2, 0.4].entries()) {
       lengths.push(await play(items, `b${i}`, wav(seconds)));
