@@ -12,7 +12,7 @@ import { buildTranscodeArgs, type RawPcmInput } from './args.ts';
 import { FfmpegError } from './errors.ts';
 import type { FfmpegProcesses } from './processes.ts';
 import { StderrTail } from './stderr.ts';
-import { ENCODER_NICENESS, lowerPriority, type TranscodeLogger } from './transcode.ts';
+import { lowerPriority, type TranscodeLogger } from './transcode.ts';
 
 /** Opus packets are 20 ms: 960 samples at 48 kHz. */
 const PACKET_SAMPLES = 960;
@@ -39,6 +39,12 @@ export function packetSpan(
   return { first, end: Math.max(first, end) };
 }
 
+/**
+ * Output ffmpeg may hold back without stalling, in 20 ms packets: `dynaudnorm`'s 300 ms of
+ * lookahead and its 100 ms frame, with room to spare.
+ */
+const OWED_PACKETS_ALLOWED = 35;
+
 /** How to run a server's encoder. */
 export interface SpeechEncoderOptions {
   /** From `resolveFfmpeg().path`. */
@@ -47,9 +53,16 @@ export interface SpeechEncoderOptions {
   readonly format: RawPcmInput;
   /** Where the child is registered until reaped (the shutdown kill list). */
   readonly processes: FfmpegProcesses;
-  /** Fail when ffmpeg gives no packet for this long after input; default 15 000. */
+  /**
+   * Kill ffmpeg when it gives no packet for this long while it owes output; default 15 000. An
+   * item whose input sends nothing for twice this long fails alone.
+   */
   readonly stallTimeoutMs?: number | undefined;
-  /** Default {@link ENCODER_NICENESS}. */
+  /**
+   * Default 0, the bot's own: an item's first packets come from it just in time, and it is
+   * started once per speaking server, not per item (the wait on each start is why an item's own
+   * ffmpeg runs at `ENCODER_NICENESS`).
+   */
   readonly niceness?: number | undefined;
   readonly logger?: TranscodeLogger | undefined;
 }
@@ -162,6 +175,8 @@ export class SpeechEncoder {
   encode(pcm: Readable, signal: AbortSignal): EncodedItem {
     if (!this.usable) throw new Error('this encoder cannot take an item now');
     const output = new Readable({ objectMode: true, read: () => undefined });
+    // `done` is where a failure is told: an output nobody plays (a skipped item) must not throw.
+    output.on('error', () => undefined);
     let settleDone: (error?: FfmpegError) => void = () => undefined;
     const done = new Promise<void>((resolve, reject) => {
       settleDone = (error) => (error === undefined ? resolve() : reject(error));
@@ -173,6 +188,14 @@ export class SpeechEncoder {
       settle: settleDone,
     };
     this.#items.push(item);
+    // An abort once the input is all fed still ends the item: its last packets are dropped.
+    const onAbort = (): void =>
+      this.#settle(item, new FfmpegError('aborted', 'encoding aborted', { cause: signal.reason }));
+    signal.addEventListener('abort', onAbort, { once: true });
+    void done.then(
+      () => signal.removeEventListener('abort', onAbort),
+      () => signal.removeEventListener('abort', onAbort),
+    );
     this.#feed(item, pcm, signal);
     return { output, done };
   }
@@ -195,9 +218,11 @@ export class SpeechEncoder {
     const startFrames = this.#fedFrames;
     let carry: Buffer | undefined;
     let ended = false;
+    let quiet: NodeJS.Timeout | undefined;
     const end = (error?: FfmpegError): void => {
       if (ended) return;
       ended = true;
+      clearTimeout(quiet);
       this.#stopFeed = undefined;
       signal.removeEventListener('abort', onAbort);
       pcm.off('data', onData);
@@ -220,7 +245,19 @@ export class SpeechEncoder {
       if (item.end === item.first) this.#settle(item);
       else this.#settleFinished();
     };
+    // An input that stops sending (no data, no end, no error) ends its item, not the encoder.
+    // Longer than the sources' own silence limits, so a live stream recovers from its file first.
+    const inputTimeoutMs = this.#stallTimeoutMs * 2;
+    const watchInput = (): void => {
+      clearTimeout(quiet);
+      quiet = setTimeout(
+        () =>
+          end(new FfmpegError('stalled', `the audio input sent nothing for ${inputTimeoutMs} ms`)),
+        inputTimeoutMs,
+      );
+    };
     const onData = (chunk: Buffer): void => {
+      watchInput();
       let bytes = carry === undefined ? chunk : Buffer.concat([carry, chunk]);
       const whole = bytes.length - (bytes.length % this.#frameBytes);
       carry = bytes.subarray(whole);
@@ -236,6 +273,7 @@ export class SpeechEncoder {
     const onAbort = (): void =>
       end(new FfmpegError('aborted', 'encoding aborted', { cause: signal.reason }));
     this.#stopFeed = () => end(this.#failure);
+    watchInput();
     pcm.on('data', onData);
     pcm.once('end', () => end());
     pcm.once('error', (error) =>
@@ -252,8 +290,19 @@ export class SpeechEncoder {
   #write(bytes: Buffer): boolean {
     if (this.#failure !== undefined || bytes.length === 0) return true;
     this.#fedFrames += bytes.length / this.#frameBytes;
-    this.#stall ??= setTimeout(() => this.#onStall(), this.#stallTimeoutMs);
+    this.#watchOutput();
     return this.#child.stdin.write(bytes);
+  }
+
+  /**
+   * Arms the stall watch while ffmpeg owes more output than its filter holds back: input that
+   * merely pauses (a live stream waiting for the vendor) is not ffmpeg stalling.
+   */
+  #watchOutput(): void {
+    if (this.#stall !== undefined || this.#failure !== undefined) return;
+    const owed = this.#spanOf(this.#fedFrames, this.#fedFrames).first - this.#packets;
+    if (owed <= OWED_PACKETS_ALLOWED) return;
+    this.#stall = setTimeout(() => this.#onStall(), this.#stallTimeoutMs);
   }
 
   #spanOf(start: number, end: number): { first: number; end: number } {
@@ -271,6 +320,7 @@ export class SpeechEncoder {
       this.#push(item, packet);
     }
     this.#settleFinished();
+    this.#watchOutput();
   }
 
   /** Ends the items whose every packet is out (packets come in order, so from the first). */

@@ -49,7 +49,8 @@ export function parseWavHeader(bytes: Uint8Array): WavHeader {
       };
     }
     if (id === 'fmt ') {
-      if (body + 16 > bytes.length) return { kind: 'more' };
+      // The whole chunk (40 bytes when extensible), unless it claims more than a header holds.
+      if (body + Math.min(Math.max(size, 16), 40) > bytes.length) return { kind: 'more' };
       const parsed = readFormat(view, body, size);
       if (typeof parsed === 'string') return { kind: 'other', why: parsed };
       format = parsed;

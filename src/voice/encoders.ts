@@ -54,6 +54,8 @@ export class ItemEncoders {
   #encoder: SpeechEncoder | undefined;
   /** Encoders closing (replaced, idle, the session over) until they exit. */
   readonly #exiting = new Set<Promise<void>>();
+  /** Every encoder whose ffmpeg has not exited. */
+  readonly #running = new Set<SpeechEncoder>();
   #idle: NodeJS.Timeout | undefined;
   #last: RawPcmInput | undefined;
   #closed = false;
@@ -82,8 +84,8 @@ export class ItemEncoders {
    */
   prepare(): void {
     const expected = this.#formats.last;
-    if (this.#closed || expected === undefined || this.#encoder?.alive === true) return;
-    this.#idleAfter(this.#encoderFor(expected));
+    if (this.#closed || expected === undefined) return;
+    this.#readyFor(expected);
   }
 
   /**
@@ -98,9 +100,18 @@ export class ItemEncoders {
       this.#warm.startAhead(itemId, undefined);
       return;
     }
-    // The item coming may take a while to generate: the idle clock starts again for it.
-    const encoder = this.#encoder?.alive === true ? this.#encoder : this.#encoderFor(expected);
-    this.#idleAfter(encoder);
+    this.#readyFor(expected);
+  }
+
+  /**
+   * The guild's encoder ready ahead for `format`: kept when it runs in it, replaced when it is
+   * idle in another (one busy with an item is left: the item's turn decides). The idle clock
+   * starts again, as the item coming may take a while to generate.
+   */
+  #readyFor(format: RawPcmInput): void {
+    const current = this.#encoder;
+    const keep = current?.alive === true && (!current.usable || sameFormat(current.format, format));
+    this.#idleAfter(keep ? current : this.#encoderFor(format));
   }
 
   /**
@@ -171,7 +182,8 @@ export class ItemEncoders {
     this.#closed = true;
     clearTimeout(this.#idle);
     this.#warm.dropAll(reason);
-    this.#retire(this.#encoder, true);
+    // Those retired or closing while idle too: nothing outlives the session.
+    for (const encoder of this.#running) encoder.kill('voice session closed');
     this.#encoder = undefined;
   }
 
@@ -208,6 +220,7 @@ export class ItemEncoders {
   }
 
   #encodeFile(itemId: string, file: Readable, input: Readable, signal: AbortSignal): OpenedSpeech {
+    if (this.#closed) throw new Error('the voice session is over');
     const warm = this.#warm.take(itemId, undefined);
     signal.addEventListener('abort', () => warm.controller.abort(signal.reason), { once: true });
     if (signal.aborted) warm.controller.abort(signal.reason);
@@ -217,9 +230,10 @@ export class ItemEncoders {
 
   /** The guild's encoder for `format`, started when there is none that takes it. */
   #encoderFor(format: RawPcmInput): SpeechEncoder {
+    if (this.#closed) throw new Error('the voice session is over');
     const current = this.#encoder;
     if (current?.usable === true && sameFormat(current.format, format)) return current;
-    this.#retire(current, false);
+    current?.close();
     const encoder = new SpeechEncoder({
       ffmpegPath: this.#playback.ffmpegPath,
       format,
@@ -228,20 +242,15 @@ export class ItemEncoders {
       logger: this.#logger,
     });
     this.#encoder = encoder;
+    this.#running.add(encoder);
     const exited = encoder.exited;
     this.#exiting.add(exited);
     void exited.then(() => {
       this.#exiting.delete(exited);
+      this.#running.delete(encoder);
       if (this.#encoder === encoder) this.#encoder = undefined;
     });
     return encoder;
-  }
-
-  /** Ends an encoder: at once, or once the items it was given are out. */
-  #retire(encoder: SpeechEncoder | undefined, now: boolean): void {
-    if (encoder === undefined) return;
-    if (now) encoder.kill('voice session closed');
-    else encoder.close();
   }
 
   /** Closes the encoder when no item comes for a while (an idle ffmpeg holds memory). */

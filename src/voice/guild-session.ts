@@ -293,7 +293,12 @@ export class GuildSession {
         return whenPlayable(speech.resource, LIVE_START_PACKETS, speech.done);
       })
       .then(async (playable) => {
-        if (this.#current !== current || opened === undefined) return;
+        if (opened === undefined) return;
+        if (this.#current !== current) {
+          // Skipped while opening: its packets are let go (an encoder may still be sending them).
+          opened.resource.playStream.destroy();
+          return;
+        }
         if (playable) {
           current.opened = opened;
           this.#player.play(opened.resource);

@@ -135,6 +135,61 @@ describe('SpeechEncoder', () => {
     await encoder1.exited;
   });
 
+  test('an item skipped once all fed ends there, and its output, read by nobody, fails quietly', async () => {
+    const encoder1 = encoder();
+    const controller = new AbortController();
+    const input = chunked(tone(1, 0.5));
+    const item = encoder1.encode(input, controller.signal);
+    await new Promise((resolve) => input.once('close', resolve));
+    controller.abort(new Error('skipped'));
+    // Killing the encoder now destroys an output with no reader: it used to throw, uncaught.
+    encoder1.kill();
+    const error = (await item.done.catch((e: unknown) => e)) as FfmpegError;
+    expect(error.reason).toBe('aborted');
+    await encoder1.exited;
+  });
+
+  test('an input that sends nothing ends its item; the encoder goes on', async () => {
+    const encoder1 = new SpeechEncoder({
+      ffmpegPath: '/usr/bin/ffmpeg',
+      format: FORMAT,
+      processes,
+      stallTimeoutMs: 200,
+    });
+    const silent = new Readable({ read: () => undefined });
+    silent.push(tone(0.1, 0.5));
+    const item = encoder1.encode(silent, new AbortController().signal);
+    const error = (await item.done.catch((e: unknown) => e)) as FfmpegError;
+    expect(error.message).toMatch(/sent nothing for 400 ms/);
+    expect(silent.destroyed).toBe(true);
+    const next = encoder1.encode(chunked(tone(0.4, 0.5)), new AbortController().signal);
+    expect((await packetsOf(next.output)).length).toBeGreaterThanOrEqual(20);
+    encoder1.kill();
+    await encoder1.exited;
+  });
+
+  test('an input that pauses longer than the stall timeout is not a stalled ffmpeg', async () => {
+    const encoder1 = new SpeechEncoder({
+      ffmpegPath: '/usr/bin/ffmpeg',
+      format: FORMAT,
+      processes,
+      stallTimeoutMs: 200,
+    });
+    const paced = new Readable({ read: () => undefined });
+    paced.push(tone(0.1, 0.5));
+    const item = encoder1.encode(paced, new AbortController().signal);
+    const packets = packetsOf(item.output);
+    // 300 ms with nothing new: the filter holds what came, and ffmpeg owes nothing.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    paced.push(tone(0.5, 0.5));
+    paced.push(null);
+    expect((await packets).length).toBeGreaterThanOrEqual(30);
+    await item.done;
+    expect(encoder1.alive).toBe(true);
+    encoder1.kill();
+    await encoder1.exited;
+  });
+
   test('an item with no samples ends at once, with no packet', async () => {
     const encoder1 = encoder();
     const item = encoder1.encode(Readable.from([], { objectMode: false }), AbortSignal.abort());

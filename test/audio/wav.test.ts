@@ -93,6 +93,12 @@ describe('parseWavHeader', () => {
     }
   });
 
+  test('an extensible format cut before its sub-format asks for more (it was read as "other")', () => {
+    const full = header({ extensibleTag: 1 });
+    // RIFF (12) + chunk head (8) + 20 of its 40 bytes.
+    expect(parseWavHeader(full.subarray(0, 40))).toEqual({ kind: 'more' });
+  });
+
   test('leaves to ffmpeg what it does not read: 24-bit, 8-bit, ADPCM, 6 channels, not RIFF', () => {
     for (const bytes of [
       header({ bits: 24 }),

@@ -162,6 +162,25 @@ describe('ItemEncoders', () => {
     await items.settled();
   });
 
+  test('an item coming in another PCM format gets its encoder ahead, not at its turn', async () => {
+    const { items, started } = encoders();
+    const f32: RawPcmInput = { format: 'f32le', sampleRate: 24_000, channels: 1 };
+    const s16: RawPcmInput = { format: 's16le', sampleRate: 24_000, channels: 1 };
+    const live = (raw: RawPcmInput) => () => ({
+      stream: Readable.from([Buffer.alloc(12_000 * (raw.format === 'f32le' ? 4 : 2))]),
+      extension: 'pcm',
+      raw,
+    });
+    await play(items, 'a', live(f32), f32);
+    items.startAhead('b', s16);
+    expect(started).toEqual(['encoder started', 'encoder started']);
+    await play(items, 'b', live(s16), s16);
+    expect(started).toEqual(['encoder started', 'encoder started']);
+    items.close(new Error('done'));
+    await items.settled();
+    expect(processes.pids()).toEqual([]);
+  });
+
   test('an encoder with nothing to say closes on its own', async () => {
     const { items } = encoders({ idleMs: 100 });
     await play(items, 'a', wav(0.2));
