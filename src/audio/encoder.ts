@@ -25,6 +25,25 @@ const OUTPUT_RATE = 48_000;
  */
 export const FLUSH_SILENCE_MS = 500;
 
+/**
+ * Input frames in the loudness filter's frame (`dynaudnorm=f=100`: 100 ms, made even), as ffmpeg
+ * counts them. Items start on a grid of two of these: one starting elsewhere waited for up to
+ * one more chunk of a live stream before its first packets (measured: +200 ms at 1× with 200 ms
+ * chunks when an item started 100 ms off it, none on it).
+ */
+export function filterFrames(sampleRate: number): number {
+  const frames = Math.round(sampleRate * 0.1);
+  return frames + (frames % 2);
+}
+
+/** Silence frames after an item ending at `fedFrames`: at least {@link FLUSH_SILENCE_MS}, up to the grid. */
+export function flushFrames(fedFrames: number, sampleRate: number): number {
+  const least = Math.round((sampleRate * FLUSH_SILENCE_MS) / 1000);
+  const grid = 2 * filterFrames(sampleRate);
+  const end = fedFrames + least;
+  return least + ((grid - (end % grid)) % grid);
+}
+
 /** The packets (by index from the stream's first audio packet) that carry input frames [start, end). */
 export function packetSpan(
   startFrames: number,
@@ -109,8 +128,11 @@ export class SpeechEncoder {
     this.#logger = options.logger;
     this.#stallTimeoutMs = options.stallTimeoutMs ?? 15_000;
     this.#frameBytes = (options.format.format === 's16le' ? 2 : 4) * options.format.channels;
-    const silenceFrames = Math.round((options.format.sampleRate * FLUSH_SILENCE_MS) / 1000);
-    this.#silence = Buffer.alloc(silenceFrames * this.#frameBytes);
+    // Enough for the longest flush (the least and a whole grid).
+    const grid = 2 * filterFrames(options.format.sampleRate);
+    this.#silence = Buffer.alloc(
+      (flushFrames(0, options.format.sampleRate) + grid) * this.#frameBytes,
+    );
     const args = buildTranscodeArgs({ normalize: true, rawInput: options.format });
     const child = spawn(options.ffmpegPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.#child = child;
@@ -233,7 +255,8 @@ export class SpeechEncoder {
         this.#write(Buffer.concat([carry, Buffer.alloc(this.#frameBytes - carry.length)]));
       }
       const fedEnd = this.#fedFrames;
-      this.#write(this.#silence);
+      const flush = flushFrames(fedEnd, this.format.sampleRate);
+      this.#write(this.#silence.subarray(0, flush * this.#frameBytes));
       this.#feeding = false;
       if (this.#closed) stdin.end();
       if (error !== undefined) {

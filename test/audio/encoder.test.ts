@@ -1,7 +1,13 @@
 import { Readable } from 'node:stream';
 import OpusScript from 'opusscript';
 import { afterEach, describe, expect, test } from 'vitest';
-import { packetSpan, SpeechEncoder } from '../../src/audio/encoder.ts';
+import {
+  FLUSH_SILENCE_MS,
+  filterFrames,
+  flushFrames,
+  packetSpan,
+  SpeechEncoder,
+} from '../../src/audio/encoder.ts';
 import { FfmpegError } from '../../src/audio/errors.ts';
 import { FfmpegProcesses } from '../../src/audio/processes.ts';
 import { ffmpegChildren } from './helpers.ts';
@@ -73,6 +79,23 @@ describe('packetSpan', () => {
     expect(packetSpan(100, 100, 24_000, 312).end).toBeGreaterThanOrEqual(
       packetSpan(100, 100, 24_000, 312).first,
     );
+  });
+});
+
+describe('flushFrames', () => {
+  test('at least the flush, and the next item starts on the filter grid (two 100 ms frames)', () => {
+    for (const rate of [8000, 16_000, 22_050, 24_000, 44_100, 48_000]) {
+      const grid = 2 * filterFrames(rate);
+      for (const fed of [0, 1, 441, 2400, 12_345, 100_000]) {
+        const flush = flushFrames(fed, rate);
+        expect(flush).toBeGreaterThanOrEqual(Math.round((rate * FLUSH_SILENCE_MS) / 1000));
+        expect(flush).toBeLessThan(Math.round((rate * FLUSH_SILENCE_MS) / 1000) + grid);
+        expect((fed + flush) % grid).toBe(0);
+      }
+    }
+    // ffmpeg makes the filter's frame even: 2205 samples at 22.05 kHz are 2206.
+    expect(filterFrames(22_050)).toBe(2206);
+    expect(filterFrames(24_000)).toBe(2400);
   });
 });
 
