@@ -68,6 +68,11 @@ export function treeUsage(roots: readonly number[]): TreeUsage[] {
   });
 }
 
+/** `root` and every process below it now (empty when `root` is gone). */
+export function treePids(root: number): number[] {
+  return treeOf(root, scanProc());
+}
+
 function scanProc(): Map<number, ProcEntry> {
   const procs = new Map<number, ProcEntry>();
   for (const name of readdirSync('/proc')) {

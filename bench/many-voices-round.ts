@@ -1,7 +1,8 @@
 /**
  * One round of the many-voices bench: the bot and the plain bot each speak the same texts in
  * every one of their servers at the same moment; what each cost (whole process trees, from
- * /proc) and how it sounded (packet arrivals at the fake voice server).
+ * /proc) and how it sounded (packet arrivals at the fake voice server). Without a plain bot
+ * (the capacity bench), the bot alone.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FakeDiscord } from '../test/fake-discord/index.ts';
@@ -33,33 +34,37 @@ export interface Baseline {
   readonly plain: number;
 }
 
-/** What a round needs: both bots, where they are heard, and what each server says. */
+/** What a round needs: the bot (and the plain bot beside it, if any), where they are heard, and what each server says. */
 export interface RoundInput {
   readonly discord: FakeDiscord;
   readonly voiceServer: FakeVoiceServer;
   readonly botPid: number;
   readonly metrics: string;
-  readonly plain: PlainBot;
+  readonly plain?: PlainBot;
   readonly texts: readonly string[];
   readonly round: string;
   readonly baseline: Baseline;
 }
 
-/** Both bots' whole-tree Pss now, for the baseline. */
-export function baselineNow(botPid: number, plainPid: number): Baseline {
-  const [ours, plain] = treeUsage([botPid, plainPid]);
+/** Both bots' whole-tree Pss now, for the baseline (the plain bot's 0 when there is none). */
+export function baselineNow(botPid: number, plainPid?: number): Baseline {
+  const [ours, plain] = treeUsage(plainPid === undefined ? [botPid] : [botPid, plainPid]);
   return { ours: ours?.memoryBytes ?? 0, plain: plain?.memoryBytes ?? 0 };
 }
 
 /** Both bots speak `texts` in every server at once; what each cost and how it sounded. */
-export async function speakRound(input: RoundInput): Promise<[Side, Side]> {
+export async function speakRound(input: RoundInput & { plain: PlainBot }): Promise<[Side, Side]>;
+/** The bot (and the plain bot, if given) speaks `texts` in every server at once. */
+export async function speakRound(input: RoundInput): Promise<[Side, Side | undefined]>;
+export async function speakRound(input: RoundInput): Promise<[Side, Side | undefined]> {
   const { discord, voiceServer, plain, texts } = input;
   const ourIds = discord.guilds.map((g) => g.id);
-  for (const id of [...ourIds, ...plain.guildIds]) voiceServer.reset(id);
+  const plainIds = plain?.guildIds ?? [];
+  for (const id of [...ourIds, ...plainIds]) voiceServer.reset(id);
   await loopP99(input.metrics); // resets the bot's histogram
   const itemPackets = texts.map((t) => (t.length * TONE_SECONDS_PER_CHAR) / 0.02);
   const expected = itemPackets.reduce((a, b) => a + b, 0);
-  const pids = [input.botPid, plain.pid];
+  const pids = plain === undefined ? [input.botPid] : [input.botPid, plain.pid];
   const [oursAtStart, plainAtStart] = treeUsage(pids);
   const peak = { ours: input.baseline.ours, plain: input.baseline.plain };
   const sample = () => {
@@ -69,9 +74,9 @@ export async function speakRound(input: RoundInput): Promise<[Side, Side]> {
     return [ours, theirs] as const;
   };
   const sampler = setInterval(sample, 200);
-  const plainDone = plain.round({
+  const plainDone = plain?.round({
     round: input.round,
-    texts: Object.fromEntries(plain.guildIds.map((id) => [id, texts])),
+    texts: Object.fromEntries(plainIds.map((id) => [id, texts])),
   });
   void Promise.all(
     discord.guilds.map(async (guild) => {
@@ -100,9 +105,9 @@ export async function speakRound(input: RoundInput): Promise<[Side, Side]> {
   const ourLoop = await loopP99(input.metrics);
   const [oursAtEnd] = sample();
   const plainResult = await plainDone;
-  if (plainResult.failed > 0)
+  if (plainResult !== undefined && plainResult.failed > 0)
     process.stderr.write(`plain bot: ${plainResult.failed} items failed\n`);
-  await sleep(500);
+  if (plainResult !== undefined) await sleep(500);
   const [, plainAtEnd] = sample();
   clearInterval(sampler);
   const used = (end: typeof oursAtEnd, start: typeof oursAtStart): [number, number] => [
@@ -128,12 +133,14 @@ export async function speakRound(input: RoundInput): Promise<[Side, Side]> {
   };
   return [
     side(ourIds, used(oursAtEnd, oursAtStart), ourLoop, peak.ours - input.baseline.ours),
-    side(
-      plain.guildIds,
-      used(plainAtEnd, plainAtStart),
-      plainResult.loopP99Ms,
-      peak.plain - input.baseline.plain,
-    ),
+    plainResult === undefined
+      ? undefined
+      : side(
+          plainIds,
+          used(plainAtEnd, plainAtStart),
+          plainResult.loopP99Ms,
+          peak.plain - input.baseline.plain,
+        ),
   ];
 }
 

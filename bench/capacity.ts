@@ -1,0 +1,220 @@
+/**
+ * Capacity (issue 38): how many servers speaking at once one core holds without a gap. The bot
+ * alone (no plain bot beside it), it and every child it runs (the guild encoders' ffmpeg)
+ * pinned to one core, the bench process (fake voice server, emulator, fake Discord: the
+ * receiver, other machines in reality) on the other at nice -10. Steps of 8 to 48 servers
+ * (`BENCH_CAPACITY_STEPS`), each on a fresh stack: one short line each, unmeasured (it starts
+ * what a server keeps for speaking), then one 9.5 s sentence each, then four short lines each
+ * back to back, every server asked at the same moment; generation times as in `voices`.
+ */
+import { cpus, loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import {
+  capacityOf,
+  GAP_MS,
+  HEARD_AT_LEAST,
+  holds,
+  type ShapeOutcome,
+  type StepOutcome,
+  stutters,
+} from './capacity-plan.ts';
+import { benchUser } from './emulator-log.ts';
+import { spokenText, startVoicesStack } from './many-voices.ts';
+import {
+  DEFAULT_GENERATION,
+  describeShape,
+  type GenerationShape,
+  generationTimes,
+  runSeed,
+  type VoicesRun,
+} from './many-voices-plan.ts';
+import { pinProcess, pinTree, raiseReceiver, unpinnedIn } from './many-voices-receiver.ts';
+import { baselineNow, type Side, speakRound } from './many-voices-round.ts';
+import { formatNumber, type Row } from './stats.ts';
+
+/** What the capacity bench runs. */
+export interface CapacityPlan {
+  /** Servers speaking at once, one step each, in increasing order. */
+  readonly steps: readonly number[];
+  /** Characters of the long sentence (60 ms of tone each: 158 ≈ 9.5 s). */
+  readonly longChars: number;
+  /** The short lines each server says back to back (the first is also the warm-up line). */
+  readonly shortChars: readonly number[];
+  readonly generation?: GenerationShape;
+}
+
+const SECTION = 'Capacity';
+/** The bot's core and the receiver's: the machine has two. */
+const BOT_CORE = '1';
+const RECEIVER_CORE = '0';
+
+/** Runs the capacity bench and returns its rows. */
+export async function capacityBench(plan: CapacityPlan): Promise<Row[]> {
+  if (cpus().length < 2) throw new Error('needs 2 cores: one for the bot, one for the receiver');
+  const shape = plan.generation ?? DEFAULT_GENERATION;
+  const rows: Row[] = [setupRow(shape)];
+  const outcomes: StepOutcome[] = [];
+  const before = pinProcess(process.pid, RECEIVER_CORE);
+  try {
+    for (const servers of plan.steps) {
+      const at = Date.now();
+      const step = await runStep(servers, plan, shape);
+      const seconds = (Date.now() - at) / 1000;
+      process.stderr.write(`capacity: ${servers} servers took ${seconds.toFixed(0)} s\n`);
+      outcomes.push(step.outcome);
+      rows.push(...step.rows);
+    }
+  } finally {
+    pinProcess(process.pid, before);
+  }
+  rows.push(verdictRow(outcomes, plan.steps));
+  return rows;
+}
+
+function setupRow(shape: GenerationShape): Row {
+  return {
+    section: SECTION,
+    measure: `setup: the bot alone, it and all its children on core ${BOT_CORE}; the receiver (bench process: fake voice server, emulator, fake Discord) on core ${RECEIVER_CORE} at nice -10; per step a fresh stack, one short line each unmeasured, then the two shapes; WAV; ${describeShape(shape)}`,
+    ours: '',
+    naive: '',
+    ratio: '',
+    target: '',
+    met: undefined,
+  };
+}
+
+/** The two measured shapes of a step, after the warm-up line. */
+const SHAPES = [
+  { name: 'long', text: 'one 9.5 s sentence each' },
+  { name: 'short', text: 'four short lines each, back to back' },
+] as const;
+
+async function runStep(
+  servers: number,
+  plan: CapacityPlan,
+  shape: GenerationShape,
+): Promise<{ outcome: StepOutcome; rows: Row[] }> {
+  const run: VoicesRun = { servers, format: 'wav' };
+  const ours = Array.from({ length: servers }, (_, i) => benchUser(`capacity_${servers}_${i}`));
+  const { stack, metrics } = await startVoicesStack({
+    run,
+    ours,
+    generationMs: generationTimes(shape, runSeed(run)),
+  });
+  const { discord, voiceServer, bot } = stack;
+  try {
+    const pinned = pinTree(bot.pid, BOT_CORE);
+    const baseline = baselineNow(bot.pid);
+    const rounds = [
+      { name: 'first', chars: plan.shortChars.slice(0, 1) },
+      { name: SHAPES[0].name, chars: [plan.longChars] },
+      { name: SHAPES[1].name, chars: plan.shortChars },
+    ];
+    const measured: { side: Side; load: number; stray: string[]; receiver: ReceiverLoad }[] = [];
+    // Raised only now: the bot was started at the usual priority, and its ffmpeg inherit its own.
+    const receiver = raiseReceiver();
+    if (!receiver.raised) throw new Error('could not raise the receiver to nice -10 (needs root)');
+    try {
+      for (const round of rounds) {
+        const load = loadavg()[0] ?? 0;
+        const watch = watchReceiver();
+        const [side] = await speakRound({
+          discord,
+          voiceServer,
+          botPid: bot.pid,
+          metrics,
+          texts: round.chars.map((n, i) => spokenText(n, i)),
+          round: `capacity-${servers}-${round.name}`,
+          baseline,
+        });
+        const receiverLoad = watch();
+        const stray = unpinnedIn(bot.pid, BOT_CORE);
+        if (round.name !== 'first') measured.push({ side, load, stray, receiver: receiverLoad });
+      }
+    } finally {
+      receiver.restore();
+    }
+    const outcome: StepOutcome = {
+      servers,
+      shapes: measured.map(({ side }): ShapeOutcome => side),
+    };
+    const rows = measured.map(({ side, load, stray, receiver: r }, i) =>
+      stepRow(servers, SHAPES[i]?.text ?? '', side, load, r, pinned, stray),
+    );
+    return { outcome, rows };
+  } finally {
+    await stack.stop();
+  }
+}
+
+/** How busy the receiver (this process, alone on its core) was during a round. */
+interface ReceiverLoad {
+  readonly loopP99Ms: number;
+  readonly loopMaxMs: number;
+  /** CPU over wall time of the round (1 = its core fully busy). */
+  readonly busyShare: number;
+}
+
+/**
+ * Starts watching the receiver: arrivals are stamped in its event loop, so a moment it is late
+ * shows as a gap in the bot's streams. The returned function stops and reports.
+ */
+function watchReceiver(): () => ReceiverLoad {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  const cpuAt = process.cpuUsage();
+  const at = performance.now();
+  return () => {
+    delay.disable();
+    const used = process.cpuUsage(cpuAt);
+    return {
+      loopP99Ms: delay.percentile(99) / 1e6,
+      loopMaxMs: delay.max / 1e6,
+      busyShare: (used.user + used.system) / 1000 / (performance.now() - at),
+    };
+  };
+}
+
+function stepRow(
+  servers: number,
+  shapeText: string,
+  side: Side,
+  load: number,
+  receiver: ReceiverLoad,
+  pinned: number,
+  stray: readonly string[],
+): Row {
+  const over = stutters(side.gaps);
+  const perSecond = (ms: number) => formatNumber(ms / (side.speechMs / 1000), 1);
+  const worst = formatNumber(Math.max(0, ...side.gaps), 0);
+  const pin =
+    stray.length === 0
+      ? ''
+      : `; NOT all on core ${BOT_CORE}: ${stray.slice(0, 3).join(', ')} (${pinned} pinned at start)`;
+  return {
+    section: SECTION,
+    measure: `${servers} servers at once, ${shapeText} (load ${formatNumber(load, 1)}): gaps over ${GAP_MS} ms inside items (worst); bot's event-loop p99; ms CPU per s of speech (node + ffmpeg); speech heard; the receiver's event-loop p99 / max and its core's busy share`,
+    ours: `${over.length} (worst ${worst} ms); ${formatNumber(side.loopP99Ms, 1)} ms; ${perSecond(side.cpuMs)} ms (node ${perSecond(side.nodeMs)}, ffmpeg ${perSecond(side.cpuMs - side.nodeMs)}); ${formatNumber(side.heardShare * 100, 0)} %; receiver ${formatNumber(receiver.loopP99Ms, 0)} / ${formatNumber(receiver.loopMaxMs, 0)} ms, ${formatNumber(receiver.busyShare * 100, 0)} %${pin}`,
+    naive: '',
+    ratio: '',
+    target: `0 gaps, heard ≥ ${HEARD_AT_LEAST * 100} %`,
+    met: holds({ servers, shapes: [side] }),
+  };
+}
+
+function verdictRow(outcomes: readonly StepOutcome[], steps: readonly number[]): Row {
+  const { holds: held, failedBelow } = capacityOf(outcomes);
+  const text =
+    held === undefined
+      ? `none of ${steps.join(', ')}`
+      : `${held}${failedBelow.length === 0 ? '' : ` (but not ${failedBelow.join(', ')}: timing noise)`}`;
+  return {
+    section: SECTION,
+    measure: `servers speaking at once one core holds without a gap over ${GAP_MS} ms (largest step with none in both shapes, all speech heard; steps ${steps.join(', ')})`,
+    ours: text,
+    naive: '',
+    ratio: '',
+    target: '',
+    met: undefined,
+  };
+}
