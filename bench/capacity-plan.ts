@@ -2,6 +2,7 @@
  * What the capacity bench (`bench/capacity.ts`) steps through, and what it concludes: the most
  * servers speaking at once that one core holds without a gap. Pure.
  */
+import type { Gap } from './many-voices-gaps.ts';
 
 /** The default steps: servers speaking at once. */
 export const DEFAULT_STEPS: readonly number[] = [8, 16, 24, 32, 48];
@@ -31,8 +32,10 @@ export function capacitySteps(text: string | undefined): number[] {
 
 /** How one shape (the long sentence or the short lines) sounded at one step. */
 export interface ShapeOutcome {
-  /** Gaps (ms) between audible packets inside items, every server's. */
+  /** Gaps (ms) between audible packets inside items, every server's, as the receiver stamped them. */
   readonly gaps: readonly number[];
+  /** The same gaps less the receiver's own lateness when it stamped their end ({@link lessReceiverLateness}). */
+  readonly botGaps: readonly number[];
   /** Speech heard over speech asked for (1 = all of it). */
   readonly heardShare: number;
 }
@@ -48,24 +51,74 @@ export function stutters(gaps: readonly number[]): number[] {
   return gaps.filter((g) => g > GAP_MS);
 }
 
+/**
+ * Which gaps a verdict counts: as stamped (`gaps`), or less what the receiver's own stalls
+ * explain (`botGaps`).
+ */
+export type GapsCounted = 'gaps' | 'botGaps';
+
 /** Whether a step held: no gap over 60 ms and all speech heard, in every shape. */
-export function holds(step: StepOutcome): boolean {
-  return step.shapes.every((s) => stutters(s.gaps).length === 0 && s.heardShare >= HEARD_AT_LEAST);
+export function holds(step: StepOutcome, counted: GapsCounted = 'gaps'): boolean {
+  return step.shapes.every(
+    (s) => stutters(s[counted]).length === 0 && s.heardShare >= HEARD_AT_LEAST,
+  );
+}
+
+/**
+ * Each gap less how late the receiver may have stamped the packet that ended it. The receiver
+ * stamps arrivals in its event loop, where a timer also ticks every `tickMs` (`ticks`: the times
+ * it ran, increasing); a packet handled at `t` may have waited since the tick before the last
+ * one before `t`, less one tick's period (an idle loop handles a packet at once). So a gap of 80
+ * ms that ended while the receiver was 30 ms behind counts as 50: a lower bound on the gap the
+ * bot made. No tick before a gap: no lateness known, nothing taken off.
+ */
+export function lessReceiverLateness(
+  gaps: readonly Gap[],
+  ticks: readonly number[],
+  tickMs: number,
+): number[] {
+  return gaps.map((gap) => {
+    const last = lastAtOrBefore(ticks, gap.endedAt);
+    const before = last < 1 ? undefined : ticks[last - 1];
+    if (before === undefined) return gap.ms;
+    const lateness = Math.max(0, gap.endedAt - before - tickMs);
+    return Math.max(0, gap.ms - lateness);
+  });
+}
+
+/** Index of the last value at or before `t` in increasing `values` (-1 when none). */
+function lastAtOrBefore(values: readonly number[], t: number): number {
+  let low = 0;
+  let high = values.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if ((values[mid] ?? Number.POSITIVE_INFINITY) <= t) {
+      found = mid;
+      low = mid + 1;
+    } else {
+      high = mid - 1;
+    }
+  }
+  return found;
 }
 
 /**
  * What one core holds: the largest step that held (`undefined` when none did), and the smaller
  * steps that did not (a timing on a shared machine need not be monotone; say so beside it).
  */
-export function capacityOf(steps: readonly StepOutcome[]): {
+export function capacityOf(
+  steps: readonly StepOutcome[],
+  counted: GapsCounted = 'gaps',
+): {
   holds: number | undefined;
   failedBelow: number[];
 } {
-  const held = steps.filter(holds).map((s) => s.servers);
+  const held = steps.filter((s) => holds(s, counted)).map((s) => s.servers);
   const largest = held.length === 0 ? undefined : Math.max(...held);
   const failedBelow =
     largest === undefined
       ? []
-      : steps.filter((s) => s.servers < largest && !holds(s)).map((s) => s.servers);
+      : steps.filter((s) => s.servers < largest && !holds(s, counted)).map((s) => s.servers);
   return { holds: largest, failedBelow };
 }

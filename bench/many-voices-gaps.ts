@@ -19,6 +19,17 @@ const ITEM_SLACK = 0.2;
  * a stutter mistaken for the pause still counts, as the pause then does.
  */
 export function gapsInside(arrivals: readonly number[], itemPackets: readonly number[]): number[] {
+  return gapsInsideAt(arrivals, itemPackets).map((gap) => gap.ms);
+}
+
+/** A gap inside an item: how long, and the arrival time of the packet that ended it. */
+export interface Gap {
+  readonly ms: number;
+  readonly endedAt: number;
+}
+
+/** {@link gapsInside}, each gap with the arrival that ended it (to set beside the receiver's stalls). */
+export function gapsInsideAt(arrivals: readonly number[], itemPackets: readonly number[]): Gap[] {
   const gaps: number[] = [];
   for (let i = 1; i < arrivals.length; i++) gaps.push((arrivals[i] ?? 0) - (arrivals[i - 1] ?? 0));
   // gaps[k] comes before arrival k + 1: the pause before an item starting at arrival b is gaps[b - 1].
@@ -35,5 +46,5 @@ export function gapsInside(arrivals: readonly number[], itemPackets: readonly nu
     pauses.add(longest);
     start = longest + 1;
   }
-  return gaps.filter((_, k) => !pauses.has(k));
+  return gaps.flatMap((ms, k) => (pauses.has(k) ? [] : [{ ms, endedAt: arrivals[k + 1] ?? 0 }]));
 }

@@ -44,6 +44,8 @@ export interface RoundInput {
   readonly texts: readonly string[];
   readonly round: string;
   readonly baseline: Baseline;
+  /** How long to wait, beyond the speech's own length, for every server to be heard (120 s unless told). */
+  readonly patienceMs?: number;
 }
 
 /** Both bots' whole-tree Pss now, for the baseline (the plain bot's 0 when there is none). */
@@ -95,7 +97,7 @@ export async function speakRound(input: RoundInput): Promise<[Side, Side | undef
   );
   const heard = (id: string) => voiceServer.received(id).arrivals;
   const quietSince = (id: string) => Date.now() - (heard(id).at(-1) ?? 0);
-  const deadline = Date.now() + 120_000 + expected * 20;
+  const deadline = Date.now() + (input.patienceMs ?? 120_000) + expected * 20;
   while (
     Date.now() < deadline &&
     !ourIds.every((id) => heard(id).length >= expected * 0.95 && quietSince(id) > 1000)
