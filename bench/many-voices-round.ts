@@ -46,6 +46,12 @@ export interface RoundInput {
   readonly baseline: Baseline;
   /** How long to wait, beyond the speech's own length, for every server to be heard (120 s unless told). */
   readonly patienceMs?: number;
+  /**
+   * Whether to sample memory (Pss, every 200 ms) while the servers speak: true unless told. Each
+   * sample reads every process's smaps in the receiver's event loop, which at 32 servers held it
+   * for tens of ms, stamped as gaps in every stream; without it, `bytesPerServer` is NaN.
+   */
+  readonly memory?: boolean;
 }
 
 /** Both bots' whole-tree Pss now, for the baseline (the plain bot's 0 when there is none). */
@@ -67,15 +73,18 @@ export async function speakRound(input: RoundInput): Promise<[Side, Side | undef
   const itemPackets = texts.map((t) => (t.length * TONE_SECONDS_PER_CHAR) / 0.02);
   const expected = itemPackets.reduce((a, b) => a + b, 0);
   const pids = plain === undefined ? [input.botPid] : [input.botPid, plain.pid];
-  const [oursAtStart, plainAtStart] = treeUsage(pids);
-  const peak = { ours: input.baseline.ours, plain: input.baseline.plain };
+  const memory = input.memory ?? true;
+  const [oursAtStart, plainAtStart] = treeUsage(pids, memory);
+  const peak = memory
+    ? { ours: input.baseline.ours, plain: input.baseline.plain }
+    : { ours: Number.NaN, plain: Number.NaN };
   const sample = () => {
-    const [ours, theirs] = treeUsage(pids);
+    const [ours, theirs] = treeUsage(pids, memory);
     peak.ours = Math.max(peak.ours, ours?.memoryBytes ?? 0);
     peak.plain = Math.max(peak.plain, theirs?.memoryBytes ?? 0);
     return [ours, theirs] as const;
   };
-  const sampler = setInterval(sample, 200);
+  const sampler = memory ? setInterval(sample, 200) : undefined;
   const plainDone = plain?.round({
     round: input.round,
     texts: Object.fromEntries(plainIds.map((id) => [id, texts])),
