@@ -6,6 +6,11 @@
  * (`BENCH_CAPACITY_STEPS`), each on a fresh stack: one short line each, unmeasured (it starts
  * what a server keeps for speaking), then one 9.5 s sentence each, then four short lines each
  * back to back, every server asked at the same moment; generation times as in `voices`.
+ *
+ * Gaps are counted as the receiver stamped them, and again less the receiver's own lateness at
+ * each (its loop ticks every 1 ms beside the stamps): a lower bound on the bot's. Memory is not
+ * sampled while servers speak (reading smaps stalled the receiver: see `speakRound`'s `memory`).
+ * Other processes on the machine are not kept off the bot's core: the load is printed beside.
  */
 import { cpus, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -192,6 +197,8 @@ interface ReceiverLoad {
   readonly loopMaxMs: number;
   /** CPU over wall time of the round (1 = its core fully busy). */
   readonly busyShare: number;
+  /** Wall time of the round, in ms. */
+  readonly wallMs: number;
   /** When a timer of period {@link TICK_MS} ran in its loop, for {@link lessReceiverLateness}. */
   readonly ticks: readonly number[];
 }
@@ -219,11 +226,13 @@ function watchReceiver(): () => ReceiverLoad {
     clearInterval(ticker);
     delay.disable();
     const used = process.cpuUsage(cpuAt);
+    const wallMs = performance.now() - at;
     return {
+      wallMs,
       // The histogram holds whole periods between its timer's runs: the delay is what is past one.
       loopP99Ms: delay.percentile(99) / 1e6 - LOOP_RESOLUTION_MS,
       loopMaxMs: delay.max / 1e6 - LOOP_RESOLUTION_MS,
-      busyShare: (used.user + used.system) / 1000 / (performance.now() - at),
+      busyShare: (used.user + used.system) / 1000 / wallMs,
       ticks,
     };
   };
@@ -233,7 +242,7 @@ function stepRows(servers: number, shapeText: string, m: Measured, pinned: numbe
   const { side, receiver } = m;
   const over = stutters(side.gaps);
   const overBot = stutters(m.botGaps);
-  const worst = (gaps: readonly number[]) => formatNumber(Math.max(0, ...gaps), 0);
+  const worst = (gaps: readonly number[]) => formatNumber(Math.max(0, ...gaps), 1);
   const perSecond = (ms: number) => formatNumber(ms / (side.speechMs / 1000), 1);
   const pct = (share: number) => `${formatNumber(share * 100, 0)} %`;
   const what = `${servers} servers at once, ${shapeText} (load ${formatNumber(m.load, 1)})`;
@@ -261,8 +270,8 @@ function stepRows(servers: number, shapeText: string, m: Measured, pinned: numbe
       }),
     ),
     row(
-      "the bot's event-loop p99 (as its metrics report it: prom-client's 10 ms period included); ms CPU per s of speech (node + every ffmpeg); the receiver's event-loop delay p99 / max (past its 10 ms period) and its core's busy share",
-      `${formatNumber(side.loopP99Ms, 1)} ms; ${perSecond(side.cpuMs)} ms (node ${perSecond(side.nodeMs)}, ffmpeg ${perSecond(side.cpuMs - side.nodeMs)}); ${formatNumber(receiver.loopP99Ms, 0)} / ${formatNumber(receiver.loopMaxMs, 0)} ms, ${pct(receiver.busyShare)}${pin}`,
+      "the bot's event-loop p99 (as its metrics report it: prom-client's 10 ms period included); ms CPU per s of speech (node + every ffmpeg); its core's busy share over the round; the receiver's event-loop delay p99 / max (past its 10 ms period) and its core's busy share",
+      `${formatNumber(side.loopP99Ms, 1)} ms; ${perSecond(side.cpuMs)} ms (node ${perSecond(side.nodeMs)}, ffmpeg ${perSecond(side.cpuMs - side.nodeMs)}); ${pct(side.cpuMs / receiver.wallMs)}; ${formatNumber(receiver.loopP99Ms, 0)} / ${formatNumber(receiver.loopMaxMs, 0)} ms, ${pct(receiver.busyShare)}${pin}`,
     ),
   ];
 }
