@@ -13,6 +13,7 @@
  *   npm run bench -- --only voiceflood  # issue 39: 600 `!voice` lines, 2,000 choices stored (CPU per line)
  *   npm run bench -- --only v3,twitch   # issues 21 and 18: v3 streaming, a busy Twitch chat
  *   npm run bench -- --only voices   # issue 38: 12/24/48 servers (WAV) and 24 (MP3) speaking at once beside a plain bot
+ *   npm run bench -- --only capacity # issue 38: servers speaking at once one core holds without a gap (8…48)
  *   npm run bench -- --quick              # smaller runs, for a quick look (not for the README)
  */
 import { execFileSync } from 'node:child_process';
@@ -139,6 +140,18 @@ const sections: Record<string, () => Promise<Row[]>> = {
         : { botNodeOptions: process.env.BENCH_BOT_NODE_OPTIONS }),
     });
   },
+  // Issue 38: how many servers speaking at once one core holds without a gap (the bot alone, pinned
+  // to core 1, the receiver on core 0; about 8 minutes: by name). Env: BENCH_CAPACITY_STEPS (8,16,…),
+  // BENCH_VOICES_GENERATION as for voices.
+  capacity: async () =>
+    (await import('./capacity.ts')).capacityBench({
+      steps: (await import('./capacity-plan.ts')).capacitySteps(process.env.BENCH_CAPACITY_STEPS),
+      generation: (await import('./many-voices-plan.ts')).generationShape(
+        process.env.BENCH_VOICES_GENERATION,
+      ),
+      longChars: 158,
+      shortChars: [32, 40, 30, 36],
+    }),
   // Issue 38: Opus settings for speech, weighed by log-spectral distance to the source and CPU.
   opus: async () => (await import('./opus-quality.ts')).opusQualityBench(),
   quiet: () => quietChatBench({ messages: quick ? 8 : 30, minGapMs: 10_000, maxGapMs: 20_000 }),

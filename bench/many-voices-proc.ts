@@ -55,17 +55,25 @@ export function treeTicks(tree: readonly number[], procs: ReadonlyMap<number, Pr
   }, 0);
 }
 
-/** Each root's whole-tree usage now, from one scan of /proc (zeros for a root that is gone). */
-export function treeUsage(roots: readonly number[]): TreeUsage[] {
+/**
+ * Each root's whole-tree usage now, from one scan of /proc (zeros for a root that is gone).
+ * Without `memory`, Pss is not read (smaps is the slow part of a scan) and `memoryBytes` is 0.
+ */
+export function treeUsage(roots: readonly number[], memory = true): TreeUsage[] {
   const procs = scanProc();
   return roots.map((root) => {
     const tree = treeOf(root, procs);
     return {
-      memoryBytes: tree.reduce((sum, pid) => sum + pssOf(pid), 0),
+      memoryBytes: memory ? tree.reduce((sum, pid) => sum + pssOf(pid), 0) : 0,
       cpuMs: (treeTicks(tree, procs) * 1000) / TICKS_PER_SECOND,
       ownCpuMs: ((procs.get(root)?.ownTicks ?? 0) * 1000) / TICKS_PER_SECOND,
     };
   });
+}
+
+/** `root` and every process below it now (empty when `root` is gone). */
+export function treePids(root: number): number[] {
+  return treeOf(root, scanProc());
 }
 
 function scanProc(): Map<number, ProcEntry> {

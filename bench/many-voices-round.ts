@@ -1,7 +1,8 @@
 /**
  * One round of the many-voices bench: the bot and the plain bot each speak the same texts in
  * every one of their servers at the same moment; what each cost (whole process trees, from
- * /proc) and how it sounded (packet arrivals at the fake voice server).
+ * /proc) and how it sounded (packet arrivals at the fake voice server). Without a plain bot
+ * (the capacity bench), the bot alone.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FakeDiscord } from '../test/fake-discord/index.ts';
@@ -33,45 +34,60 @@ export interface Baseline {
   readonly plain: number;
 }
 
-/** What a round needs: both bots, where they are heard, and what each server says. */
+/** What a round needs: the bot (and the plain bot beside it, if any), where they are heard, and what each server says. */
 export interface RoundInput {
   readonly discord: FakeDiscord;
   readonly voiceServer: FakeVoiceServer;
   readonly botPid: number;
   readonly metrics: string;
-  readonly plain: PlainBot;
+  readonly plain?: PlainBot;
   readonly texts: readonly string[];
   readonly round: string;
   readonly baseline: Baseline;
+  /** How long to wait, beyond the speech's own length, for every server to be heard (120 s unless told). */
+  readonly patienceMs?: number;
+  /**
+   * Whether to sample memory (Pss, every 200 ms) while the servers speak: true unless told. Each
+   * sample reads every process's smaps in the receiver's event loop, which at 32 servers held it
+   * for tens of ms, stamped as gaps in every stream; without it, `bytesPerServer` is NaN.
+   */
+  readonly memory?: boolean;
 }
 
-/** Both bots' whole-tree Pss now, for the baseline. */
-export function baselineNow(botPid: number, plainPid: number): Baseline {
-  const [ours, plain] = treeUsage([botPid, plainPid]);
+/** Both bots' whole-tree Pss now, for the baseline (the plain bot's 0 when there is none). */
+export function baselineNow(botPid: number, plainPid?: number): Baseline {
+  const [ours, plain] = treeUsage(plainPid === undefined ? [botPid] : [botPid, plainPid]);
   return { ours: ours?.memoryBytes ?? 0, plain: plain?.memoryBytes ?? 0 };
 }
 
 /** Both bots speak `texts` in every server at once; what each cost and how it sounded. */
-export async function speakRound(input: RoundInput): Promise<[Side, Side]> {
+export async function speakRound(input: RoundInput & { plain: PlainBot }): Promise<[Side, Side]>;
+/** The bot (and the plain bot, if given) speaks `texts` in every server at once. */
+export async function speakRound(input: RoundInput): Promise<[Side, Side | undefined]>;
+export async function speakRound(input: RoundInput): Promise<[Side, Side | undefined]> {
   const { discord, voiceServer, plain, texts } = input;
   const ourIds = discord.guilds.map((g) => g.id);
-  for (const id of [...ourIds, ...plain.guildIds]) voiceServer.reset(id);
+  const plainIds = plain?.guildIds ?? [];
+  for (const id of [...ourIds, ...plainIds]) voiceServer.reset(id);
   await loopP99(input.metrics); // resets the bot's histogram
   const itemPackets = texts.map((t) => (t.length * TONE_SECONDS_PER_CHAR) / 0.02);
   const expected = itemPackets.reduce((a, b) => a + b, 0);
-  const pids = [input.botPid, plain.pid];
-  const [oursAtStart, plainAtStart] = treeUsage(pids);
-  const peak = { ours: input.baseline.ours, plain: input.baseline.plain };
+  const pids = plain === undefined ? [input.botPid] : [input.botPid, plain.pid];
+  const memory = input.memory ?? true;
+  const [oursAtStart, plainAtStart] = treeUsage(pids, memory);
+  const peak = memory
+    ? { ours: input.baseline.ours, plain: input.baseline.plain }
+    : { ours: Number.NaN, plain: Number.NaN };
   const sample = () => {
-    const [ours, theirs] = treeUsage(pids);
+    const [ours, theirs] = treeUsage(pids, memory);
     peak.ours = Math.max(peak.ours, ours?.memoryBytes ?? 0);
     peak.plain = Math.max(peak.plain, theirs?.memoryBytes ?? 0);
     return [ours, theirs] as const;
   };
-  const sampler = setInterval(sample, 200);
-  const plainDone = plain.round({
+  const sampler = memory ? setInterval(sample, 200) : undefined;
+  const plainDone = plain?.round({
     round: input.round,
-    texts: Object.fromEntries(plain.guildIds.map((id) => [id, texts])),
+    texts: Object.fromEntries(plainIds.map((id) => [id, texts])),
   });
   void Promise.all(
     discord.guilds.map(async (guild) => {
@@ -90,7 +106,7 @@ export async function speakRound(input: RoundInput): Promise<[Side, Side]> {
   );
   const heard = (id: string) => voiceServer.received(id).arrivals;
   const quietSince = (id: string) => Date.now() - (heard(id).at(-1) ?? 0);
-  const deadline = Date.now() + 120_000 + expected * 20;
+  const deadline = Date.now() + (input.patienceMs ?? 120_000) + expected * 20;
   while (
     Date.now() < deadline &&
     !ourIds.every((id) => heard(id).length >= expected * 0.95 && quietSince(id) > 1000)
@@ -100,9 +116,9 @@ export async function speakRound(input: RoundInput): Promise<[Side, Side]> {
   const ourLoop = await loopP99(input.metrics);
   const [oursAtEnd] = sample();
   const plainResult = await plainDone;
-  if (plainResult.failed > 0)
+  if (plainResult !== undefined && plainResult.failed > 0)
     process.stderr.write(`plain bot: ${plainResult.failed} items failed\n`);
-  await sleep(500);
+  if (plainResult !== undefined) await sleep(500);
   const [, plainAtEnd] = sample();
   clearInterval(sampler);
   const used = (end: typeof oursAtEnd, start: typeof oursAtStart): [number, number] => [
@@ -128,12 +144,14 @@ export async function speakRound(input: RoundInput): Promise<[Side, Side]> {
   };
   return [
     side(ourIds, used(oursAtEnd, oursAtStart), ourLoop, peak.ours - input.baseline.ours),
-    side(
-      plain.guildIds,
-      used(plainAtEnd, plainAtStart),
-      plainResult.loopP99Ms,
-      peak.plain - input.baseline.plain,
-    ),
+    plainResult === undefined
+      ? undefined
+      : side(
+          plainIds,
+          used(plainAtEnd, plainAtStart),
+          plainResult.loopP99Ms,
+          peak.plain - input.baseline.plain,
+        ),
   ];
 }
 

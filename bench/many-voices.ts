@@ -21,8 +21,9 @@
  * event-loop delay are timings and grow with load (the load average is printed beside).
  */
 import { createServer } from 'node:net';
-import { getPriority, loadavg, setPriority } from 'node:os';
-import { keyAndJoinEvery, startLocalStack } from '../tools/local-stack/index.ts';
+import { loadavg } from 'node:os';
+import type { EmulatorUser } from '../tools/emulator/index.ts';
+import { keyAndJoinEvery, type LocalStack, startLocalStack } from '../tools/local-stack/index.ts';
 import { benchUser } from './emulator-log.ts';
 import { encodeFloor } from './many-voices-floor.ts';
 import { type PlainBot, startPlainBot } from './many-voices-plain.ts';
@@ -34,6 +35,7 @@ import {
   runSeed,
   type VoicesRun,
 } from './many-voices-plan.ts';
+import { RECEIVER_NICENESS, raiseReceiver } from './many-voices-receiver.ts';
 import { baselineNow, type Side, speakRound, TONE_SECONDS_PER_CHAR } from './many-voices-round.ts';
 import { formatNumber, formatRatio, meets, type Row } from './stats.ts';
 
@@ -88,24 +90,6 @@ export async function manyVoicesBench(plan: ManyVoicesPlan): Promise<Row[]> {
   return rows;
 }
 
-/** Niceness of the bench process while the bots speak (both bots' own stay 0). */
-const RECEIVER_NICENESS = -10;
-
-/**
- * Listeners and Discord's voice servers are other machines: here the fake voice server shares
- * the bots' two cores, and a moment it waits for a core would show as a gap in every stream it
- * receives, of both bots alike. Raised above them (root only), its timestamps are the bots'.
- */
-function raiseReceiver(): { raised: boolean; restore: () => void } {
-  const before = getPriority();
-  try {
-    setPriority(RECEIVER_NICENESS);
-    return { raised: true, restore: () => setPriority(before) };
-  } catch {
-    return { raised: false, restore: () => undefined };
-  }
-}
-
 async function runAll(plan: ManyVoicesPlan, shape: GenerationShape, rows: Row[]): Promise<void> {
   for (const run of plan.runs) {
     const at = Date.now();
@@ -140,50 +124,22 @@ async function runSize(
   const tag = `${servers}_${run.format}`;
   const ours = Array.from({ length: servers }, (_, i) => benchUser(`voices_${tag}_${i}`));
   const plainUsers = Array.from({ length: servers }, (_, i) => benchUser(`plain_${tag}_${i}`));
-  const port = await freePort();
-  const stack = await startLocalStack({
-    emulator: {
-      users: [...ours, ...plainUsers],
-      generationMs,
-      synth: 'tone',
-      toneSecondsPerChar: TONE_SECONDS_PER_CHAR,
-      audioFormat: run.format,
-      mediaExtension: `.${run.format}`,
-      maxLogEntries: 2000,
-      // Rate windows a tenth as long (for the bot too): four lines per key are not held back.
-      timeScale: RATE_SCALE,
-    },
-    discord: {
-      guilds: ours.map(() => ({ voiceStates: [{ user: 'member', channel: 'Voice' }] })),
-    },
-    env: {
-      TTS_LIMITS: `generate=20/${6000}ms+500/${8_640_000}ms,status=60/${6000}ms,voices=10/${6000}ms,health=100/${6000}ms`,
-      HTTP_PORT: String(port),
-      HTTP_HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      ...(plan.botNodeOptions === undefined ? {} : { NODE_OPTIONS: plan.botNodeOptions }),
-    },
+  const { stack, metrics } = await startVoicesStack({
+    run,
+    ours,
+    others: plainUsers,
+    generationMs,
+    ...(plan.botNodeOptions === undefined ? {} : { botNodeOptions: plan.botNodeOptions }),
   });
   const { discord, voiceServer, bot, emulator } = stack;
   let plain: PlainBot | undefined;
   try {
-    if (emulator.audioFormat !== run.format) {
-      throw new Error(
-        `the emulator serves ${emulator.audioFormat}, not ${run.format} (no ffmpeg?)`,
-      );
-    }
-    await keyAndJoinEvery(
-      discord,
-      ours.map((u) => u.apiKey),
-      60_000,
-    );
     plain = await startPlainBot(
       voiceServer,
       emulator.baseUrl,
       VOICE_ID,
       plainUsers.map((u) => u.apiKey),
     );
-    const metrics = `http://127.0.0.1:${port}/metrics`;
     // Memory is counted over each tree before any server spoke, in every round: what a server
     // keeps while it speaks (an encoder, buffers) counts in the rounds that follow too.
     const baseline = baselineNow(bot.pid, plain.pid);
@@ -290,8 +246,69 @@ function roundRows(
   ];
 }
 
+/** What {@link startVoicesStack} starts: a run's servers, with the bot's users and any others. */
+export interface VoicesStackInput {
+  readonly run: VoicesRun;
+  /** One per server of the bot, each with its own key. */
+  readonly ours: readonly EmulatorUser[];
+  /** More users of the emulator (the plain bot's keys). */
+  readonly others?: readonly EmulatorUser[];
+  readonly generationMs: () => number;
+  readonly botNodeOptions?: string;
+}
+
+/**
+ * The local stack for one run, every server keyed and the bot in its member's voice channel;
+ * with the bot's metrics address (for its event-loop delay). Stops the stack if it fails.
+ */
+export async function startVoicesStack(
+  input: VoicesStackInput,
+): Promise<{ stack: LocalStack; metrics: string }> {
+  const { run, ours } = input;
+  const port = await freePort();
+  const stack = await startLocalStack({
+    emulator: {
+      users: [...ours, ...(input.others ?? [])],
+      generationMs: input.generationMs,
+      synth: 'tone',
+      toneSecondsPerChar: TONE_SECONDS_PER_CHAR,
+      audioFormat: run.format,
+      mediaExtension: `.${run.format}`,
+      maxLogEntries: 2000,
+      // Rate windows a tenth as long (for the bot too): four lines per key are not held back.
+      timeScale: RATE_SCALE,
+    },
+    discord: {
+      guilds: ours.map(() => ({ voiceStates: [{ user: 'member', channel: 'Voice' }] })),
+    },
+    env: {
+      TTS_LIMITS: `generate=20/${6000}ms+500/${8_640_000}ms,status=60/${6000}ms,voices=10/${6000}ms,health=100/${6000}ms`,
+      HTTP_PORT: String(port),
+      HTTP_HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      ...(input.botNodeOptions === undefined ? {} : { NODE_OPTIONS: input.botNodeOptions }),
+    },
+  });
+  try {
+    if (stack.emulator.audioFormat !== run.format) {
+      throw new Error(
+        `the emulator serves ${stack.emulator.audioFormat}, not ${run.format} (no ffmpeg?)`,
+      );
+    }
+    await keyAndJoinEvery(
+      stack.discord,
+      ours.map((u) => u.apiKey),
+      60_000,
+    );
+    return { stack, metrics: `http://127.0.0.1:${port}/metrics` };
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
+}
+
 /** `n` characters of plain words, different per item so nothing is cached or shared. */
-function spokenText(n: number, i: number): string {
+export function spokenText(n: number, i: number): string {
   const words = `Line ${i} of the chat is read aloud here for everyone in the voice channel. `;
   return words.repeat(Math.ceil(n / words.length) + 1).slice(0, n);
 }

@@ -62,3 +62,26 @@ describe('gapsInside with items heard shorter than expected', () => {
     expect(gaps.map(Math.round)).toEqual([181, 162]);
   });
 });
+
+describe('gapsInside with items that follow each other without a pause', () => {
+  test('an item ready before the one before it ends: the next pause is still left out', () => {
+    // The second item runs into the third (no pause); a 25 ms gap 25 packets before that boundary
+    // (receiver jitter) is the longest near it, but the third item starts where the second ends.
+    const arrivals: number[] = [];
+    let t = 0;
+    const play = (packets: number, before = 0, jitterAt = -1) => {
+      t += before;
+      for (let p = 0; p < packets; p++) {
+        if (p === jitterAt) t += 5;
+        arrivals.push(t);
+        t += 20;
+      }
+    };
+    play(96);
+    play(120, 2000, 95);
+    play(90);
+    play(108, 1500);
+    const gaps = gapsInside(arrivals, [96, 120, 90, 108]).filter((g) => g > 60);
+    expect(gaps).toEqual([]);
+  });
+});
