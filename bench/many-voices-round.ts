@@ -5,6 +5,7 @@
  * (the capacity bench), the bot alone.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
 import type { FakeDiscord } from '../test/fake-discord/index.ts';
 import type { FakeVoiceServer } from '../test/fake-discord/voice/index.ts';
 import { gapsInside } from './many-voices-gaps.ts';
@@ -47,9 +48,8 @@ export interface RoundInput {
   /** How long to wait, beyond the speech's own length, for every server to be heard (120 s unless told). */
   readonly patienceMs?: number;
   /**
-   * Whether to sample memory (Pss, every 200 ms) while the servers speak: true unless told. Each
-   * sample reads every process's smaps in the receiver's event loop, which at 32 servers held it
-   * for tens of ms, stamped as gaps in every stream; without it, `bytesPerServer` is NaN.
+   * Whether to sample memory (Pss, every 200 ms, in a worker thread: `many-voices-sampler.ts`)
+   * while the servers speak: true unless told; without it, `bytesPerServer` is NaN.
    */
   readonly memory?: boolean;
 }
@@ -84,7 +84,9 @@ export async function speakRound(input: RoundInput): Promise<[Side, Side | undef
     peak.plain = Math.max(peak.plain, theirs?.memoryBytes ?? 0);
     return [ours, theirs] as const;
   };
-  const sampler = memory ? setInterval(sample, 200) : undefined;
+  const sampler = memory
+    ? new Worker(new URL('./many-voices-sampler.ts', import.meta.url), { workerData: { pids } })
+    : undefined;
   const plainDone = plain?.round({
     round: input.round,
     texts: Object.fromEntries(plainIds.map((id) => [id, texts])),
@@ -120,7 +122,16 @@ export async function speakRound(input: RoundInput): Promise<[Side, Side | undef
     process.stderr.write(`plain bot: ${plainResult.failed} items failed\n`);
   if (plainResult !== undefined) await sleep(500);
   const [, plainAtEnd] = sample();
-  clearInterval(sampler);
+  if (sampler !== undefined) {
+    const peaks = await new Promise<number[]>((resolve, reject) => {
+      sampler.once('message', resolve);
+      sampler.once('error', reject);
+      sampler.postMessage('stop');
+    });
+    await sampler.terminate();
+    peak.ours = Math.max(peak.ours, peaks[0] ?? 0);
+    peak.plain = Math.max(peak.plain, peaks[1] ?? 0);
+  }
   const used = (end: typeof oursAtEnd, start: typeof oursAtStart): [number, number] => [
     (end?.cpuMs ?? 0) - (start?.cpuMs ?? 0),
     (end?.ownCpuMs ?? 0) - (start?.ownCpuMs ?? 0),
