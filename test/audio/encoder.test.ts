@@ -123,6 +123,31 @@ describe('SpeechEncoder', () => {
     expect(processes.pids()).toEqual([]);
   });
 
+  test.each([[16_000], [22_050], [44_100]])(
+    'at %i Hz too, each item keeps its own length',
+    async (rate) => {
+      const encoder1 = new SpeechEncoder({
+        ffmpegPath: '/usr/bin/ffmpeg',
+        format: { format: 's16le', sampleRate: rate, channels: 1 },
+        processes,
+      });
+      for (const seconds of [0.7, 1.3]) {
+        const item = encoder1.encode(
+          chunked(tone(seconds, 0.5, rate)),
+          new AbortController().signal,
+        );
+        const packets = await packetsOf(item.output);
+        expect(packets.length).toBeGreaterThanOrEqual(seconds * 50);
+        expect(packets.length).toBeLessThanOrEqual(seconds * 50 + 3);
+        expect(levels(packets).filter((db) => db > -40).length).toBeGreaterThanOrEqual(
+          seconds * 50 - 1,
+        );
+      }
+      encoder1.kill();
+      await encoder1.exited;
+    },
+  );
+
   test('evens loudness between a quiet item and a loud one', async () => {
     const encoder1 = encoder();
     const medians: number[] = [];
