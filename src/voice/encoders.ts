@@ -21,7 +21,7 @@ import { WarmTranscodes } from './warm.ts';
 
 /**
  * How long a guild's encoder stays after its last item: a chat read aloud speaks again within
- * it, and an idle ffmpeg holds about 9 MB.
+ * it, and an idle encoder holds about 11 MB of its own (52 MB of RSS with its libraries).
  */
 export const ENCODER_IDLE_MS = 60_000;
 
@@ -52,7 +52,7 @@ export class ItemEncoders {
   readonly #onFailed: (itemId: string, error: unknown) => void;
   readonly #warm: WarmTranscodes;
   #encoder: SpeechEncoder | undefined;
-  /** Encoders closing (replaced, idle, the session over) until they exit. */
+  /** Each encoder's exit, until it has exited: what `settled` waits for. */
   readonly #exiting = new Set<Promise<void>>();
   /** Every encoder whose ffmpeg has not exited. */
   readonly #running = new Set<SpeechEncoder>();
