@@ -97,7 +97,7 @@ export class ItemEncoders {
     if (this.#closed) return;
     const expected = raw ?? this.#last ?? this.#formats.last;
     if (expected === undefined) {
-      this.#warm.startAhead(itemId, undefined);
+      this.#warm.startAhead(itemId);
       return;
     }
     this.#readyFor(expected);
@@ -221,7 +221,7 @@ export class ItemEncoders {
 
   #encodeFile(itemId: string, file: Readable, input: Readable, signal: AbortSignal): OpenedSpeech {
     if (this.#closed) throw new Error('the voice session is over');
-    const warm = this.#warm.take(itemId, undefined);
+    const warm = this.#warm.take(itemId);
     signal.addEventListener('abort', () => warm.controller.abort(signal.reason), { once: true });
     if (signal.aborted) warm.controller.abort(signal.reason);
     warm.prepared.transcode.feed(file);

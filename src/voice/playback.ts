@@ -4,12 +4,7 @@
  * on ffmpeg processes started ahead. No Opus encoding happens in JavaScript.
  */
 import { type AudioResource, createAudioResource, StreamType } from '@discordjs/voice';
-import {
-  type FfmpegProcesses,
-  type RawPcmInput,
-  startTranscode,
-  type WaitingTranscode,
-} from '../audio/index.ts';
+import { type FfmpegProcesses, startTranscode, type WaitingTranscode } from '../audio/index.ts';
 import type { Logger } from '../log/index.ts';
 
 /** How speech is transcoded for playback. */
@@ -32,18 +27,13 @@ export interface PreparedSpeech {
 /**
  * Starts ffmpeg (loudness-evened, waiting on stdin) and the player's resource over its output.
  * Started before the audio's format is known, it may run only the plain audio demuxers and the
- * pipe protocol (see `buildTranscodeArgs`); started for raw PCM (`rawInput`), it reads only that. Aborting `signal` kills ffmpeg; it is also killed by
- * the stall watch once fed.
+ * pipe protocol (see `buildTranscodeArgs`). Raw PCM goes to the guild's encoder instead
+ * (`encoders.ts`). Aborting `signal` kills ffmpeg; it is also killed by the stall watch once fed.
  */
-export function prepareSpeech(
-  options: PlaybackOptions,
-  signal: AbortSignal,
-  rawInput?: RawPcmInput,
-): PreparedSpeech {
+export function prepareSpeech(options: PlaybackOptions, signal: AbortSignal): PreparedSpeech {
   const transcode = startTranscode({
     ffmpegPath: options.ffmpegPath,
     normalize: true,
-    rawInput,
     signal,
     processes: options.processes,
     stallTimeoutMs: options.stallTimeoutMs,

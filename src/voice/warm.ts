@@ -3,7 +3,6 @@
  * delaying the first sound: which item holds one, the shared slots that cap them, killing
  * them, and waiting for every run to end.
  */
-import type { RawPcmInput } from '../audio/index.ts';
 import type { Logger } from '../log/index.ts';
 import {
   type PlaybackOptions,
@@ -16,16 +15,8 @@ import {
 export interface Warm {
   readonly prepared: PreparedSpeech;
   readonly controller: AbortController;
-  /** The raw PCM it was started for; undefined: a file it will probe. */
-  readonly raw: RawPcmInput | undefined;
   /** Holds one of the shared {@link WarmSlots} until fed or killed. */
   slot: boolean;
-}
-
-/** Whether two ffmpeg inputs are the same: both files, or the same raw PCM. */
-function sameInput(a: RawPcmInput | undefined, b: RawPcmInput | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  return a.format === b.format && a.sampleRate === b.sampleRate && a.channels === b.channels;
 }
 
 /** One guild's ffmpeg runs by item: started ahead of their turn, or when the item plays. */
@@ -56,22 +47,18 @@ export class WarmTranscodes {
    * Starts ffmpeg for the item that plays next while a shared slot is free. Only that one
    * item: a waiting ffmpeg holds tens of MB.
    */
-  startAhead(itemId: string, raw: RawPcmInput | undefined): void {
+  startAhead(itemId: string): void {
     if (this.#ahead.has(itemId)) return;
     if (this.#slots?.tryTake() !== true) return;
-    this.#ahead.set(itemId, this.#start(itemId, true, raw));
+    this.#ahead.set(itemId, this.#start(itemId, true));
   }
 
   /**
-   * The ffmpeg for an item about to play on `raw` input (a file when undefined): the one started
-   * ahead when it was started for that input, else a new one. It no longer holds a slot: from
-   * now on it is the playing item's ffmpeg.
+   * The ffmpeg for a file about to play: the one started ahead, else a new one. It no longer
+   * holds a slot: from now on it is the playing item's ffmpeg.
    */
-  take(itemId: string, raw: RawPcmInput | undefined): Warm {
-    if (!sameInput(this.#ahead.get(itemId)?.raw, raw)) {
-      this.drop(itemId, new Error('ffmpeg was started for another kind of input'));
-    }
-    const warm = this.#ahead.get(itemId) ?? this.#start(itemId, false, raw);
+  take(itemId: string): Warm {
+    const warm = this.#ahead.get(itemId) ?? this.#start(itemId, false);
     this.#ahead.delete(itemId);
     this.#releaseSlot(warm);
     return warm;
@@ -101,10 +88,10 @@ export class WarmTranscodes {
     await Promise.allSettled([...this.#runs]);
   }
 
-  #start(itemId: string, slot: boolean, raw: RawPcmInput | undefined): Warm {
+  #start(itemId: string, slot: boolean): Warm {
     const controller = new AbortController();
-    const prepared = prepareSpeech(this.#playback, controller.signal, raw);
-    const warm: Warm = { prepared, controller, raw, slot };
+    const prepared = prepareSpeech(this.#playback, controller.signal);
+    const warm: Warm = { prepared, controller, slot };
     const done = prepared.transcode.done.catch((error: unknown) => {
       if (controller.signal.aborted) return;
       this.#logger.warn({ err: error, itemId }, 'ffmpeg failed');
