@@ -52,9 +52,7 @@ export class ItemEncoders {
   readonly #onFailed: (itemId: string, error: unknown) => void;
   readonly #warm: WarmTranscodes;
   #encoder: SpeechEncoder | undefined;
-  /** Each encoder's exit, until it has exited: what `settled` waits for. */
-  readonly #exiting = new Set<Promise<void>>();
-  /** Every encoder whose ffmpeg has not exited. */
+  /** Every encoder whose ffmpeg has not exited (what `close` kills and `settled` waits for). */
   readonly #running = new Set<SpeechEncoder>();
   #idle: NodeJS.Timeout | undefined;
   #last: RawPcmInput | undefined;
@@ -161,12 +159,12 @@ export class ItemEncoders {
       this.#logger.debug({ itemId, why: wav.why }, 'WAV left to ffmpeg');
       return this.#encodeFile(itemId, wav.file, stream, signal);
     }
-    this.#remember(wav.format);
     if (this.#warm.has(itemId)) {
       // The first WAV of a guild has an ffmpeg of its own waiting already: it costs nothing more.
       // The guild's encoder starts now, while it plays, ready for the next.
+      this.#remember(wav.format);
       const opened = this.#encodeFile(itemId, wav.whole(), stream, signal);
-      if (this.#encoder?.alive !== true) this.#idleAfter(this.#encoderFor(wav.format));
+      this.#readyFor(wav.format);
       return opened;
     }
     return this.#encodePcm(itemId, wav.format, wav.pcm, stream, signal);
@@ -189,7 +187,10 @@ export class ItemEncoders {
 
   /** Resolves once every ffmpeg run started so far has ended. */
   async settled(): Promise<void> {
-    await Promise.allSettled([this.#warm.settled(), ...this.#exiting]);
+    await Promise.allSettled([
+      this.#warm.settled(),
+      ...[...this.#running].map((encoder) => encoder.exited),
+    ]);
   }
 
   #encodePcm(
@@ -243,10 +244,7 @@ export class ItemEncoders {
     });
     this.#encoder = encoder;
     this.#running.add(encoder);
-    const exited = encoder.exited;
-    this.#exiting.add(exited);
-    void exited.then(() => {
-      this.#exiting.delete(exited);
+    void encoder.exited.then(() => {
       this.#running.delete(encoder);
       if (this.#encoder === encoder) this.#encoder = undefined;
     });
