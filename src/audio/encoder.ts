@@ -181,7 +181,7 @@ export class SpeechEncoder {
 
   /** Whether another item can be given: ffmpeg runs, no item is being fed, no close asked for. */
   get usable(): boolean {
-    return this.#failure === undefined && !this.#closed && !this.#feeding;
+    return this.alive && !this.#feeding;
   }
 
   /** Items given whose packets are not all out yet. */
@@ -210,15 +210,17 @@ export class SpeechEncoder {
       settle: settleDone,
     };
     this.#items.push(item);
-    // An abort once the input is all fed still ends the item: its last packets are dropped.
-    const onAbort = (): void =>
-      this.#settle(item, new FfmpegError('aborted', 'encoding aborted', { cause: signal.reason }));
-    signal.addEventListener('abort', onAbort, { once: true });
-    void done.then(
-      () => signal.removeEventListener('abort', onAbort),
-      () => signal.removeEventListener('abort', onAbort),
-    );
-    this.#feed(item, pcm, signal);
+    const endFeed = this.#feed(item, pcm);
+    // Still being fed: its input is let go there. All fed: its last packets are dropped.
+    const onAbort = (): void => {
+      const error = new FfmpegError('aborted', 'encoding aborted', { cause: signal.reason });
+      endFeed(error);
+      this.#settle(item, error);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    const forget = (): void => signal.removeEventListener('abort', onAbort);
+    void done.then(forget, forget);
     return { output, done };
   }
 
@@ -234,7 +236,8 @@ export class SpeechEncoder {
     this.#kill(new FfmpegError('aborted', reason));
   }
 
-  #feed(item: Item, pcm: Readable, signal: AbortSignal): void {
+  /** Writes `pcm` to ffmpeg as `item`; returns what ends the feed early (with the item's error). */
+  #feed(item: Item, pcm: Readable): (error: FfmpegError) => void {
     this.#feeding = true;
     const stdin = this.#child.stdin;
     const startFrames = this.#fedFrames;
@@ -246,7 +249,6 @@ export class SpeechEncoder {
       ended = true;
       clearTimeout(quiet);
       this.#stopFeed = undefined;
-      signal.removeEventListener('abort', onAbort);
       pcm.off('data', onData);
       stdin.off('drain', onDrain);
       if (!pcm.destroyed) pcm.destroy();
@@ -293,8 +295,6 @@ export class SpeechEncoder {
     const onDrain = (): void => {
       if (!ended) pcm.resume();
     };
-    const onAbort = (): void =>
-      end(new FfmpegError('aborted', 'encoding aborted', { cause: signal.reason }));
     this.#stopFeed = () => end(this.#failure);
     watchInput();
     pcm.on('data', onData);
@@ -305,8 +305,7 @@ export class SpeechEncoder {
     pcm.once('close', () => {
       if (!pcm.readableEnded && !ended) end(new FfmpegError('input', 'audio input closed early'));
     });
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
+    return end;
   }
 
   /** Writes PCM to ffmpeg, counting frames; false when the pipe wants a drain. */
