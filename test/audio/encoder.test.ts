@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import OpusScript from 'opusscript';
 import { afterEach, describe, expect, test } from 'vitest';
+import type { RawPcmInput } from '../../src/audio/args.ts';
 import {
   FLUSH_SILENCE_MS,
   filterFrames,
@@ -61,8 +62,9 @@ function levels(packets: readonly Buffer[]): number[] {
   }
 }
 
-function encoder(): SpeechEncoder {
-  return new SpeechEncoder({ ffmpegPath: '/usr/bin/ffmpeg', format: FORMAT, processes });
+function encoder(options: { format?: RawPcmInput; stallTimeoutMs?: number } = {}): SpeechEncoder {
+  const { format = FORMAT, stallTimeoutMs } = options;
+  return new SpeechEncoder({ ffmpegPath: '/usr/bin/ffmpeg', format, processes, stallTimeoutMs });
 }
 
 describe('packetSpan', () => {
@@ -126,11 +128,7 @@ describe('SpeechEncoder', () => {
   test.each([[16_000], [22_050], [44_100]])(
     'at %i Hz too, each item keeps its own length',
     async (rate) => {
-      const encoder1 = new SpeechEncoder({
-        ffmpegPath: '/usr/bin/ffmpeg',
-        format: { format: 's16le', sampleRate: rate, channels: 1 },
-        processes,
-      });
+      const encoder1 = encoder({ format: { format: 's16le', sampleRate: rate, channels: 1 } });
       for (const seconds of [0.7, 1.3]) {
         const item = encoder1.encode(
           chunked(tone(seconds, 0.5, rate)),
@@ -198,12 +196,7 @@ describe('SpeechEncoder', () => {
   });
 
   test('an input that sends nothing ends its item; the encoder goes on', async () => {
-    const encoder1 = new SpeechEncoder({
-      ffmpegPath: '/usr/bin/ffmpeg',
-      format: FORMAT,
-      processes,
-      stallTimeoutMs: 200,
-    });
+    const encoder1 = encoder({ stallTimeoutMs: 200 });
     const silent = new Readable({ read: () => undefined });
     silent.push(tone(0.1, 0.5));
     const item = encoder1.encode(silent, new AbortController().signal);
@@ -217,12 +210,7 @@ describe('SpeechEncoder', () => {
   });
 
   test('an input that pauses longer than the stall timeout is not a stalled ffmpeg', async () => {
-    const encoder1 = new SpeechEncoder({
-      ffmpegPath: '/usr/bin/ffmpeg',
-      format: FORMAT,
-      processes,
-      stallTimeoutMs: 200,
-    });
+    const encoder1 = encoder({ stallTimeoutMs: 200 });
     const paced = new Readable({ read: () => undefined });
     paced.push(tone(0.1, 0.5));
     const item = encoder1.encode(paced, new AbortController().signal);

@@ -48,6 +48,18 @@ function wav(seconds: number, rate = 24_000): () => SniffedAudio {
   return () => ({ stream: Readable.from([sineWav(seconds, rate)]), extension: 'wav' });
 }
 
+const f32: RawPcmInput = { format: 'f32le', sampleRate: 24_000, channels: 1 };
+const s16: RawPcmInput = { format: 's16le', sampleRate: 24_000, channels: 1 };
+
+/** A live stream's PCM in `raw` (24 kHz mono), `seconds` of silence. */
+function live(raw: RawPcmInput, seconds: number): () => SniffedAudio {
+  return () => ({
+    stream: Readable.from([Buffer.alloc(seconds * 24_000 * (raw.format === 'f32le' ? 4 : 2))]),
+    extension: 'pcm',
+    raw,
+  });
+}
+
 /** Plays item `id` to its end; how many 20 ms packets it gave. */
 async function play(
   items: ItemEncoders,
@@ -145,13 +157,6 @@ describe('ItemEncoders', () => {
 
   test('a live stream goes to the encoder in its format; another format starts another encoder', async () => {
     const { items, started } = encoders();
-    const f32: RawPcmInput = { format: 'f32le', sampleRate: 24_000, channels: 1 };
-    const s16: RawPcmInput = { format: 's16le', sampleRate: 24_000, channels: 1 };
-    const live = (raw: RawPcmInput, seconds: number) => () => ({
-      stream: Readable.from([Buffer.alloc(seconds * 24_000 * (raw.format === 'f32le' ? 4 : 2))]),
-      extension: 'pcm',
-      raw,
-    });
     expect(await play(items, 'a', live(f32, 0.5), f32)).toBeGreaterThanOrEqual(25);
     expect(await play(items, 'b', live(f32, 0.5), f32)).toBeGreaterThanOrEqual(25);
     expect(await play(items, 'c', live(s16, 0.5), s16)).toBeGreaterThanOrEqual(25);
@@ -164,17 +169,10 @@ describe('ItemEncoders', () => {
 
   test('an item coming in another PCM format gets its encoder ahead, not at its turn', async () => {
     const { items, started } = encoders();
-    const f32: RawPcmInput = { format: 'f32le', sampleRate: 24_000, channels: 1 };
-    const s16: RawPcmInput = { format: 's16le', sampleRate: 24_000, channels: 1 };
-    const live = (raw: RawPcmInput) => () => ({
-      stream: Readable.from([Buffer.alloc(12_000 * (raw.format === 'f32le' ? 4 : 2))]),
-      extension: 'pcm',
-      raw,
-    });
-    await play(items, 'a', live(f32), f32);
+    await play(items, 'a', live(f32, 0.5), f32);
     items.startAhead('b', s16);
     expect(started).toEqual(['encoder started', 'encoder started']);
-    await play(items, 'b', live(s16), s16);
+    await play(items, 'b', live(s16, 0.5), s16);
     expect(started).toEqual(['encoder started', 'encoder started']);
     items.close(new Error('done'));
     await items.settled();
