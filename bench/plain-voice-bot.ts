@@ -21,6 +21,7 @@ import {
   StreamType,
   VoiceConnectionStatus,
 } from '@discordjs/voice';
+import { voiceState } from '../test/fake-discord/voice/test-client.ts';
 import { PLAIN_FFMPEG_ARGS } from './many-voices-floor.ts';
 
 /** One server of the plain bot: its voice session, opened on the fake by the parent, and its key. */
@@ -52,19 +53,9 @@ function adapterFor(guild: PlainGuild): DiscordGatewayAdapterCreator {
     sendPayload(payload: { op: number; d: Record<string, unknown> }) {
       if (payload.op !== 4 || typeof payload.d.channel_id !== 'string') return true;
       setImmediate(() => {
-        methods.onVoiceStateUpdate({
-          guild_id: guild.guildId,
-          channel_id: guild.channelId,
-          user_id: guild.userId,
-          session_id: guild.sessionId,
-          deaf: false,
-          mute: false,
-          self_deaf: true,
-          self_mute: false,
-          self_video: false,
-          suppress: false,
-          request_to_speak_timestamp: null,
-        });
+        methods.onVoiceStateUpdate(
+          voiceState(guild.guildId, guild.channelId, guild.userId, guild.sessionId),
+        );
         methods.onVoiceServerUpdate({
           guild_id: guild.guildId,
           token: guild.token,

@@ -49,7 +49,13 @@ export function fakeAdapterCreator(
   };
 }
 
-function voiceState(guildId: string, channelId: string, userId: string, sessionId: string) {
+/** The VOICE_STATE_UPDATE Discord sends a member (the bot) that joined a channel, self-deafened. */
+export function voiceState(
+  guildId: string,
+  channelId: string,
+  userId: string,
+  sessionId: string,
+): VoiceStateData {
   const state: VoiceStateData = {
     guild_id: guildId,
     channel_id: channelId,
