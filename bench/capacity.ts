@@ -34,6 +34,7 @@ import {
   type GenerationShape,
   generationTimes,
   runSeed,
+  type SpokenPlan,
   type VoicesRun,
 } from './many-voices-plan.ts';
 import { pinProcess, pinTree, raiseReceiver, unpinnedIn } from './many-voices-receiver.ts';
@@ -41,14 +42,9 @@ import { baselineNow, type Side, speakRound, TONE_SECONDS_PER_CHAR } from './man
 import { formatNumber, type Row } from './stats.ts';
 
 /** What the capacity bench runs. */
-export interface CapacityPlan {
+export interface CapacityPlan extends SpokenPlan {
   /** Servers speaking at once, one step each, in increasing order. */
   readonly steps: readonly number[];
-  /** Characters of the long sentence (60 ms of tone each: 158 ≈ 9.5 s). */
-  readonly longChars: number;
-  /** The short lines each server says back to back (the first is also the warm-up line). */
-  readonly shortChars: readonly number[];
-  readonly generation?: GenerationShape;
 }
 
 const SECTION = 'Capacity';

@@ -104,3 +104,12 @@ export function generationTimes(shape: GenerationShape, seed: number): () => num
   const next = seededRandom(seed);
   return () => Math.round(shape.minMs + next() * (shape.maxMs - shape.minMs));
 }
+
+/** What every server says in a many-voices or capacity run, and how long generations take. */
+export interface SpokenPlan {
+  /** Characters of the long sentence (60 ms of tone each: 158 ≈ 9.5 s). */
+  readonly longChars: number;
+  /** The short lines each server says back to back (the first is also the first, unmeasured or warm-up, line). */
+  readonly shortChars: readonly number[];
+  readonly generation?: GenerationShape;
+}

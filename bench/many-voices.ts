@@ -33,6 +33,7 @@ import {
   type GenerationShape,
   generationTimes,
   runSeed,
+  type SpokenPlan,
   type VoicesRun,
 } from './many-voices-plan.ts';
 import { RECEIVER_NICENESS, raiseReceiver } from './many-voices-receiver.ts';
@@ -40,13 +41,8 @@ import { baselineNow, type Side, speakRound, TONE_SECONDS_PER_CHAR } from './man
 import { formatNumber, formatRatio, meets, type Row } from './stats.ts';
 
 /** What the many-voices bench runs. */
-export interface ManyVoicesPlan {
+export interface ManyVoicesPlan extends SpokenPlan {
   readonly runs: readonly VoicesRun[];
-  /** Characters of the long sentence (60 ms of tone each: 158 ≈ 9.5 s). */
-  readonly longChars: number;
-  /** The short lines each server says back to back (the first is also the first line after joining). */
-  readonly shortChars: readonly number[];
-  readonly generation?: GenerationShape;
   /** Extra node flags for the bot (e.g. `--cpu-prof --cpu-prof-dir=…` for the profile). */
   readonly botNodeOptions?: string;
 }
